@@ -1,0 +1,122 @@
+/** Human output: compact, readable, coloured only on a terminal and never when NO_COLOR is set. */
+
+import { DEFAULTS, type IndexStats, type SearchResponse, type SessionSummary, type SessionView, type SyncReport } from "../core/index.js";
+
+export interface Style {
+	bold(s: string): string;
+	dim(s: string): string;
+	mark(s: string): string;
+	warn(s: string): string;
+}
+
+export function makeStyle(color: boolean): Style {
+	const wrap = (open: number, close: number) => (s: string) => (color ? `\x1b[${open}m${s}\x1b[${close}m` : s);
+	const bold = wrap(1, 22);
+	const yellow = wrap(33, 39);
+	return {
+		bold,
+		dim: wrap(2, 22),
+		warn: yellow,
+		mark: (s) => {
+			if (!color) return s;
+			return s.split(DEFAULTS.markOpen).join("\x1b[1;33m").split(DEFAULTS.markClose).join("\x1b[22;39m");
+		},
+	};
+}
+
+function day(iso: string | undefined): string {
+	return iso ? iso.slice(0, 16).replace("T", " ") : "—";
+}
+
+function oneLine(text: string | undefined, max: number): string {
+	const flat = (text ?? "").replace(/\s+/g, " ").trim();
+	return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export function formatMB(bytes: number): string {
+	return `${(bytes / 1e6).toFixed(bytes < 1e7 ? 2 : 1)} MB`;
+}
+
+function title(s: SessionSummary): string {
+	return s.name ?? oneLine(s.firstPrompt, 60) ?? s.sessionId;
+}
+
+export function formatSearch(response: SearchResponse, style: Style): string {
+	if (response.error) return `${style.warn("no search:")} ${response.error}\n`;
+	if (response.results.length === 0) return `no session matches "${response.query}"\n`;
+	const lines: string[] = [];
+	response.results.forEach((hit, i) => {
+		const facts = [hit.project || "—", day(hit.time ?? hit.modified), `${hit.hits} hit${hit.hits === 1 ? "" : "s"}`, hit.role];
+		if (hit.branchState !== "active") facts.push(style.warn(hit.branchState));
+		if (hit.forks.length > 0) facts.push(`+${hit.forks.length} fork${hit.forks.length === 1 ? "" : "s"}`);
+		lines.push(`${style.bold(`${i + 1}. ${title(hit)}`)}  ${style.dim(facts.join(" · "))}`);
+		lines.push(`   ${style.mark(hit.snippet)}`);
+		lines.push(style.dim(`   ${hit.sessionId} @ ${hit.entryId}   ${hit.resumeHint}`));
+	});
+	const more = response.totalSessions > response.results.length ? `, ${response.totalSessions - response.results.length} more` : "";
+	lines.push(style.dim(`${response.results.length} session${response.results.length === 1 ? "" : "s"}${more}${response.notice ? ` (${response.notice})` : ""}`));
+	return `${lines.join("\n")}\n`;
+}
+
+export function formatBrowse(sessions: SessionSummary[], style: Style): string {
+	if (sessions.length === 0) return "no sessions indexed\n";
+	return `${sessions
+		.map((s) => `${style.bold(day(s.modified))}  ${oneLine(title(s), 50).padEnd(50)}  ${style.dim(`${s.cwd ?? "—"} · ${s.messageCount} msgs · ${s.sessionId.slice(0, 13)}`)}\n   ${oneLine(s.firstPrompt, 100)}`)
+		.join("\n")}\n`;
+}
+
+export function formatRead(view: SessionView, style: Style): string {
+	const s = view.session;
+	const lines = [`${style.bold(title(s))}  ${style.dim(`${s.cwd ?? ""} · ${day(s.started)} · ${s.sessionId}`)}`];
+	if (view.offset > 0) lines.push(style.dim(`… ${view.offset} earlier messages`));
+	for (const m of view.messages) {
+		const who = m.tool ? `${m.role} ${m.tool}` : m.role;
+		const state = m.branchState === "active" ? "" : ` ${style.warn(m.branchState)}`;
+		lines.push(`${style.bold(`[${who}]`)} ${style.dim(`${m.entryId} ${day(m.time)}`)}${state}`);
+		lines.push(m.text.length > 2000 ? `${m.text.slice(0, 2000)}\n${style.dim("[…]")}` : m.text);
+	}
+	const after = view.total - view.offset - view.messages.length;
+	if (after > 0) lines.push(style.dim(`… ${after} later messages`));
+	return `${lines.join("\n")}\n`;
+}
+
+export function formatStats(stats: IndexStats, indexPath: string): string {
+	const ratio = stats.corpusBytes > 0 ? ((stats.indexBytes / stats.corpusBytes) * 100).toFixed(1) : "—";
+	return [
+		`index       ${indexPath}`,
+		`sessions    ${stats.sessions}`,
+		`entries     ${stats.entries} (${stats.indexedEntries} with text)`,
+		`index size  ${formatMB(stats.indexBytes)} (${ratio}% of ${formatMB(stats.corpusBytes)} of session files)`,
+		`text        ${formatMB(stats.textBytes)} indexed, ${stats.vocabulary} words for substring search`,
+		`skipped     ${stats.skipped.oversized} oversized, ${stats.skipped["tmp-folder"]} in tmp folders, ${stats.skipped.unreadable} unreadable; ${stats.malformedLines} malformed lines`,
+		`last sync   ${stats.lastSync ?? "—"}`,
+		"",
+	].join("\n");
+}
+
+export function formatSyncSummary(report: SyncReport): string {
+	const skipped = Object.values(report.skipped).reduce((a, b) => a + b, 0);
+	return (
+		`indexed ${report.filesSeen} files: ${report.added} new, ${report.grown} grown, ${report.rewritten} rewritten, ` +
+		`${report.purged} purged, ${report.unchanged} unchanged; ${report.entriesIndexed} entries, ${formatMB(report.bytesRead)} read` +
+		`${skipped > 0 ? `; ${skipped} skipped` : ""}${report.malformedLines > 0 ? `; ${report.malformedLines} malformed lines` : ""} in ${(report.durationMs / 1000).toFixed(1)} s\n`
+	);
+}
+
+export function formatWarnings(report: SyncReport, style: Style): string {
+	return report.warnings
+		.map((w) => {
+			switch (w.kind) {
+				case "incomplete-walk":
+					return `${style.warn("warning:")} not every session folder could be read (${w.message}); nothing was purged`;
+				case "sync-failed":
+					return `${style.warn("warning:")} sync failed (${w.error}); results come from the index as it stands`;
+				case "index-rebuilt":
+					return `${style.warn("warning:")} the index was unusable (${w.reason}) and is rebuilt${w.setAside ? `; the old file is kept at ${w.setAside}` : ""}`;
+				case "index-near-ceiling":
+					return `${style.warn("warning:")} ${w.message}`;
+			}
+		})
+		.map((l) => `${l}\n`)
+		.join("");
+}

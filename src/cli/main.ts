@@ -1,0 +1,194 @@
+/** The `lookback` command line, as a function of argv and streams, so tests run it in-process. */
+
+import { LookbackError, ROLES, type Role, type SyncReport } from "../core/index.js";
+import { openNodeIndex, type NodeIndex } from "../node/open.js";
+import { sessionPathInRoots } from "../node/paths.js";
+import { intOption, option, parseArgs, type ParsedArgs } from "./args.js";
+import { formatBrowse, formatMB, formatRead, formatSearch, formatStats, formatSyncSummary, formatWarnings, makeStyle, type Style } from "./format.js";
+
+export interface CliIO {
+	stdout: (text: string) => void;
+	stderr: (text: string) => void;
+	env: Record<string, string | undefined>;
+	/** Whether stdout/stderr are terminals (progress bar, colour). */
+	isTTY: boolean;
+}
+
+export const VERSION = "0.1.0";
+
+const HELP = `lookback — search every past Pi session
+
+usage:
+  lookback index                       index new and changed sessions (progress on a terminal)
+  lookback search QUERY [filters]      sessions ranked by their best matching message
+  lookback read SESSION [--around ENTRY] [--window N] [--branch-tip ENTRY]
+  lookback browse [--limit N] [--project P] [--since T] [--until T]
+  lookback stats                       what the index holds and costs
+
+query:   words are ANDed; OR, NOT or -word, "a phrase", prefix*, (groups).
+         A word of 3+ letters also finds words containing it (tateSto finds stateStore);
+         Chinese/Japanese of any length works; "quoted" words match exactly.
+filters: --since T --until T   a date (2026-07-30), ISO datetime, or age (30m, 6h, 3d, 2w)
+         --project P           substring of the session's cwd or name
+         --role R              user, assistant, tool, summary, meta (repeatable)
+         --limit N             sessions to show (default 10)
+SESSION: a session id, a unique id prefix, or a session file path inside the session folders.
+
+options: --index FILE          index file (default <agentDir>/lookback/index.db)
+         --agent-dir DIR       Pi's agent dir (default $PI_CODING_AGENT_DIR or ~/.pi/agent)
+         --sessions-dir DIR    another session folder to index (repeatable)
+         --only-sessions-dir   index only the --sessions-dir folders
+         --no-sync             search the index as it is, without looking for new sessions
+         --json                machine-readable output (shapes in README)
+`;
+
+const COMMANDS: Record<string, { positionals: "none" | "one" | "many"; options: string[] }> = {
+	index: { positionals: "none", options: [] },
+	search: { positionals: "many", options: ["since", "until", "project", "role", "limit"] },
+	read: { positionals: "one", options: ["around", "window", "branch-tip"] },
+	browse: { positionals: "none", options: ["since", "until", "project", "limit"] },
+	stats: { positionals: "none", options: [] },
+};
+const COMMON = new Set(["index", "agent-dir", "sessions-dir"]);
+
+function checkCommand(args: ParsedArgs): void {
+	const spec = COMMANDS[args.command];
+	if (!spec) throw new LookbackError("bad-argument", `unknown command "${args.command}" (commands: ${Object.keys(COMMANDS).join(", ")})`);
+	for (const name of args.options.keys()) {
+		if (!COMMON.has(name) && !spec.options.includes(name)) throw new LookbackError("bad-argument", `${args.command} does not take --${name}`);
+	}
+	const n = args.positionals.length;
+	if (spec.positionals === "none" && n > 0) throw new LookbackError("bad-argument", `${args.command} takes no arguments, got "${args.positionals[0]}"`);
+	if (spec.positionals === "one" && n !== 1) throw new LookbackError("bad-argument", `${args.command} needs exactly one SESSION`);
+	if (spec.positionals === "many" && n === 0) throw new LookbackError("bad-argument", `${args.command} needs a QUERY`);
+}
+
+function roles(args: ParsedArgs): Role[] | undefined {
+	const list = args.options.get("role");
+	if (!list) return undefined;
+	const out = list.flatMap((r) => r.split(",")).map((r) => r.trim());
+	for (const r of out) if (!ROLES.includes(r as Role)) throw new LookbackError("bad-argument", `--role must be one of ${ROLES.join(", ")}, not "${r}"`);
+	return out as Role[];
+}
+
+/** A progress bar on stderr, redrawn at most every 100 ms. */
+function progressBar(io: CliIO): ((p: { done: number; total: number; bytesRead: number }) => void) | undefined {
+	if (!io.isTTY) return undefined;
+	let last = 0;
+	return ({ done, total, bytesRead }) => {
+		const now = Date.now();
+		if (now - last < 100 && done < total) return;
+		last = now;
+		const width = 30;
+		const filled = total > 0 ? Math.round((done / total) * width) : width;
+		io.stderr(`\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total} files, ${formatMB(bytesRead)}${done === total ? "\n" : ""}`);
+	};
+}
+
+interface Context {
+	args: ParsedArgs;
+	io: CliIO;
+	style: Style;
+	json: boolean;
+	opened: NodeIndex;
+}
+
+async function syncFirst(ctx: Context, progress = false): Promise<SyncReport | undefined> {
+	if (ctx.args.flags.has("no-sync")) return undefined;
+	const report = await ctx.opened.index.sync(ctx.opened.source, { onProgress: progress ? progressBar(ctx.io) : undefined });
+	if (!ctx.json) ctx.io.stderr(formatWarnings(report, ctx.style));
+	await ctx.opened.index.save();
+	return report;
+}
+
+function emit(ctx: Context, command: string, payload: object, human: string, sync?: SyncReport): void {
+	if (ctx.json) ctx.io.stdout(`${JSON.stringify({ command, ...(sync ? { sync } : {}), ...payload }, null, 2)}\n`);
+	else ctx.io.stdout(human);
+}
+
+async function runCommand(ctx: Context): Promise<number> {
+	const { args, opened } = ctx;
+	const index = opened.index;
+	switch (args.command) {
+		case "index": {
+			const sync = await syncFirst({ ...ctx, args: { ...args, flags: new Set() } }, true);
+			emit(ctx, "index", { index: opened.indexPath }, formatSyncSummary(sync!), sync);
+			return 0;
+		}
+		case "search": {
+			const request = {
+				query: args.positionals.join(" "),
+				since: option(args, "since"),
+				until: option(args, "until"),
+				project: option(args, "project"),
+				role: roles(args),
+				limit: intOption(args, "limit", 1, 200),
+			};
+			const sync = await syncFirst(ctx);
+			const response = index.search(request);
+			emit(ctx, "search", response, formatSearch(response, ctx.style), sync);
+			return response.error ? 2 : 0;
+		}
+		case "read": {
+			const window = intOption(args, "window", 1, 50);
+			const sync = await syncFirst(ctx);
+			const ref = args.positionals[0];
+			const target = ref.includes("/") || ref.endsWith(".jsonl") ? sessionPathInRoots(ref, opened.source.roots()) : ref;
+			const view = index.read(target, { around: option(args, "around"), window, branchTip: option(args, "branch-tip") });
+			emit(ctx, "read", view, formatRead(view, ctx.style), sync);
+			return 0;
+		}
+		case "browse": {
+			const options = { limit: intOption(args, "limit", 1, 1000), project: option(args, "project"), since: option(args, "since"), until: option(args, "until") };
+			const sync = await syncFirst(ctx);
+			const sessions = index.browse(options);
+			emit(ctx, "browse", { sessions }, formatBrowse(sessions, ctx.style), sync);
+			return 0;
+		}
+		case "stats": {
+			const stats = index.stats();
+			emit(ctx, "stats", { index: opened.indexPath, ...stats }, formatStats(stats, opened.indexPath));
+			return 0;
+		}
+	}
+	return 2;
+}
+
+/** Run the CLI; returns the exit code (0 ok, 1 failed, 2 bad argument or query). */
+export async function run(argv: string[], io: CliIO): Promise<number> {
+	const color = io.isTTY && !io.env.NO_COLOR;
+	const style = makeStyle(color);
+	let args: ParsedArgs;
+	try {
+		args = parseArgs(argv);
+		if (args.flags.has("version")) {
+			io.stdout(`lookback ${VERSION}\n`);
+			return 0;
+		}
+		if (args.flags.has("help") || args.command === "" || args.command === "help") {
+			io.stdout(HELP);
+			return args.command === "" && !args.flags.has("help") ? 2 : 0;
+		}
+		checkCommand(args);
+	} catch (error) {
+		io.stderr(`lookback: ${(error as Error).message.replace(/^lookback: /, "")}\n`);
+		return 2;
+	}
+	let opened: NodeIndex | undefined;
+	try {
+		opened = await openNodeIndex({
+			indexPath: option(args, "index"),
+			agentDir: option(args, "agent-dir"),
+			sessionsDirs: args.options.get("sessions-dir"),
+			onlySessionsDirs: args.flags.has("only-sessions-dir"),
+			env: io.env,
+		});
+		return await runCommand({ args, io, style, json: args.flags.has("json"), opened });
+	} catch (error) {
+		const code = error instanceof LookbackError ? error.code : undefined;
+		io.stderr(`lookback: ${(error as Error).message.replace(/^lookback: /, "")}\n`);
+		return code === "bad-argument" || code === "path-outside-roots" || code === "bad-query" ? 2 : 1;
+	} finally {
+		opened?.index.close();
+	}
+}

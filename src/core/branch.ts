@@ -1,0 +1,97 @@
+/**
+ * The session tree: which entries are on the active branch, which were compacted away, which sit on
+ * abandoned branches, and the branch through any entry. Every place that walks a branch uses this file.
+ */
+
+/** The minimum of an entry needed to walk the tree. */
+export interface TreeNode {
+	id: string;
+	parentId: string | null;
+	seq: number;
+	/** For a compaction: the first entry kept in the model's context. */
+	firstKeptEntryId?: string;
+}
+
+/** On the active branch and in the model's context, compacted away (still on the branch), or abandoned. */
+export type BranchState = "active" | "compacted" | "abandoned";
+
+/** Map id → node; a repeated id keeps its last occurrence, as Pi does. */
+function byId(nodes: readonly TreeNode[]): Map<string, TreeNode> {
+	const map = new Map<string, TreeNode>();
+	for (const n of nodes) map.set(n.id, n);
+	return map;
+}
+
+/** Walk parents from `leaf` to a root; stops at a missing parent or a cycle. Returns root → leaf. */
+export function pathToRoot(leaf: TreeNode, index: Map<string, TreeNode>): TreeNode[] {
+	const path: TreeNode[] = [];
+	const seen = new Set<string>();
+	let node: TreeNode | undefined = leaf;
+	while (node && !seen.has(node.id)) {
+		seen.add(node.id);
+		path.push(node);
+		node = node.parentId === null ? undefined : index.get(node.parentId);
+	}
+	return path.reverse();
+}
+
+/** The leaf Pi resumes from: the last entry in file order. */
+export function lastInFileOrder(nodes: readonly TreeNode[]): TreeNode | undefined {
+	let last: TreeNode | undefined;
+	for (const n of nodes) if (!last || n.seq > last.seq) last = n;
+	return last;
+}
+
+/**
+ * Branch state of every entry, keyed by seq (ids may repeat in hostile files). The active branch is the
+ * parent walk from the last entry; on it, entries before the latest compaction's first kept entry are
+ * "compacted"; every entry off it is "abandoned".
+ */
+export function branchStates(nodes: readonly TreeNode[]): Map<number, BranchState> {
+	const states = new Map<number, BranchState>();
+	const leaf = lastInFileOrder(nodes);
+	for (const n of nodes) states.set(n.seq, "abandoned");
+	if (!leaf) return states;
+	const path = pathToRoot(leaf, byId(nodes));
+	let keptFrom = 0;
+	for (let i = path.length - 1; i >= 0; i--) {
+		const kept = path[i].firstKeptEntryId;
+		if (kept !== undefined) {
+			const at = path.findIndex((n) => n.id === kept);
+			keptFrom = at >= 0 ? at : i;
+			break;
+		}
+	}
+	path.forEach((n, i) => states.set(n.seq, i < keptFrom ? "compacted" : "active"));
+	return states;
+}
+
+/**
+ * The branch through `entryId`: its ancestors, then its descendants following the newest child (last in
+ * file order) at each step, unless the active leaf descends from it, in which case toward that leaf.
+ */
+export function branchThrough(nodes: readonly TreeNode[], entryId: string): TreeNode[] | undefined {
+	const index = byId(nodes);
+	const target = index.get(entryId);
+	if (!target) return undefined;
+	const leaf = lastInFileOrder(nodes);
+	if (leaf) {
+		const active = pathToRoot(leaf, index);
+		if (active.some((n) => n.id === entryId)) return active;
+	}
+	const children = new Map<string, TreeNode>();
+	for (const n of nodes) {
+		if (n.parentId === null) continue;
+		const prev = children.get(n.parentId);
+		if (!prev || n.seq > prev.seq) children.set(n.parentId, n);
+	}
+	const path = pathToRoot(target, index);
+	const seen = new Set(path.map((n) => n.id));
+	let next = children.get(target.id);
+	while (next && !seen.has(next.id)) {
+		seen.add(next.id);
+		path.push(next);
+		next = children.get(next.id);
+	}
+	return path;
+}

@@ -1,0 +1,43 @@
+/** Every tunable of lookback in one place: budgets, ranking weights, limits. */
+
+export const DEFAULTS = {
+	/** Session files larger than this are skipped and counted (32 MiB). */
+	maxFileBytes: 32 * 1024 * 1024,
+	/** User, assistant, summary and meta text longer than this is indexed as head + tail. */
+	proseMaxChars: 20_000,
+	/** Share of `proseMaxChars` kept from the head; the rest comes from the tail. */
+	proseHeadShare: 0.7,
+	/** Tool results, bash output and tool-call arguments are indexed as head + tail within this bound. */
+	toolMaxChars: 2_000,
+	/** Share of `toolMaxChars` kept from the head (errors sit at the end of logs, so the tail matters). */
+	toolHeadShare: 0.6,
+	/** BM25 column weights in FTS column order: user, assistant, tool, summary, meta. */
+	columnWeights: { user: 3.0, assistant: 2.0, tool: 0.5, summary: 2.5, meta: 4.0 },
+	/** A query word of at least this many characters also matches indexed words that contain it. */
+	substringMinChars: 3,
+	/** How many indexed words one query word may expand to (shortest first). */
+	substringMaxExpansions: 48,
+	/** Ranked candidate rows read before grouping by session. */
+	candidateRows: 4_000,
+	/** Default number of sessions a search returns. */
+	searchLimit: 10,
+	/** Maximum number of sessions a search may return. */
+	searchMaxLimit: 200,
+	/** Characters of context in a snippet. */
+	snippetChars: 220,
+	/** Markers put around a match in snippets. */
+	markOpen: "«",
+	markClose: "»",
+	/** Default number of sessions listed by browse. */
+	browseLimit: 20,
+	/** Messages on each side of the centre entry when reading around an entry. */
+	readWindow: 5,
+	/** Characters of a session's first prompt kept as its preview. */
+	previewChars: 200,
+	/** Bytes of a file's head fingerprinted to detect a rewrite. */
+	headFingerprintBytes: 4096,
+	/** The index file stops growing past this size; sync reports it (the MEMFS ceiling is ~3.7 GB in Node). */
+	maxIndexBytes: 3_000_000_000,
+} as const;
+
+export type Defaults = typeof DEFAULTS;

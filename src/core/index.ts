@@ -1,0 +1,36 @@
+/** lookback's core: parsing, schema, indexing, query and result shaping. No Node, no DOM. */
+
+// The library API
+export { LookbackIndex, type OpenIndexOptions } from "./lookback.js";
+export { checkEngine, ENGINE_BUILD, type EngineInfo, type SqlJsStatic, type Database } from "./engine.js";
+export { LookbackError, type LookbackErrorCode } from "./errors.js";
+export { DEFAULTS } from "./defaults.js";
+
+// Storage and sources
+export { memoryStorage, type IndexStorage } from "./storage.js";
+export {
+	isTmpSessionFolder,
+	memorySource,
+	type SessionFileInfo,
+	type SessionSource,
+	type SkipReason,
+	type SkippedFile,
+	type SyncWarning,
+	type WalkResult,
+} from "./source.js";
+
+// Results
+export type { SyncOptions, SyncProgress, SyncReport } from "./indexer.js";
+export type { SearchHit, SearchRequest, SearchResponse } from "./search.js";
+export type { BrowseOptions, ReadOptions, SessionMessage, SessionView } from "./sessions.js";
+export type { SessionSummary, SessionRow } from "./session-rows.js";
+export type { IndexStats } from "./stats.js";
+export type { Role } from "./entry-text.js";
+export { ROLES } from "./entry-text.js";
+
+// Building blocks other faces reuse
+export { branchStates, branchThrough, pathToRoot, type BranchState, type TreeNode } from "./branch.js";
+export { parseTimeFilter } from "./time.js";
+export { parseQuery, type ParsedQuery, type QueryNode } from "./query-parser.js";
+export { projectName } from "./project.js";
+export { SCHEMA_VERSION } from "./schema.js";

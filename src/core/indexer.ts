@@ -1,0 +1,272 @@
+/**
+ * Incremental sync: new files are parsed whole, grown files from their last consumed byte, rewritten or
+ * shrunk files again from the start; a vanished file is purged only after a complete walk of its root.
+ */
+
+import { DEFAULTS } from "./defaults.js";
+import type { Database } from "./engine.js";
+import { queryAll } from "./engine.js";
+import { errorMessage } from "./errors.js";
+import { fingerprint } from "./hash.js";
+import { splitLines } from "./jsonl.js";
+import { newParseState, parseSessionLines, sessionIdFromFileName, type ParseState } from "./session-format.js";
+import { SessionWriter } from "./session-writer.js";
+import type { SessionFileInfo, SessionSource, SkipReason, SkippedFile, SyncWarning } from "./source.js";
+import { toEpochMs } from "./time.js";
+
+/** What a sync did and what it skipped. Counts of work are exact (tests assert them). */
+export interface SyncReport {
+	filesSeen: number;
+	added: number;
+	grown: number;
+	rewritten: number;
+	unchanged: number;
+	/** Files whose time changed with no new complete line (counted in unchanged too). */
+	touched: number;
+	purged: number;
+	/** Files whose bytes were parsed (added + grown + rewritten). */
+	filesParsed: number;
+	bytesRead: number;
+	entriesIndexed: number;
+	malformedLines: number;
+	/** Bytes of half-written last lines left for the next sync. */
+	pendingBytes: number;
+	skipped: Record<SkipReason, number>;
+	/** The first skipped files, for messages (at most 50). */
+	skippedFiles: SkippedFile[];
+	warnings: SyncWarning[];
+	/** Whether the index changed (and so needs saving). */
+	changed: boolean;
+	durationMs: number;
+}
+
+export interface SyncProgress {
+	done: number;
+	total: number;
+	bytesRead: number;
+	path: string;
+}
+
+export interface SyncOptions {
+	onProgress?: (progress: SyncProgress) => void;
+	/** Files larger than this are skipped (default 32 MiB). */
+	maxFileBytes?: number;
+}
+
+interface KnownFile {
+	id: number;
+	path: string;
+	root: string;
+	size: number;
+	mtime: number;
+	consumed: number;
+	head_len: number;
+	head_hash: string;
+	session_id: string | null;
+	version: number | null;
+	cwd: string | null;
+	parent_path: string | null;
+	next_seq: number;
+	last_entry: string | null;
+}
+
+function emptyReport(): SyncReport {
+	return {
+		filesSeen: 0,
+		added: 0,
+		grown: 0,
+		rewritten: 0,
+		unchanged: 0,
+		touched: 0,
+		purged: 0,
+		filesParsed: 0,
+		bytesRead: 0,
+		entriesIndexed: 0,
+		malformedLines: 0,
+		pendingBytes: 0,
+		skipped: { oversized: 0, "tmp-folder": 0, unreadable: 0 },
+		skippedFiles: [],
+		warnings: [],
+		changed: false,
+		durationMs: 0,
+	};
+}
+
+function skip(report: SyncReport, file: SkippedFile): void {
+	report.skipped[file.reason]++;
+	if (report.skippedFiles.length < 50) report.skippedFiles.push(file);
+}
+
+/** Bring the index up to date with the source. Never throws for bad data; a failure becomes a warning. */
+export async function syncIndex(db: Database, source: SessionSource, options: SyncOptions = {}): Promise<SyncReport> {
+	const started = Date.now();
+	const report = emptyReport();
+	const maxFileBytes = options.maxFileBytes ?? DEFAULTS.maxFileBytes;
+	let walk;
+	try {
+		walk = await source.walk();
+	} catch (error) {
+		report.warnings.push({ kind: "sync-failed", error: errorMessage(error) });
+		report.durationMs = Date.now() - started;
+		return report;
+	}
+	report.warnings.push(...walk.warnings);
+	for (const s of walk.skipped) skip(report, s);
+	report.filesSeen = walk.files.length;
+
+	const known = new Map<string, KnownFile>();
+	for (const row of queryAll<KnownFile>(db, "SELECT id, path, root, size, mtime, consumed, head_len, head_hash, session_id, version, cwd, parent_path, next_seq, last_entry FROM sessions")) {
+		known.set(row.path, row);
+	}
+
+	db.run("BEGIN");
+	const writer = new SessionWriter(db);
+	try {
+		const sync = new FileSync(db, source, writer, report);
+		let done = 0;
+		for (const file of walk.files) {
+			if (file.size > maxFileBytes) {
+				skip(report, { path: file.path, reason: "oversized", detail: `${file.size} bytes` });
+			} else {
+				try {
+					await sync.file(file, known.get(file.path));
+				} catch (error) {
+					skip(report, { path: file.path, reason: "unreadable", detail: errorMessage(error) });
+				}
+			}
+			known.delete(file.path);
+			options.onProgress?.({ done: ++done, total: walk.files.length, bytesRead: report.bytesRead, path: file.path });
+		}
+		const complete = new Set(walk.completeRoots);
+		const missing = new Set(walk.missingRoots ?? []);
+		const missingWithFiles = new Set<string>();
+		for (const gone of known.values()) {
+			if (missing.has(gone.root)) missingWithFiles.add(gone.root);
+			if (!complete.has(gone.root)) continue;
+			writer.purgeSession(gone.id);
+			report.purged++;
+		}
+		if (missingWithFiles.size > 0) {
+			const roots = [...missingWithFiles];
+			report.warnings.push({ kind: "incomplete-walk", roots, message: `session folder missing: ${roots.join(", ")}; its sessions are kept` });
+		}
+		writer.finish();
+		db.run("COMMIT");
+	} catch (error) {
+		db.run("ROLLBACK");
+		report.warnings.push({ kind: "sync-failed", error: errorMessage(error) });
+		report.durationMs = Date.now() - started;
+		return report;
+	}
+	report.entriesIndexed = writer.entriesIndexed;
+	report.changed = report.added + report.grown + report.rewritten + report.purged + report.touched > 0;
+	report.durationMs = Date.now() - started;
+	return report;
+}
+
+/** Decides what to do with one file and does it. */
+class FileSync {
+	constructor(
+		private readonly db: Database,
+		private readonly source: SessionSource,
+		private readonly writer: SessionWriter,
+		private readonly report: SyncReport,
+	) {}
+
+	async file(file: SessionFileInfo, known: KnownFile | undefined): Promise<void> {
+		if (!known) {
+			await this.whole(file);
+			this.report.added++;
+			return;
+		}
+		if (known.size === file.size && known.mtime === Math.floor(file.mtimeMs)) {
+			this.report.unchanged++;
+			return;
+		}
+		if (file.size >= known.consumed && (await this.headUnchanged(file, known))) {
+			if (file.size > known.consumed) {
+				await this.grow(file, known);
+				this.report.grown++;
+			} else {
+				this.db.run("UPDATE sessions SET size = ?, mtime = ? WHERE id = ?", [file.size, Math.floor(file.mtimeMs), known.id]);
+				this.report.unchanged++;
+				this.report.touched++;
+			}
+			return;
+		}
+		this.writer.purgeSession(known.id);
+		await this.whole(file);
+		this.report.rewritten++;
+	}
+
+	private async read(file: SessionFileInfo, start: number, end: number): Promise<Uint8Array> {
+		const bytes = await this.source.read(file.path, start, end);
+		this.report.bytesRead += bytes.length;
+		return bytes;
+	}
+
+	private async headUnchanged(file: SessionFileInfo, known: KnownFile): Promise<boolean> {
+		if (known.head_len === 0) return known.consumed === 0;
+		const head = await this.read(file, 0, known.head_len);
+		return head.length === known.head_len && fingerprint(head) === known.head_hash;
+	}
+
+	private async whole(file: SessionFileInfo): Promise<void> {
+		const bytes = await this.read(file, 0, file.size);
+		this.report.filesParsed++;
+		const chunk = splitLines(bytes);
+		const state = newParseState();
+		const parsed = parseSessionLines(chunk.lines, state);
+		this.report.malformedLines += parsed.malformedLines;
+		this.report.pendingBytes += chunk.pendingBytes;
+		const headLen = Math.min(chunk.consumedBytes, DEFAULTS.headFingerprintBytes);
+		const header = state.header;
+		const problem = parsed.headerProblem ? `header ${parsed.headerProblem}` : null;
+		const sessionId = header?.id ?? (parsed.entries.length > 0 ? sessionIdFromFileName(file.path) : undefined) ?? null;
+		this.db.run(
+			`INSERT INTO sessions(path, root, size, mtime, consumed, head_len, head_hash, malformed, problem, session_id, version, cwd, started, parent_path, parent_id, next_seq)
+			 VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+			[
+				file.path,
+				file.root,
+				file.size,
+				Math.floor(file.mtimeMs),
+				chunk.consumedBytes,
+				headLen,
+				fingerprint(bytes.subarray(0, headLen)),
+				parsed.malformedLines,
+				problem,
+				sessionId,
+				header?.version ?? null,
+				header?.cwd ?? null,
+				toEpochMs(header?.timestamp) ?? null,
+				header?.parentSession ?? null,
+				header?.parentSession ? (sessionIdFromFileName(header.parentSession) ?? null) : null,
+				state.nextSeq,
+			],
+		);
+		const session = Number(this.db.exec("SELECT last_insert_rowid()")[0].values[0][0]);
+		this.writer.addEntries(session, parsed.entries);
+		this.writer.refreshSession(session);
+	}
+
+	private async grow(file: SessionFileInfo, known: KnownFile): Promise<void> {
+		const bytes = await this.read(file, known.consumed, file.size);
+		this.report.filesParsed++;
+		const chunk = splitLines(bytes);
+		const state: ParseState = {
+			header: known.session_id !== null && known.version !== null ? { id: known.session_id, version: known.version } : undefined,
+			nextSeq: known.next_seq,
+			lastId: known.last_entry,
+		};
+		const parsed = parseSessionLines(chunk.lines, state);
+		this.report.malformedLines += parsed.malformedLines;
+		this.report.pendingBytes += chunk.pendingBytes;
+		this.db.run(
+			"UPDATE sessions SET size = ?, mtime = ?, consumed = ?, malformed = malformed + ?, next_seq = ?, session_id = coalesce(session_id, ?) WHERE id = ?",
+			[file.size, Math.floor(file.mtimeMs), known.consumed + chunk.consumedBytes, parsed.malformedLines, state.nextSeq, state.header?.id ?? null, known.id],
+		);
+		this.writer.addEntries(known.id, parsed.entries);
+		this.writer.refreshSession(known.id);
+	}
+}

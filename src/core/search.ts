@@ -1,0 +1,252 @@
+/**
+ * Discovery: a query and filters → sessions ranked by their best matching entry (BM25 with role weights),
+ * each with its hit count and a marked snippet. A fork that matched on the same entry as its parent
+ * collapses into the parent. User text never surfaces as an SQL error.
+ */
+
+import { DEFAULTS } from "./defaults.js";
+import type { Database } from "./engine.js";
+import { queryAll } from "./engine.js";
+import { errorMessage } from "./errors.js";
+import { ROLES, type Role } from "./entry-text.js";
+import { containsPattern } from "./project.js";
+import { compileQuery, type CompiledQuery, type Expander } from "./query-compile.js";
+import { parseQuery, type QueryNode } from "./query-parser.js";
+import { type SessionRow, sessionSummary, type SessionSummary, SESSION_COLUMNS } from "./session-rows.js";
+import { STATE_NAME } from "./schema.js";
+import { makeSnippet } from "./snippet.js";
+import { parseTimeFilter } from "./time.js";
+import { wordsOf } from "./words.js";
+
+export interface SearchRequest {
+	query: string;
+	/** Only entries at or after this time: a date, an ISO datetime, an age (`3d`), or epoch ms. */
+	since?: string | number;
+	/** Only entries before this time (a plain date includes that day). */
+	until?: string | number;
+	/** Substring of the session's cwd or name (case-insensitive for ASCII). */
+	project?: string;
+	/** Only text of these roles. */
+	role?: Role | Role[];
+	/** Sessions to return (default 10, at most 200). */
+	limit?: number;
+	/** Clock for relative times (tests). */
+	now?: number;
+	/** Entries never to return, e.g. what the asking agent already has in context: session rowid → entry ids. */
+	exclude?: (hit: { sessionPath: string; entryId: string }) => boolean;
+}
+
+/** One session that matched, with its best entry. */
+export interface SearchHit extends SessionSummary {
+	entryId: string;
+	role: Role;
+	/** Entry or message type: user, assistant, toolResult, bashExecution, compaction, … */
+	type: string;
+	/** Time of the matching entry (ISO). */
+	time?: string;
+	/** active (in context on the active branch), compacted (on the active branch before a compaction), abandoned. */
+	branchState: "active" | "abandoned" | "compacted";
+	snippet: string;
+	/** Matching entries in this session. */
+	hits: number;
+	/** BM25 score of the best entry (lower is better, as FTS5 reports it). */
+	score: number;
+	/** Forks that matched on the same entry and were folded into this result. */
+	forks: { sessionId: string; path: string }[];
+}
+
+export interface SearchResponse {
+	query: string;
+	/** The FTS5 expression run (after any retry). */
+	match?: string;
+	results: SearchHit[];
+	/** Sessions with at least one match (before the limit). */
+	totalSessions: number;
+	/** Set when the query could not be run; results are then empty. */
+	error?: string;
+	/** Set when the query had to be simplified to run. */
+	notice?: string;
+}
+
+interface Candidate {
+	id: number;
+	session: number;
+	entry_id: string;
+	role: Role;
+	type: string;
+	ts: number | null;
+	state: number;
+	score: number;
+}
+
+/** Indexed words containing `fragment`, shortest first (the vocabulary's trigram index). */
+export function vocabularyExpander(db: Database): Expander {
+	return (fragment) => {
+		if (fragment.length < 3) return [];
+		try {
+			return queryAll<{ term: string }>(
+				db,
+				"SELECT term FROM vocab_fts WHERE vocab_fts MATCH ? ORDER BY length(term), term LIMIT ?",
+				[`"${fragment}"`, DEFAULTS.substringMaxExpansions],
+			).map((r) => r.term);
+		} catch {
+			return [];
+		}
+	};
+}
+
+function flatWords(node: QueryNode): string[] {
+	switch (node.kind) {
+		case "word":
+		case "phrase":
+			return [node.text];
+		case "not":
+			return [];
+		default:
+			return node.items.flatMap(flatWords);
+	}
+}
+
+function toMs(value: string | number | undefined, bound: "start" | "end", now: number | undefined): number | undefined {
+	if (value === undefined || value === "") return undefined;
+	return typeof value === "number" ? value : parseTimeFilter(value, bound, now);
+}
+
+/** Run a search. Bad filters throw LookbackError("bad-argument"); a bad query gives `error` in the response. */
+export function search(db: Database, request: SearchRequest): SearchResponse {
+	const limit = Math.max(1, Math.min(request.limit ?? DEFAULTS.searchLimit, DEFAULTS.searchMaxLimit));
+	const since = toMs(request.since, "start", request.now);
+	const until = toMs(request.until, "end", request.now);
+	const roles = request.role === undefined ? [] : Array.isArray(request.role) ? request.role : [request.role];
+	const response: SearchResponse = { query: request.query, results: [], totalSessions: 0 };
+	const parsed = parseQuery(request.query);
+	if (!parsed.ok) return { ...response, error: parsed.error };
+
+	const expander = vocabularyExpander(db);
+	const attempts: Array<() => ReturnType<typeof compileQuery>> = [
+		() => compileQuery(parsed.root, expander),
+		() => compileQuery(parsed.root, expander, false),
+		() => {
+			const words = flatWords(parsed.root).flatMap((w) => wordsOf(w));
+			return words.length > 0
+				? compileQuery({ kind: "and", items: words.map((text) => ({ kind: "word", text, prefix: false })) }, expander, false)
+				: { ok: false, error: "the query has no words to search for" };
+		},
+	];
+	let lastError = "";
+	for (const [i, attempt] of attempts.entries()) {
+		const compiled = attempt();
+		if (!compiled.ok) {
+			lastError = compiled.error;
+			continue;
+		}
+		try {
+			const found = runQuery(db, compiled.query, { since, until, roles, project: request.project, limit, exclude: request.exclude });
+			return { ...response, ...found, match: compiled.query.match, notice: i > 0 ? "the query was simplified to run" : undefined };
+		} catch (error) {
+			lastError = errorMessage(error);
+		}
+	}
+	return { ...response, error: `cannot run this query: ${lastError}` };
+}
+
+interface Filters {
+	since?: number;
+	until?: number;
+	roles: Role[];
+	project?: string;
+	limit: number;
+	exclude?: SearchRequest["exclude"];
+}
+
+function runQuery(db: Database, query: CompiledQuery, f: Filters): Pick<SearchResponse, "results" | "totalSessions"> {
+	const roles = f.roles.filter((r) => ROLES.includes(r));
+	const match = roles.length > 0 ? `{${roles.join(" ")}} : (${query.match})` : query.match;
+	const where: string[] = ["entries_fts MATCH ?", "s.session_id IS NOT NULL"];
+	const params: (string | number)[] = [match];
+	if (f.since !== undefined) {
+		where.push("e.ts >= ?");
+		params.push(f.since);
+	}
+	if (f.until !== undefined) {
+		where.push("e.ts < ?");
+		params.push(f.until);
+	}
+	if (f.project) {
+		where.push("(s.cwd LIKE ? ESCAPE '\\' OR s.name LIKE ? ESCAPE '\\')");
+		params.push(containsPattern(f.project), containsPattern(f.project));
+	}
+	const from = "FROM entries_fts f CROSS JOIN entries e ON e.id = f.rowid CROSS JOIN sessions s ON s.id = e.session";
+	const candidates = queryAll<Candidate>(
+		db,
+		`SELECT e.id, e.session, e.entry_id, e.role, e.type, e.ts, e.state, f.rank AS score ${from} WHERE ${where.join(" AND ")} ORDER BY f.rank, e.id DESC LIMIT ?`,
+		[...params, DEFAULTS.candidateRows],
+	);
+	if (candidates.length === 0) return { results: [], totalSessions: 0 };
+
+	const sessionIds = [...new Set(candidates.map((c) => c.session))];
+	const rows = new Map<number, SessionRow>();
+	for (const row of queryAll<SessionRow>(db, `SELECT ${SESSION_COLUMNS} FROM sessions WHERE id IN (${sessionIds.join(",")})`)) rows.set(row.id, row);
+	const bySessionUuid = new Map<string, number>();
+	for (const row of rows.values()) if (row.session_id) bySessionUuid.set(row.session_id, row.id);
+
+	const best = new Map<number, Candidate>();
+	const entryIds = new Map<number, Set<string>>();
+	const counts = new Map<number, number>();
+	for (const c of candidates) {
+		const row = rows.get(c.session);
+		if (f.exclude && row && f.exclude({ sessionPath: row.path, entryId: c.entry_id })) continue;
+		if (!best.has(c.session)) best.set(c.session, c);
+		counts.set(c.session, (counts.get(c.session) ?? 0) + 1);
+		let ids = entryIds.get(c.session);
+		if (!ids) entryIds.set(c.session, (ids = new Set()));
+		ids.add(c.entry_id);
+	}
+
+	// Fold forks into their parent when both matched on the same (copied) entry.
+	const order: number[] = [];
+	const forksOf = new Map<number, { sessionId: string; path: string }[]>();
+	for (const session of best.keys()) {
+		const row = rows.get(session)!;
+		const parent = row.parent_id ? bySessionUuid.get(row.parent_id) : undefined;
+		const target = parent !== undefined && parent !== session && entryIds.get(parent)?.has(best.get(session)!.entry_id) ? parent : session;
+		if (target !== session) {
+			const list = forksOf.get(target) ?? [];
+			list.push({ sessionId: row.session_id ?? "", path: row.path });
+			forksOf.set(target, list);
+		}
+		if (!order.includes(target)) order.push(target);
+	}
+	const totalSessions = order.length;
+	const chosen = order.slice(0, f.limit);
+	if (candidates.length >= DEFAULTS.candidateRows) exactCounts(db, from, where, params, chosen, counts);
+
+	const results = chosen.map((session) => {
+		const hit = best.get(session)!;
+		const body = queryAll<{ body: string | null }>(db, "SELECT body FROM entries WHERE id = ?", [hit.id])[0]?.body ?? "";
+		return {
+			...sessionSummary(rows.get(session)!),
+			entryId: hit.entry_id,
+			role: hit.role,
+			type: hit.type,
+			time: hit.ts !== null ? new Date(hit.ts).toISOString() : undefined,
+			branchState: STATE_NAME[hit.state] ?? "active",
+			snippet: makeSnippet(body, query.terms),
+			hits: counts.get(session) ?? 1,
+			score: hit.score,
+			forks: forksOf.get(session) ?? [],
+		} satisfies SearchHit;
+	});
+	return { results, totalSessions };
+}
+
+/** Hit counts over all matches (not only the ranked candidates) for the sessions returned. */
+function exactCounts(db: Database, from: string, where: string[], params: (string | number)[], sessions: number[], counts: Map<number, number>): void {
+	if (sessions.length === 0) return;
+	const rows = queryAll<{ session: number; n: number }>(
+		db,
+		`SELECT e.session AS session, count(*) AS n ${from} WHERE ${where.join(" AND ")} AND e.session IN (${sessions.join(",")}) GROUP BY e.session`,
+		params,
+	);
+	for (const r of rows) counts.set(r.session, r.n);
+}

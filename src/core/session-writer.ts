@@ -1,0 +1,120 @@
+/** Writes parsed entries of one session into the tables, and refreshes what depends on the whole session. */
+
+import { branchStates, type TreeNode } from "./branch.js";
+import { cjkIndexForm } from "./cjk.js";
+import { DEFAULTS } from "./defaults.js";
+import type { Database } from "./engine.js";
+import { queryAll, queryOne } from "./engine.js";
+import { entryText, ROLES } from "./entry-text.js";
+import { STATE_CODE } from "./schema.js";
+import type { SessionEntry } from "./session-format.js";
+import { toEpochMs } from "./time.js";
+import { isVocabularyWord, wordsOf } from "./words.js";
+import type { Statement } from "sql.js";
+
+const MESSAGE_TYPES = "('user','assistant','toolResult','bashExecution','custom')";
+
+/** Prepared statements kept for one sync. */
+export class SessionWriter {
+	private readonly insertEntry: Statement;
+	private readonly insertFts: Statement;
+	private readonly insertVocab: Statement;
+	private readonly updateState: Statement;
+	private readonly seenWords = new Set<string>();
+	private readonly vocabStart: number;
+	/** Entry rowids are assigned here, in insertion order, so rowid order is recency order. */
+	private nextRowid: number;
+	entriesIndexed = 0;
+
+	constructor(private readonly db: Database) {
+		this.insertEntry = db.prepare(
+			"INSERT INTO entries(id, session, seq, entry_id, parent_id, type, role, ts, kept, tool, body) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+		);
+		this.insertFts = db.prepare(`INSERT INTO entries_fts(rowid, ${ROLES.join(", ")}) VALUES (?,?,?,?,?,?)`);
+		this.insertVocab = db.prepare("INSERT OR IGNORE INTO vocab(term) VALUES (?)");
+		this.updateState = db.prepare("UPDATE entries SET state = ? WHERE id = ?");
+		this.vocabStart = queryOne<{ m: number }>(db, "SELECT coalesce(max(id), 0) AS m FROM vocab")?.m ?? 0;
+		this.nextRowid = (queryOne<{ m: number }>(db, "SELECT coalesce(max(id), 0) AS m FROM entries")?.m ?? 0) + 1;
+	}
+
+	/** Insert the entries of one chunk of a session file. */
+	addEntries(session: number, entries: SessionEntry[]): void {
+		for (const entry of entries) {
+			const text = entryText(entry);
+			const message = entry.type === "message" ? (entry.raw.message as Record<string, unknown> | undefined) : undefined;
+			const type = message && typeof message.role === "string" ? message.role : entry.type;
+			const ts = toEpochMs(entry.timestamp) ?? toEpochMs(message?.timestamp) ?? null;
+			const kept = entry.type === "compaction" && typeof entry.raw.firstKeptEntryId === "string" ? entry.raw.firstKeptEntryId : null;
+			const rowid = this.nextRowid++;
+			this.insertEntry.run([
+				rowid,
+				session,
+				entry.seq,
+				entry.id,
+				entry.parentId,
+				type,
+				text?.role ?? null,
+				ts,
+				kept,
+				text?.tool ?? null,
+				text?.body ?? null,
+			]);
+			if (!text) continue;
+			this.insertFts.run([rowid, ...ROLES.map((role) => cjkIndexForm(text.columns[role] ?? ""))]);
+			for (const role of ROLES) {
+				const column = text.columns[role];
+				if (column) this.addWords(column);
+			}
+			this.entriesIndexed++;
+		}
+	}
+
+	private addWords(text: string): void {
+		for (const word of wordsOf(text)) {
+			if (this.seenWords.has(word) || !isVocabularyWord(word)) continue;
+			this.seenWords.add(word);
+			this.insertVocab.run([word]);
+		}
+	}
+
+	/** Recompute branch states and the session's summary columns after its entries changed. */
+	refreshSession(session: number): void {
+		const rows = queryAll<{ id: number; seq: number; entry_id: string; parent_id: string | null; kept: string | null; state: number }>(
+			this.db,
+			"SELECT id, seq, entry_id, parent_id, kept, state FROM entries WHERE session = ? ORDER BY seq",
+			[session],
+		);
+		const nodes: TreeNode[] = rows.map((r) => ({ id: r.entry_id, parentId: r.parent_id, seq: r.seq, firstKeptEntryId: r.kept ?? undefined }));
+		const states = branchStates(nodes);
+		for (const r of rows) {
+			const code = STATE_CODE[states.get(r.seq) ?? "abandoned"];
+			if (code !== r.state) this.updateState.run([code, r.id]);
+		}
+		const last = rows[rows.length - 1];
+		this.db.run(
+			`UPDATE sessions SET
+			  name = (SELECT body FROM entries WHERE session = ?1 AND type = 'session_info' ORDER BY seq DESC LIMIT 1),
+			  first_prompt = (SELECT substr(body, 1, ${DEFAULTS.previewChars}) FROM entries WHERE session = ?1 AND type = 'user' AND body IS NOT NULL ORDER BY seq LIMIT 1),
+			  started = coalesce(started, (SELECT min(ts) FROM entries WHERE session = ?1)),
+			  modified = coalesce((SELECT max(ts) FROM entries WHERE session = ?1 AND type IN ('user','assistant')), (SELECT max(ts) FROM entries WHERE session = ?1), started),
+			  message_count = (SELECT count(*) FROM entries WHERE session = ?1 AND type IN ${MESSAGE_TYPES}),
+			  entry_count = ?2,
+			  last_entry = ?3
+			WHERE id = ?1`,
+			[session, rows.length, last?.entry_id ?? null],
+		);
+	}
+
+	/** Remove a session and everything indexed from it. */
+	purgeSession(session: number): void {
+		this.db.run("DELETE FROM entries_fts WHERE rowid IN (SELECT id FROM entries WHERE session = ? AND role IS NOT NULL)", [session]);
+		this.db.run("DELETE FROM entries WHERE session = ?", [session]);
+		this.db.run("DELETE FROM sessions WHERE id = ?", [session]);
+	}
+
+	/** Make new vocabulary words findable by substring, then release the statements. */
+	finish(): void {
+		this.db.run("INSERT INTO vocab_fts(rowid, term) SELECT id, term FROM vocab WHERE id > ?", [this.vocabStart]);
+		for (const stmt of [this.insertEntry, this.insertFts, this.insertVocab, this.updateState]) stmt.free();
+	}
+}

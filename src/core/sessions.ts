@@ -1,0 +1,170 @@
+/** Sessions as a whole: find one by id, id prefix or path; read its branch or a window of it; list recent ones. */
+
+import { branchThrough, lastInFileOrder, pathToRoot, type TreeNode } from "./branch.js";
+import { DEFAULTS } from "./defaults.js";
+import type { Database } from "./engine.js";
+import { queryAll } from "./engine.js";
+import type { Role } from "./entry-text.js";
+import { LookbackError } from "./errors.js";
+import { containsPattern } from "./project.js";
+import { SESSION_COLUMNS, sessionSummary, type SessionRow, type SessionSummary } from "./session-rows.js";
+import { STATE_NAME } from "./schema.js";
+import { isoOf, parseTimeFilter } from "./time.js";
+
+/**
+ * The session a reference names: a full session id, a unique id prefix (4+ characters), or the path of an
+ * indexed file. @throws LookbackError session-not-found / session-ambiguous.
+ */
+export function resolveSession(db: Database, ref: string): SessionRow {
+	const value = ref.trim();
+	const byPath = queryAll<SessionRow>(db, `SELECT ${SESSION_COLUMNS} FROM sessions WHERE path = ? AND session_id IS NOT NULL`, [value]);
+	if (byPath.length === 1) return byPath[0];
+	const exact = queryAll<SessionRow>(db, `SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_id = ? ORDER BY modified DESC`, [value]);
+	if (exact.length > 0) return exact[0];
+	if (value.length >= 4 && /^[0-9a-zA-Z-]+$/.test(value)) {
+		const prefixed = queryAll<SessionRow>(
+			db,
+			`SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_id >= ? AND session_id < ? ORDER BY modified DESC LIMIT 6`,
+			[value, `${value}\uffff`],
+		);
+		if (prefixed.length === 1) return prefixed[0];
+		if (prefixed.length > 1) {
+			const ids = prefixed.map((r) => r.session_id).slice(0, 5).join(", ");
+			throw new LookbackError("session-ambiguous", `"${ref}" matches several sessions (${ids}…); give more of the id`);
+		}
+	}
+	throw new LookbackError("session-not-found", `no indexed session has the id, id prefix or path "${ref}"`);
+}
+
+/** One message of a session as read back from the index. */
+export interface SessionMessage {
+	entryId: string;
+	parentId: string | null;
+	role: Role;
+	type: string;
+	time?: string;
+	branchState: "active" | "abandoned" | "compacted";
+	tool?: string;
+	text: string;
+}
+
+export interface SessionView {
+	session: SessionSummary;
+	/** Last entry of the branch shown; pass it back to keep reading the same branch. */
+	branchTip: string;
+	/** Messages on that branch (before windowing). */
+	total: number;
+	/** Index in the branch of the first message returned. */
+	offset: number;
+	messages: SessionMessage[];
+}
+
+export interface ReadOptions {
+	/** Centre the window on this entry; the branch shown is the one through it. */
+	around?: string;
+	/** Messages on each side of `around` (default 5). */
+	window?: number;
+	/** Read the branch ending at this entry (a previous reply's branchTip). */
+	branchTip?: string;
+}
+
+interface EntryRow {
+	entry_id: string;
+	parent_id: string | null;
+	seq: number;
+	kept: string | null;
+	role: Role | null;
+	type: string;
+	ts: number | null;
+	state: number;
+	tool: string | null;
+	body: string | null;
+}
+
+/** The active branch of a session, or the branch through / window around an entry. */
+export function readSession(db: Database, row: SessionRow, options: ReadOptions = {}): SessionView {
+	const rows = queryAll<EntryRow>(
+		db,
+		"SELECT entry_id, parent_id, seq, kept, role, type, ts, state, tool, body FROM entries WHERE session = ? ORDER BY seq",
+		[row.id],
+	);
+	const nodes: TreeNode[] = rows.map((r) => ({ id: r.entry_id, parentId: r.parent_id, seq: r.seq }));
+	const bySeq = new Map(rows.map((r) => [r.seq, r]));
+	let branch: TreeNode[];
+	if (options.branchTip !== undefined) {
+		const tip = nodes.filter((n) => n.id === options.branchTip).pop();
+		if (!tip) throw new LookbackError("entry-not-found", `no entry "${options.branchTip}" in session ${row.session_id}`);
+		branch = pathToRoot(tip, new Map(nodes.map((n) => [n.id, n])));
+	} else if (options.around !== undefined) {
+		const through = branchThrough(nodes, options.around);
+		if (!through) throw new LookbackError("entry-not-found", `no entry "${options.around}" in session ${row.session_id}`);
+		branch = through;
+	} else {
+		const leaf = lastInFileOrder(nodes);
+		branch = leaf ? pathToRoot(leaf, new Map(nodes.map((n) => [n.id, n]))) : [];
+	}
+	const all = branch.map((n) => bySeq.get(n.seq)!).filter((r) => r.role !== null && r.body !== null);
+	const messages = all.map(
+		(r): SessionMessage => ({
+			entryId: r.entry_id,
+			parentId: r.parent_id,
+			role: r.role as Role,
+			type: r.type,
+			time: isoOf(r.ts),
+			branchState: STATE_NAME[r.state] ?? "active",
+			tool: r.tool ?? undefined,
+			text: r.body ?? "",
+		}),
+	);
+	let offset = 0;
+	let shown = messages;
+	if (options.around !== undefined) {
+		const at = branch.findIndex((n) => n.id === options.around);
+		if (at < 0) throw new LookbackError("entry-not-found", `entry "${options.around}" is not on the branch ending at ${options.branchTip}`);
+		// Centre on the entry, or on the last message before it when it is not a message (a model change, say).
+		const seqOnBranch = new Set(branch.slice(0, at + 1).map((n) => n.seq));
+		const centre = Math.max(0, all.filter((r) => seqOnBranch.has(r.seq)).length - 1);
+		const window = Math.max(1, Math.min(options.window ?? DEFAULTS.readWindow, 50));
+		offset = Math.max(0, centre - window);
+		shown = messages.slice(offset, centre + window + 1);
+	}
+	return {
+		session: sessionSummary(row),
+		branchTip: branch[branch.length - 1]?.id ?? "",
+		total: messages.length,
+		offset,
+		messages: shown,
+	};
+}
+
+export interface BrowseOptions {
+	limit?: number;
+	project?: string;
+	since?: string | number;
+	until?: string | number;
+	now?: number;
+}
+
+/** Recent sessions, newest first. */
+export function browseSessions(db: Database, options: BrowseOptions = {}): SessionSummary[] {
+	const where = ["session_id IS NOT NULL"];
+	const params: (string | number)[] = [];
+	if (options.project) {
+		where.push("(cwd LIKE ? ESCAPE '\\' OR name LIKE ? ESCAPE '\\')");
+		params.push(containsPattern(options.project), containsPattern(options.project));
+	}
+	if (options.since !== undefined) {
+		where.push("modified >= ?");
+		params.push(typeof options.since === "number" ? options.since : parseTimeFilter(options.since, "start", options.now));
+	}
+	if (options.until !== undefined) {
+		where.push("started < ?");
+		params.push(typeof options.until === "number" ? options.until : parseTimeFilter(options.until, "end", options.now));
+	}
+	const limit = Math.max(1, Math.min(options.limit ?? DEFAULTS.browseLimit, 1000));
+	return queryAll<SessionRow>(
+		db,
+		`SELECT ${SESSION_COLUMNS} FROM sessions WHERE ${where.join(" AND ")} ORDER BY modified DESC, id DESC LIMIT ?`,
+		[...params, limit],
+	).map(sessionSummary);
+}

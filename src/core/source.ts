@@ -1,0 +1,68 @@
+/** Where session files come from: a small interface the filesystem (src/node) and memory implement. */
+
+/** A session file as found by a walk. */
+export interface SessionFileInfo {
+	path: string;
+	/** The session root the file was found under; a vanished file is purged only when its root was walked fully. */
+	root: string;
+	size: number;
+	mtimeMs: number;
+}
+
+export type SkipReason = "oversized" | "tmp-folder" | "unreadable";
+
+export interface SkippedFile {
+	path: string;
+	reason: SkipReason;
+	detail?: string;
+}
+
+/** A sync that did not see everything: results come from the index as it stands and nothing is purged. */
+export type SyncWarning =
+	| { kind: "incomplete-walk"; roots: string[]; message: string }
+	| { kind: "sync-failed"; error: string }
+	| { kind: "index-rebuilt"; reason: string; setAside?: string }
+	| { kind: "index-near-ceiling"; indexBytes: number; limitBytes: number; message: string };
+
+export interface WalkResult {
+	files: SessionFileInfo[];
+	skipped: SkippedFile[];
+	/** Roots whose every folder was listed; files under other roots are never purged. */
+	completeRoots: string[];
+	/** Roots that do not exist (yet): nothing under them is purged, and a warning is given only if the index has files there. */
+	missingRoots?: string[];
+	warnings: SyncWarning[];
+}
+
+export interface SessionSource {
+	/** Human-readable description, e.g. the folders walked. */
+	describe(): string;
+	/** The session roots; a session path outside them is refused. */
+	roots(): string[];
+	walk(): Promise<WalkResult>;
+	/** Bytes [start, end) of a file. */
+	read(path: string, start: number, end: number): Promise<Uint8Array>;
+}
+
+/** Pi's session folders for temporary working directories are skipped, by their encoded name. */
+export function isTmpSessionFolder(name: string): boolean {
+	return name.startsWith("--tmp-") || name.startsWith("--private-tmp-");
+}
+
+/** A source over files held in memory (tests, the browser): path → content. Root is "/". */
+export function memorySource(files: Map<string, Uint8Array>, mtimes: Map<string, number> = new Map()): SessionSource {
+	return {
+		describe: () => `memory (${files.size} files)`,
+		roots: () => ["/"],
+		async walk() {
+			const list: SessionFileInfo[] = [];
+			for (const [path, bytes] of files) list.push({ path, root: "/", size: bytes.length, mtimeMs: mtimes.get(path) ?? 0 });
+			return { files: list, skipped: [], completeRoots: ["/"], warnings: [] };
+		},
+		async read(path, start, end) {
+			const bytes = files.get(path);
+			if (!bytes) throw new Error(`no such file: ${path}`);
+			return bytes.subarray(start, end);
+		},
+	};
+}

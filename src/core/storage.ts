@@ -1,0 +1,33 @@
+/** Where the index file lives: load bytes, save bytes, say where. Filesystem and IndexedDB versions live outside core. */
+
+export interface IndexStorage {
+	/** The saved index, or null when there is none yet. */
+	load(): Promise<Uint8Array | null>;
+	/** Replace the saved index in one step: a reader sees the old bytes or the new, never a mix. */
+	save(bytes: Uint8Array): Promise<void>;
+	/** Where the index is, for messages. */
+	describe(): string;
+	/** Move an unusable index out of the way (kept, not deleted); returns where it went. */
+	setAside?(reason: string): Promise<string | undefined>;
+}
+
+/** An index held in memory only. */
+export function memoryStorage(initial: Uint8Array | null = null): IndexStorage & { bytes: Uint8Array | null; saves: number } {
+	const store = {
+		bytes: initial,
+		saves: 0,
+		async load() {
+			return store.bytes;
+		},
+		async save(bytes: Uint8Array) {
+			store.bytes = bytes.slice();
+			store.saves++;
+		},
+		describe: () => "memory",
+		async setAside() {
+			store.bytes = null;
+			return undefined;
+		},
+	};
+	return store;
+}

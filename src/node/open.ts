@@ -1,0 +1,50 @@
+/** One call that opens the index of a Pi install on Node: engine, index file, session roots. */
+
+import { LookbackIndex, type SessionSource } from "../core/index.js";
+import { loadEngine } from "./engine.js";
+import { fileSource, type SessionRoot } from "./file-source.js";
+import { fileStorage } from "./file-storage.js";
+import { customSessionDir, defaultIndexPath, piAgentDir, type Env } from "./paths.js";
+
+export interface NodeIndexOptions {
+	/** Index file (default `<agentDir>/lookback/index.db`). */
+	indexPath?: string;
+	/** Pi's agent dir (default `PI_CODING_AGENT_DIR` or `~/.pi/agent`). */
+	agentDir?: string;
+	/** Flat session dirs to add (`--sessions-dir`); the custom dir from the environment is added too. */
+	sessionsDirs?: string[];
+	/** Leave out `<agentDir>/sessions` (only the given dirs). */
+	onlySessionsDirs?: boolean;
+	env?: Env;
+}
+
+export interface NodeIndex {
+	index: LookbackIndex;
+	source: SessionSource;
+	indexPath: string;
+	roots: SessionRoot[];
+}
+
+/** The session roots of a Pi install. */
+export function piSessionRoots(options: Pick<NodeIndexOptions, "agentDir" | "sessionsDirs" | "onlySessionsDirs" | "env">): SessionRoot[] {
+	const env = options.env ?? process.env;
+	const agentDir = options.agentDir ?? piAgentDir(env);
+	const roots: SessionRoot[] = [];
+	if (!options.onlySessionsDirs) {
+		roots.push({ path: `${agentDir}/sessions`, layout: "nested" });
+		const custom = customSessionDir(agentDir, env);
+		if (custom) roots.push({ path: custom, layout: "flat" });
+	}
+	for (const dir of options.sessionsDirs ?? []) roots.push({ path: dir, layout: "nested" });
+	return roots;
+}
+
+export async function openNodeIndex(options: NodeIndexOptions = {}): Promise<NodeIndex> {
+	const env = options.env ?? process.env;
+	const agentDir = options.agentDir ?? piAgentDir(env);
+	const indexPath = options.indexPath ?? defaultIndexPath(agentDir);
+	const roots = piSessionRoots({ ...options, agentDir, env });
+	const sql = await loadEngine();
+	const index = await LookbackIndex.open({ sql, storage: fileStorage(indexPath) });
+	return { index, source: fileSource(roots), indexPath, roots };
+}
