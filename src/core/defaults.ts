@@ -35,7 +35,7 @@ export const DEFAULTS = {
 	/** Characters of a session's first prompt kept as its preview. */
 	previewChars: 200,
 	/** Bytes of a file's head fingerprinted to detect a rewrite. */
-	headFingerprintBytes: 4096,
+	headFingerprintBytes: 1024,
 	/** The index file stops growing past this size; sync reports it (the MEMFS ceiling is ~3.7 GB in Node). */
 	maxIndexBytes: 3_000_000_000,
 } as const;

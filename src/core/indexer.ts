@@ -26,7 +26,10 @@ export interface SyncReport {
 	purged: number;
 	/** Files whose bytes were parsed (added + grown + rewritten). */
 	filesParsed: number;
+	/** Bytes of session content read and parsed. */
 	bytesRead: number;
+	/** Bytes read to check that a grown file's head is unchanged (at most `headFingerprintBytes` per file). */
+	fingerprintBytesRead: number;
 	entriesIndexed: number;
 	malformedLines: number;
 	/** Bytes of half-written last lines left for the next sync. */
@@ -81,6 +84,7 @@ function emptyReport(): SyncReport {
 		purged: 0,
 		filesParsed: 0,
 		bytesRead: 0,
+		fingerprintBytesRead: 0,
 		entriesIndexed: 0,
 		malformedLines: 0,
 		pendingBytes: 0,
@@ -207,7 +211,8 @@ class FileSync {
 
 	private async headUnchanged(file: SessionFileInfo, known: KnownFile): Promise<boolean> {
 		if (known.head_len === 0) return known.consumed === 0;
-		const head = await this.read(file, 0, known.head_len);
+		const head = await this.source.read(file.path, 0, known.head_len);
+		this.report.fingerprintBytesRead += head.length;
 		return head.length === known.head_len && fingerprint(head) === known.head_hash;
 	}
 

@@ -47,6 +47,8 @@ function lex(input: string, operators = true): Token[] {
 			while (j < input.length && !/[\s"()]/.test(input[j])) j++;
 			let text = input.slice(i, j);
 			i = j;
+			// FTS5's NEAR(a b, N) is read as a plain group: people paste it, nobody means the word "near".
+			if (operators && text === "NEAR" && input[j] === "(") continue;
 			if (operators && (text === "OR" || text === "AND" || text === "NOT")) {
 				tokens.push({ t: text });
 				continue;

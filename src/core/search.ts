@@ -137,6 +137,7 @@ export function search(db: Database, request: SearchRequest): SearchResponse {
 	for (const [i, attempt] of attempts.entries()) {
 		const compiled = attempt();
 		if (!compiled.ok) {
+			if (i === 0) return { ...response, error: compiled.error }; // the retries are for SQL errors, not for empty queries
 			lastError = compiled.error;
 			continue;
 		}
