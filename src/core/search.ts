@@ -107,6 +107,13 @@ function flatWords(node: QueryNode): string[] {
 	}
 }
 
+/** A plain list of words typed as a question ("why did we pick sql.js"): the same words ORed, or undefined. */
+function anyWordQuery(root: QueryNode): QueryNode | undefined {
+	if (root.kind !== "and" || root.items.length < 2) return undefined;
+	if (!root.items.every((n) => n.kind === "word")) return undefined;
+	return { kind: "or", items: root.items };
+}
+
 function toMs(value: string | number | undefined, bound: "start" | "end", now: number | undefined): number | undefined {
 	if (value === undefined || value === "") return undefined;
 	return typeof value === "number" ? value : parseTimeFilter(value, bound, now);
@@ -123,6 +130,7 @@ export function search(db: Database, request: SearchRequest): SearchResponse {
 	if (!parsed.ok) return { ...response, error: parsed.error };
 
 	const expander = vocabularyExpander(db);
+	const filters: Filters = { since, until, roles, project: request.project, limit, exclude: request.exclude };
 	const attempts: Array<() => ReturnType<typeof compileQuery>> = [
 		() => compileQuery(parsed.root, expander),
 		() => compileQuery(parsed.root, expander, false),
@@ -142,7 +150,15 @@ export function search(db: Database, request: SearchRequest): SearchResponse {
 			continue;
 		}
 		try {
-			const found = runQuery(db, compiled.query, { since, until, roles, project: request.project, limit, exclude: request.exclude });
+			const found = runQuery(db, compiled.query, filters);
+			const relaxed = found.results.length === 0 ? anyWordQuery(parsed.root) : undefined;
+			if (relaxed) {
+				const loose = compileQuery(relaxed, expander, i === 0);
+				if (loose.ok) {
+					const more = runQuery(db, loose.query, filters);
+					if (more.results.length > 0) return { ...response, ...more, match: loose.query.match, notice: "no session has every word; ranked by the words they have" };
+				}
+			}
 			return { ...response, ...found, match: compiled.query.match, notice: i > 0 ? "the query was simplified to run" : undefined };
 		} catch (error) {
 			lastError = errorMessage(error);

@@ -2,6 +2,9 @@
 
 import { DEFAULTS } from "./defaults.js";
 
+const WORD_ONLY = /^[\p{L}\p{N}]+$/u;
+const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
 function escapeRegExp(s: string): string {
 	return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
@@ -18,8 +21,18 @@ export function makeSnippet(
 ): string {
 	const flat = text.replace(/\s+/g, " ").trim();
 	const usable = [...new Set(terms.filter((t) => t.length > 0))].sort((a, b) => b.length - a.length).slice(0, 64);
-	const pattern = usable.length > 0 ? new RegExp(usable.map(escapeRegExp).join("|"), "giu") : undefined;
-	const first = pattern ? pattern.exec(flat) : null;
+	// Whole words are marked only as whole words ("sql" not inside "SQLITE"); CJK and phrases anywhere.
+	const source = usable.map((t) => (WORD_ONLY.test(t) && !HAS_CJK.test(t) ? `(?<![\\p{L}\\p{N}])${escapeRegExp(t)}(?![\\p{L}\\p{N}])` : escapeRegExp(t)));
+	const pattern = usable.length > 0 ? new RegExp(source.join("|"), "giu") : undefined;
+	// Centre on the longest term found (the most specific), not on the first short word.
+	let first: { index: number } | null = null;
+	for (const term of source) {
+		const m = new RegExp(term, "iu").exec(flat);
+		if (m) {
+			first = { index: m.index };
+			break;
+		}
+	}
 	let start = first ? Math.max(0, first.index - Math.floor(size / 3)) : 0;
 	// Snap both edges to a space when one is near, so words are not cut in half.
 	const before = flat.lastIndexOf(" ", start);

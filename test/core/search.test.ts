@@ -20,13 +20,22 @@ describe("search", () => {
 	});
 
 	it("ANDs words", () => {
-		expect(ids(index.search({ query: "busyTimeout WAL" }))).toEqual([SAMPLE.bash]);
-		expect(ids(index.search({ query: "busyTimeout snorkel" }))).toEqual([]);
+		const all = index.search({ query: "busyTimeout WAL" });
+		expect(ids(all)).toEqual([SAMPLE.bash]);
+		expect(all.notice).toBeUndefined();
+	});
+
+	it("falls back to any of the words when no session has them all, and says so", () => {
+		const some = index.search({ query: "why did we pick sql.js" });
+		expect(some.notice).toBe("no session has every word; ranked by the words they have");
+		expect(ids(some)[0]).toBe(SAMPLE.decision);
+		const strict = index.search({ query: '"busyTimeout" "snorkel"' });
+		expect(ids(strict)).toEqual([]);
 	});
 
 	it("ORs with OR", () => {
 		expect(ids(index.search({ query: "amqplib OR deployctl" })).sort()).toEqual([SAMPLE.branched, SAMPLE.v1, SAMPLE.v2].sort());
-		expect(ids(index.search({ query: "amqplib deployctl" }))).toEqual([]);
+		expect(index.search({ query: "amqplib deployctl" }).notice).toMatch(/no session has every word/);
 	});
 
 	it("excludes with NOT and -word", () => {

@@ -1,0 +1,20 @@
+// README's first command: index the bundled sample sessions and run a few searches with the real CLI.
+import { execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
+
+const common = ["--agent-dir", "test/fixtures", "--index", ".demo/index.db"];
+rmSync(".demo", { recursive: true, force: true });
+
+function lookback(...args) {
+	console.log(`\n$ lookback ${args.join(" ")}`);
+	execFileSync(process.execPath, ["dist/cli.js", ...args, ...common], { stdio: "inherit" });
+}
+
+lookback("index");
+lookback("search", "why did we pick sql.js");
+lookback("search", "database is locked", "--role", "tool");
+lookback("search", "tateSto");
+lookback("search", "死锁");
+lookback("search", "RabbitMQ", "--limit", "3");
+lookback("browse", "--limit", "3");
+lookback("stats");

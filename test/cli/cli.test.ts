@@ -1,0 +1,153 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { run } from "../../src/cli/main.js";
+import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
+
+/** An agent dir holding a copy of the sample sessions. */
+function agentDir(): string {
+	const dir = join(tempDir("agent"), "agent");
+	mkdirSync(dir, { recursive: true });
+	cpSync(FIXTURES, join(dir, "sessions"), { recursive: true });
+	return dir;
+}
+
+async function cli(argv: string[], options: { env?: Record<string, string | undefined>; isTTY?: boolean } = {}) {
+	let stdout = "";
+	let stderr = "";
+	const code = await run(argv, {
+		stdout: (t) => (stdout += t),
+		stderr: (t) => (stderr += t),
+		env: options.env ?? {},
+		isTTY: options.isTTY ?? false,
+	});
+	return { code, stdout, stderr };
+}
+
+describe("lookback CLI", () => {
+	it("indexes into <agentDir>/lookback/index.db and prints a summary", async () => {
+		const dir = agentDir();
+		const r = await cli(["index"], { env: { PI_CODING_AGENT_DIR: dir } });
+		expect(r.code).toBe(0);
+		expect(r.stdout).toMatch(/^indexed 10 files: 10 new, 0 grown, 0 rewritten, 0 purged, 0 unchanged; \d+ entries/);
+		const again = await cli(["index", "--json"], { env: { PI_CODING_AGENT_DIR: dir } });
+		const json = JSON.parse(again.stdout);
+		expect(json.command).toBe("index");
+		expect(json.index).toBe(join(dir, "lookback", "index.db"));
+		expect(json.sync).toMatchObject({ added: 0, unchanged: 10, filesParsed: 0, bytesRead: 0 });
+	});
+
+	it("shows a progress bar on a terminal only", async () => {
+		const dir = agentDir();
+		const tty = await cli(["index", "--agent-dir", dir], { isTTY: true });
+		expect(tty.stderr).toContain("10/10 files");
+		const pipe = await cli(["index", "--agent-dir", dir, "--index", join(dir, "other.db")]);
+		expect(pipe.stderr).toBe("");
+	});
+
+	it("searches with filters and a stable JSON shape", async () => {
+		const dir = agentDir();
+		const r = await cli(["search", "RabbitMQ", "--agent-dir", dir, "--json"]);
+		expect(r.code).toBe(0);
+		const json = JSON.parse(r.stdout);
+		expect(Object.keys(json)).toEqual(["command", "sync", "query", "results", "totalSessions", "match"]);
+		expect(Object.keys(json.results[0]).sort()).toEqual(
+			[
+				"branchState", "cwd", "entryId", "firstPrompt", "forks", "hits", "messageCount", "modified", "name", "parentSessionId",
+				"path", "project", "resumeHint", "role", "score", "sessionId", "snippet", "started", "time", "type",
+			].filter((k) => k !== "parentSessionId").sort(),
+		);
+		expect(json.results[0]).toMatchObject({ sessionId: SAMPLE.branched, branchState: "abandoned", project: "webshop", resumeHint: `pi --session ${SAMPLE.branched}` });
+		const filtered = await cli(["search", "sqlite", "--agent-dir", dir, "--since", "2026-11-01", "--project", "devnotes", "--role", "assistant", "--json"]);
+		for (const hit of JSON.parse(filtered.stdout).results) {
+			expect(hit.project).toBe("devnotes");
+			expect(hit.role).toBe("assistant");
+			expect(Date.parse(hit.time)).toBeGreaterThanOrEqual(Date.parse("2026-11-01T00:00:00"));
+		}
+	});
+
+	it("prints compact human output, coloured only on a terminal without NO_COLOR", async () => {
+		const dir = agentDir();
+		const plain = await cli(["search", "amqplib", "--agent-dir", dir]);
+		expect(plain.stdout).toContain("1. Order queue: dead-letter handling");
+		expect(plain.stdout).toContain("«amqplib»");
+		expect(plain.stdout).not.toContain("\x1b[");
+		const colour = await cli(["search", "amqplib", "--agent-dir", dir], { isTTY: true });
+		expect(colour.stdout).toContain("\x1b[1;33mamqplib");
+		const noColour = await cli(["search", "amqplib", "--agent-dir", dir], { isTTY: true, env: { NO_COLOR: "1" } });
+		expect(noColour.stdout).not.toContain("\x1b[");
+	});
+
+	it("reads a session by id prefix or by path, around an entry", async () => {
+		const dir = agentDir();
+		const found = JSON.parse((await cli(["search", "amqplib", "--agent-dir", dir, "--json"])).stdout).results[0];
+		const r = await cli(["read", SAMPLE.branched.slice(0, 10), "--agent-dir", dir, "--around", found.entryId, "--window", "1", "--json"]);
+		expect(r.code).toBe(0);
+		const view = JSON.parse(r.stdout);
+		expect(view.messages.map((m: { entryId: string }) => m.entryId)).toContain(found.entryId);
+		expect(view.messages.length).toBeLessThanOrEqual(3);
+		const byPath = await cli(["read", found.path, "--agent-dir", dir]);
+		expect(byPath.code).toBe(0);
+		expect(byPath.stdout).toContain("Order queue: dead-letter handling");
+	});
+
+	it("refuses a session path outside the session folders, also through .. and symlinks", async () => {
+		const dir = agentDir();
+		const outside = join(tempDir(), "evil.jsonl");
+		writeFileSync(outside, '{"type":"session","id":"x","version":3}\n');
+		const link = join(dir, "sessions", "--home-dev-projects-webshop--", "link.jsonl");
+		symlinkSync(outside, link);
+		for (const ref of [outside, join(dir, "sessions", "..", "..", outside.split("/").slice(-2).join("/")), link, "/etc/passwd"]) {
+			const r = await cli(["read", ref, "--agent-dir", dir]);
+			expect(r.code, ref).toBe(2);
+			expect(r.stderr, ref).toMatch(/^lookback: refusing ".*": /);
+			expect(r.stderr.trim().split("\n"), ref).toHaveLength(1);
+		}
+	});
+
+	it("browses recent sessions and prints stats", async () => {
+		const dir = agentDir();
+		const browse = JSON.parse((await cli(["browse", "--agent-dir", dir, "--limit", "3", "--json"])).stdout);
+		expect(browse.sessions.map((s: { sessionId: string }) => s.sessionId)).toEqual([SAMPLE.cliDates, SAMPLE.decision, SAMPLE.compaction]);
+		expect(browse.sessions[0]).toMatchObject({ name: "CLI --since/--until flags", cwd: "/home/dev/projects/devnotes" });
+		const human = await cli(["browse", "--agent-dir", dir, "--project", "legacy"]);
+		expect(human.stdout).toContain("Changelog for 2.3.0");
+		const stats = JSON.parse((await cli(["stats", "--agent-dir", dir, "--json"])).stdout);
+		expect(stats).toMatchObject({ command: "stats", sessions: 10, skipped: { oversized: 0, "tmp-folder": 0, unreadable: 0 } });
+		expect(stats.indexBytes).toBeGreaterThan(0);
+	});
+
+	it("exits 2 with a one-line reason on a bad argument", async () => {
+		const cases: string[][] = [
+			["frobnicate"],
+			["search"],
+			["search", "x", "--limit", "abc"],
+			["search", "x", "--limit", "0"],
+			["search", "x", "--since", "someday"],
+			["search", "x", "--role", "robot"],
+			["search", "x", "--window", "3"],
+			["search", "x", "--bogus"],
+			["read"],
+			["stats", "extra"],
+			["search", "-"],
+		];
+		const dir = agentDir();
+		for (const argv of cases) {
+			const r = await cli([...argv, "--agent-dir", dir]);
+			expect(r.code, argv.join(" ")).toBe(2);
+			const reason = r.stderr || r.stdout;
+			expect(reason.trim().split("\n"), argv.join(" ")).toHaveLength(1);
+		}
+		expect((await cli(["read", "nosuchsession", "--agent-dir", dir])).code).toBe(1);
+	});
+
+	it("runs as a binary", () => {
+		const dir = agentDir();
+		const out = execFileSync(process.execPath, ["dist/cli.js", "search", "死锁", "--agent-dir", dir], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+		expect(out).toContain("批量导入死锁排查");
+		const bad = spawnSync(process.execPath, ["dist/cli.js", "search", "x", "--limit", "-1"], { encoding: "utf8" });
+		expect(bad.status).toBe(2);
+		expect(bad.stderr).toBe("lookback: --limit must be a whole number from 1 to 200, not \"-1\"\n");
+	});
+});
