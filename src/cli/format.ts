@@ -87,7 +87,7 @@ export function formatStats(stats: IndexStats, indexPath: string): string {
 		`sessions    ${stats.sessions}`,
 		`entries     ${stats.entries} (${stats.indexedEntries} with text)`,
 		`index size  ${formatMB(stats.indexBytes)} (${ratio}% of ${formatMB(stats.corpusBytes)} of session files)`,
-		`text        ${formatMB(stats.textBytes)} indexed, ${stats.vocabulary} words for substring search`,
+		`text        ${(stats.textChars / 1e6).toFixed(2)} M characters indexed, stored in ${formatMB(stats.storedTextBytes)}; ${stats.vocabulary} words for substring search`,
 		`skipped     ${stats.skipped.oversized} oversized, ${stats.skipped["tmp-folder"]} in tmp folders, ${stats.skipped.unreadable} unreadable; ${stats.malformedLines} malformed lines`,
 		`last sync   ${stats.lastSync ?? "—"}`,
 		"",

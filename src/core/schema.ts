@@ -1,5 +1,5 @@
 /**
- * The index schema. Text is stored once in `entries.body`; the FTS5 table is contentless (unicode61 words,
+ * The index schema. Text is stored once in `entries.body` (deflated when long, see body-codec.ts); the FTS5 table is contentless (unicode61 words,
  * one column per role for weighted BM25), and a trigram index over the vocabulary answers substrings.
  */
 
@@ -8,7 +8,7 @@ import type { Database } from "./engine.js";
 import { queryOne } from "./engine.js";
 
 /** Bumped on any change to the tables; an index of another version is rebuilt. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** Application id written into the SQLite header, so a foreign database is told apart ("LkBk"). */
 export const APPLICATION_ID = 0x4c6b426b;
@@ -54,11 +54,12 @@ CREATE TABLE entries(
   state INTEGER NOT NULL DEFAULT 0,
   kept TEXT,
   tool TEXT,
-  body TEXT
+  chars INTEGER,
+  body
 );
 CREATE INDEX entries_session ON entries(session, seq);
 CREATE TABLE vocab(id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE);
-CREATE VIRTUAL TABLE vocab_fts USING fts5(term, content='vocab', content_rowid='id', tokenize='trigram');
+CREATE VIRTUAL TABLE vocab_fts USING fts5(term, content='vocab', content_rowid='id', tokenize='trigram', columnsize=0);
 CREATE VIRTUAL TABLE entries_fts USING fts5(
   user, assistant, tool, summary, meta,
   content='', contentless_delete=1,

@@ -4,6 +4,7 @@
  * collapses into the parent. User text never surfaces as an SQL error.
  */
 
+import { decodeBody } from "./body-codec.js";
 import { DEFAULTS } from "./defaults.js";
 import type { Database } from "./engine.js";
 import { queryAll } from "./engine.js";
@@ -240,7 +241,7 @@ function runQuery(db: Database, query: CompiledQuery, f: Filters): Pick<SearchRe
 
 	const results = chosen.map((session) => {
 		const hit = best.get(session)!;
-		const body = queryAll<{ body: string | null }>(db, "SELECT body FROM entries WHERE id = ?", [hit.id])[0]?.body ?? "";
+		const body = decodeBody(queryAll<{ body: unknown }>(db, "SELECT body FROM entries WHERE id = ?", [hit.id])[0]?.body);
 		return {
 			...sessionSummary(rows.get(session)!),
 			entryId: hit.entry_id,

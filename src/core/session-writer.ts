@@ -1,6 +1,7 @@
 /** Writes parsed entries of one session into the tables, and refreshes what depends on the whole session. */
 
 import { branchStates, type TreeNode } from "./branch.js";
+import { encodeBody } from "./body-codec.js";
 import { cjkIndexForm } from "./cjk.js";
 import { DEFAULTS } from "./defaults.js";
 import type { Database } from "./engine.js";
@@ -28,7 +29,7 @@ export class SessionWriter {
 
 	constructor(private readonly db: Database) {
 		this.insertEntry = db.prepare(
-			"INSERT INTO entries(id, session, seq, entry_id, parent_id, type, role, ts, kept, tool, body) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+			"INSERT INTO entries(id, session, seq, entry_id, parent_id, type, role, ts, kept, tool, chars, body) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
 		);
 		this.insertFts = db.prepare(`INSERT INTO entries_fts(rowid, ${ROLES.join(", ")}) VALUES (?,?,?,?,?,?)`);
 		this.insertVocab = db.prepare("INSERT OR IGNORE INTO vocab(term) VALUES (?)");
@@ -36,6 +37,9 @@ export class SessionWriter {
 		this.vocabStart = queryOne<{ m: number }>(db, "SELECT coalesce(max(id), 0) AS m FROM vocab")?.m ?? 0;
 		this.nextRowid = (queryOne<{ m: number }>(db, "SELECT coalesce(max(id), 0) AS m FROM entries")?.m ?? 0) + 1;
 	}
+
+	/** Name and first prompt seen in the entries added since the last refresh (undefined: none seen). */
+	private facts: { name?: string | null; firstPrompt?: string } = {};
 
 	/** Insert the entries of one chunk of a session file. */
 	addEntries(session: number, entries: SessionEntry[]): void {
@@ -57,8 +61,11 @@ export class SessionWriter {
 				ts,
 				kept,
 				text?.tool ?? null,
-				text?.body ?? null,
+				text?.body.length ?? null,
+				text ? encodeBody(text.body) : null,
 			]);
+			if (entry.type === "session_info") this.facts.name = text?.body ?? null;
+			if (type === "user" && text && this.facts.firstPrompt === undefined) this.facts.firstPrompt = text.body.slice(0, DEFAULTS.previewChars);
 			if (!text) continue;
 			this.insertFts.run([rowid, ...ROLES.map((role) => cjkIndexForm(text.columns[role] ?? ""))]);
 			for (const role of ROLES) {
@@ -91,17 +98,21 @@ export class SessionWriter {
 			if (code !== r.state) this.updateState.run([code, r.id]);
 		}
 		const last = rows[rows.length - 1];
+		const s = session;
+		const { name, firstPrompt } = this.facts;
+		this.facts = {};
+		// The last session_info in file order names the session (an empty one clears the name).
+		if (name !== undefined) this.db.run("UPDATE sessions SET name = ? WHERE id = ?", [name, s]);
+		if (firstPrompt !== undefined) this.db.run("UPDATE sessions SET first_prompt = coalesce(first_prompt, ?) WHERE id = ?", [firstPrompt, s]);
 		this.db.run(
 			`UPDATE sessions SET
-			  name = (SELECT body FROM entries WHERE session = ?1 AND type = 'session_info' ORDER BY seq DESC LIMIT 1),
-			  first_prompt = (SELECT substr(body, 1, ${DEFAULTS.previewChars}) FROM entries WHERE session = ?1 AND type = 'user' AND body IS NOT NULL ORDER BY seq LIMIT 1),
-			  started = coalesce(started, (SELECT min(ts) FROM entries WHERE session = ?1)),
-			  modified = coalesce((SELECT max(ts) FROM entries WHERE session = ?1 AND type IN ('user','assistant')), (SELECT max(ts) FROM entries WHERE session = ?1), started),
-			  message_count = (SELECT count(*) FROM entries WHERE session = ?1 AND type IN ${MESSAGE_TYPES}),
-			  entry_count = ?2,
-			  last_entry = ?3
-			WHERE id = ?1`,
-			[session, rows.length, last?.entry_id ?? null],
+			  started = coalesce(started, (SELECT min(ts) FROM entries WHERE session = ?)),
+			  modified = coalesce((SELECT max(ts) FROM entries WHERE session = ? AND type IN ('user','assistant')), (SELECT max(ts) FROM entries WHERE session = ?), started),
+			  message_count = (SELECT count(*) FROM entries WHERE session = ? AND type IN ${MESSAGE_TYPES}),
+			  entry_count = ?,
+			  last_entry = ?
+			WHERE id = ?`,
+			[s, s, s, s, rows.length, last?.entry_id ?? null, s],
 		);
 	}
 

@@ -1,5 +1,6 @@
 /** Sessions as a whole: find one by id, id prefix or path; read its branch or a window of it; list recent ones. */
 
+import { decodeBody } from "./body-codec.js";
 import { branchThrough, lastInFileOrder, pathToRoot, type TreeNode } from "./branch.js";
 import { DEFAULTS } from "./defaults.js";
 import type { Database } from "./engine.js";
@@ -78,7 +79,7 @@ interface EntryRow {
 	ts: number | null;
 	state: number;
 	tool: string | null;
-	body: string | null;
+	body: unknown;
 }
 
 /** The active branch of a session, or the branch through / window around an entry. */
@@ -113,7 +114,7 @@ export function readSession(db: Database, row: SessionRow, options: ReadOptions 
 			time: isoOf(r.ts),
 			branchState: STATE_NAME[r.state] ?? "active",
 			tool: r.tool ?? undefined,
-			text: r.body ?? "",
+			text: decodeBody(r.body),
 		}),
 	);
 	let offset = 0;

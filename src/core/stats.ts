@@ -14,8 +14,10 @@ export interface IndexStats {
 	indexBytes: number;
 	/** Bytes of the session files indexed. */
 	corpusBytes: number;
-	/** Bytes of indexed text (stored once, in entries.body). */
-	textBytes: number;
+	/** Characters of indexed text. */
+	textChars: number;
+	/** Bytes the indexed text takes in the index (stored once, long bodies deflated). */
+	storedTextBytes: number;
 	malformedLines: number;
 	/** Files skipped by the last sync, by reason. */
 	skipped: Record<SkipReason, number>;
@@ -42,9 +44,9 @@ export function indexStats(db: Database): IndexStats {
 		db,
 		"SELECT count(session_id) AS n, coalesce(sum(size), 0) AS bytes, coalesce(sum(malformed), 0) AS malformed FROM sessions",
 	);
-	const e = queryOne<{ n: number; indexed: number; text: number }>(
+	const e = queryOne<{ n: number; indexed: number; chars: number; stored: number }>(
 		db,
-		"SELECT count(*) AS n, count(body) AS indexed, coalesce(sum(length(CAST(body AS BLOB))), 0) AS text FROM entries",
+		"SELECT count(*) AS n, count(body) AS indexed, coalesce(sum(chars), 0) AS chars, coalesce(sum(length(CAST(body AS BLOB))), 0) AS stored FROM entries",
 	);
 	const lastSync = metaValue(db, "last_sync");
 	let skipped: Record<SkipReason, number> = { oversized: 0, "tmp-folder": 0, unreadable: 0 };
@@ -65,7 +67,8 @@ export function indexStats(db: Database): IndexStats {
 		vocabulary: queryOne<{ n: number }>(db, "SELECT count(*) AS n FROM vocab")?.n ?? 0,
 		indexBytes: indexBytes(db),
 		corpusBytes: s?.bytes ?? 0,
-		textBytes: e?.text ?? 0,
+		textChars: e?.chars ?? 0,
+		storedTextBytes: e?.stored ?? 0,
 		malformedLines: s?.malformed ?? 0,
 		skipped,
 		lastSync: lastSyncAt,

@@ -1,0 +1,78 @@
+// The subset of the sql.js API lookback uses, over native SQLite (better-sqlite3), so the very same core
+// code (schema, indexer, search) runs on both engines and the benchmark compares engines, not programs.
+import Database from "better-sqlite3";
+
+class NativeStatement {
+	constructor(stmt) {
+		this.stmt = stmt;
+		this.params = [];
+		this.iter = undefined;
+		this.row = undefined;
+	}
+	bind(params = []) {
+		this.params = params;
+		this.iter = undefined;
+		return true;
+	}
+	step() {
+		if (!this.stmt.reader) {
+			this.stmt.run(...this.params);
+			return false;
+		}
+		this.iter ??= this.stmt.iterate(...this.params);
+		const next = this.iter.next();
+		this.row = next.done ? undefined : next.value;
+		if (next.done) this.iter = undefined;
+		return !next.done;
+	}
+	getAsObject() {
+		return this.row;
+	}
+	run(params = []) {
+		if (this.stmt.reader) this.stmt.all(...params);
+		else this.stmt.run(...params);
+	}
+	reset() {
+		this.iter?.return?.();
+		this.iter = undefined;
+	}
+	free() {
+		this.reset();
+	}
+}
+
+export class NativeDatabase {
+	constructor(bytes) {
+		this.db = bytes ? new Database(Buffer.from(bytes)) : new Database(":memory:");
+	}
+	run(sql, params) {
+		if (params && params.length > 0) {
+			const stmt = this.db.prepare(sql);
+			if (stmt.reader) stmt.all(...params);
+			else stmt.run(...params);
+		} else this.db.exec(sql);
+		return this;
+	}
+	exec(sql) {
+		const stmt = this.db.prepare(sql);
+		if (!stmt.reader) {
+			stmt.run();
+			return [];
+		}
+		const columns = stmt.columns().map((c) => c.name);
+		const values = stmt.raw().all();
+		return values.length > 0 ? [{ columns, values }] : [];
+	}
+	prepare(sql) {
+		return new NativeStatement(this.db.prepare(sql));
+	}
+	export() {
+		return new Uint8Array(this.db.serialize());
+	}
+	close() {
+		this.db.close();
+	}
+}
+
+/** Stands in for the initialised sql.js module. */
+export const nativeSql = { Database: NativeDatabase };

@@ -1,0 +1,28 @@
+// The fixed discovery query set of the benchmark, with the plain-scan predicate that stands for each query
+// (case-insensitive substring tests on raw JSONL lines: what a scan of the files does).
+
+const has = (w) => (line) => line.includes(w.toLowerCase());
+const all = (...ps) => (line) => ps.every((p) => p(line));
+const any = (...ps) => (line) => ps.some((p) => p(line));
+const not = (p) => (line) => !p(line);
+
+/** @param {{project: string}} ctx */
+export function benchQueries(ctx) {
+	return [
+		{ name: "rare word", query: "zanzibarRetryPolicy", scan: has("zanzibarRetryPolicy") },
+		{ name: "rare identifier", query: "DHTDynamicResolverV2", scan: has("DHTDynamicResolverV2") },
+		{ name: "common word", query: "error", scan: has("error") },
+		{ name: "identifier", query: "acquireConfigPatch", scan: has("acquireConfigPatch") },
+		{ name: "identifier substring", query: "quireConfigPat", scan: has("quireConfigPat") },
+		{ name: "two-term AND", query: "acquireConfigPatch timeout", scan: all(has("acquireConfigPatch"), has("timeout")) },
+		{ name: "phrase", query: '"connect ECONNREFUSED"', scan: has("connect ECONNREFUSED") },
+		{ name: "OR", query: "ECONNREFUSED OR deadlock", scan: any(has("ECONNREFUSED"), has("deadlock")) },
+		{ name: "NOT", query: "timeout NOT retry", scan: all(has("timeout"), not(has("retry"))) },
+		{ name: "prefix", query: "acquireConf*", scan: has("acquireConf") },
+		{ name: "Chinese 2 chars", query: "错误", scan: has("错误") },
+		{ name: "Chinese 3 chars", query: "数据库", scan: has("数据库") },
+		{ name: "rare Chinese", query: "死锁检测", scan: has("死锁检测") },
+		{ name: "common word, since 30d", query: "error", since: "30d", scan: has("error") },
+		{ name: "identifier, project", query: "acquireConfigPatch", project: ctx.project, scan: has("acquireConfigPatch") },
+	];
+}

@@ -1,0 +1,152 @@
+// One measurement in a fresh process (so peak memory and cold start are its own):
+//   build  --engine wasm|native --sessions DIR --index FILE
+//   query  --engine wasm|native --sessions DIR --index FILE --reps N --project P
+//   scan   --sessions DIR --reps N --project P
+// Prints one JSON line.
+import { readdirSync, readFileSync, rmSync, statSync, truncateSync } from "node:fs";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileSource, fileStorage, loadEngine, LookbackIndex } from "../dist/index.js";
+import { appendToFiles } from "./gen-corpus.mjs";
+import { nativeSql } from "./native-db.mjs";
+import { benchQueries } from "./queries.mjs";
+
+const args = Object.fromEntries(
+	process.argv.slice(3).reduce((acc, a, i, arr) => (a.startsWith("--") ? [...acc, [a.slice(2), arr[i + 1]]] : acc), []),
+);
+const command = process.argv[2];
+const reps = Number(args.reps ?? 20);
+
+function peakRssMB() {
+	return process.resourceUsage().maxRSS / 1024;
+}
+
+function percentile(sorted, p) {
+	return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p + 0.5))];
+}
+
+function stats(times) {
+	const s = [...times].sort((a, b) => a - b);
+	return { p50: percentile(s, 0.5), p95: percentile(s, 0.95), n: s.length };
+}
+
+async function engine(name) {
+	return name === "native" ? nativeSql : await loadEngine();
+}
+
+function source() {
+	return fileSource([{ path: args.sessions, layout: "nested" }]);
+}
+
+function jsonlFiles(dir) {
+	const out = [];
+	for (const d of readdirSync(dir, { withFileTypes: true })) {
+		if (d.isDirectory()) for (const f of readdirSync(join(dir, d.name))) if (f.endsWith(".jsonl")) out.push(join(dir, d.name, f));
+	}
+	return out;
+}
+
+async function build() {
+	rmSync(args.index, { force: true });
+	const t0 = performance.now();
+	const sql = await engine(args.engine);
+	const index = await LookbackIndex.open({ sql, storage: fileStorage(args.index) });
+	const t1 = performance.now();
+	const report = await index.sync(source());
+	const t2 = performance.now();
+	await index.save();
+	const t3 = performance.now();
+	const st = index.stats();
+	return {
+		engine: args.engine,
+		initMs: t1 - t0,
+		syncMs: t2 - t1,
+		saveMs: t3 - t2,
+		files: report.filesSeen,
+		entries: report.entriesIndexed,
+		jsonlBytes: report.bytesRead,
+		textBytes: st.textChars,
+		storedTextBytes: st.storedTextBytes,
+		indexBytes: statSync(args.index).size,
+		vocabulary: st.vocabulary,
+		peakRssMB: peakRssMB(),
+		warnings: report.warnings,
+	};
+}
+
+async function query() {
+	const t0 = performance.now();
+	const sql = await engine(args.engine);
+	const t1 = performance.now();
+	const index = await LookbackIndex.open({ sql, storage: fileStorage(args.index) });
+	const t2 = performance.now();
+	const queries = benchQueries({ project: args.project });
+	const first = index.search({ query: queries[0].query });
+	const t3 = performance.now();
+	const src = source();
+	const noChange = [];
+	for (let i = 0; i < 5; i++) {
+		const s = performance.now();
+		const r = await index.sync(src);
+		noChange.push(performance.now() - s);
+		if (r.filesParsed !== 0) throw new Error("a no-change sync parsed files");
+	}
+	// Append to 10 files, sync, check only the new bytes were read, then put the files back as they were.
+	const files = jsonlFiles(args.sessions);
+	const before = new Map(files.map((f) => [f, statSync(f).size]));
+	const appended = appendToFiles({ dir: args.sessions, count: 10, seed: 7 });
+	const s = performance.now();
+	const grown = await index.sync(src);
+	const appendSyncMs = performance.now() - s;
+	for (const [f, size] of before) if (statSync(f).size !== size) truncateSync(f, size);
+	const latencies = [];
+	for (const q of queries) {
+		const req = { query: q.query, since: q.since, project: q.project, limit: 10 };
+		const r = index.search(req);
+		const times = [];
+		for (let i = 0; i < reps; i++) {
+			const a = performance.now();
+			index.search(req);
+			times.push(performance.now() - a);
+		}
+		latencies.push({ name: q.name, query: q.query, sessions: r.results.length, totalSessions: r.totalSessions, notice: r.notice, error: r.error, ...stats(times) });
+	}
+	return {
+		engine: args.engine,
+		engineInitMs: t1 - t0,
+		loadMs: t2 - t1,
+		coldStartMs: t2 - t0,
+		firstQueryMs: t3 - t2,
+		firstQueryHits: first.results.length,
+		noChangeSync: stats(noChange),
+		filesWalked: files.length,
+		append: { appendedBytes: appended, bytesRead: grown.bytesRead, grown: grown.grown, ms: appendSyncMs },
+		latencies,
+		peakRssMB: peakRssMB(),
+	};
+}
+
+function scan() {
+	const files = jsonlFiles(args.sessions);
+	const queries = benchQueries({ project: args.project });
+	const latencies = [];
+	for (const q of queries) {
+		const times = [];
+		let sessions = 0;
+		for (let i = 0; i < reps; i++) {
+			const a = performance.now();
+			sessions = 0;
+			for (const f of files) {
+				const lines = readFileSync(f, "utf8").split("\n");
+				if (q.project && !lines[0].toLowerCase().includes(q.project.toLowerCase())) continue;
+				if (lines.some((line) => line.length > 0 && q.scan(line.toLowerCase()))) sessions++;
+			}
+			times.push(performance.now() - a);
+		}
+		latencies.push({ name: q.name, query: q.query, sessions, ...stats(times) });
+	}
+	return { engine: "scan", latencies, peakRssMB: peakRssMB() };
+}
+
+const result = command === "build" ? await build() : command === "query" ? await query() : scan();
+process.stdout.write(`${JSON.stringify(result)}\n`);
