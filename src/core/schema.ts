@@ -8,7 +8,7 @@ import type { Database } from "./engine.js";
 import { queryOne } from "./engine.js";
 
 /** Bumped on any change to the tables; an index of another version is rebuilt. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Application id written into the SQLite header, so a foreign database is told apart ("LkBk"). */
 export const APPLICATION_ID = 0x4c6b426b;
@@ -59,7 +59,7 @@ CREATE TABLE entries(
 );
 CREATE INDEX entries_session ON entries(session, seq);
 CREATE TABLE vocab(id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE);
-CREATE VIRTUAL TABLE vocab_fts USING fts5(term, content='vocab', content_rowid='id', tokenize='trigram', columnsize=0);
+CREATE VIRTUAL TABLE vocab_fts USING fts5(term, content='vocab', content_rowid='id', tokenize='trigram', detail=none, columnsize=0);
 CREATE VIRTUAL TABLE entries_fts USING fts5(
   user, assistant, tool, summary, meta,
   content='', contentless_delete=1,

@@ -48,7 +48,7 @@ export interface SearchHit extends SessionSummary {
 	/** active (in context on the active branch), compacted (on the active branch before a compaction), abandoned. */
 	branchState: "active" | "abandoned" | "compacted";
 	snippet: string;
-	/** Matching entries in this session. */
+	/** Matching entries in this session (among the newest `rankedNewest` matches when the response says so). */
 	hits: number;
 	/** BM25 score of the best entry (lower is better, as FTS5 reports it). */
 	score: number;
@@ -61,12 +61,14 @@ export interface SearchResponse {
 	/** The FTS5 expression run (after any retry). */
 	match?: string;
 	results: SearchHit[];
-	/** Sessions with at least one match (before the limit). */
+	/** Sessions with at least one ranked match (before the limit). */
 	totalSessions: number;
 	/** Set when the query could not be run; results are then empty. */
 	error?: string;
 	/** Set when the query had to be simplified to run. */
 	notice?: string;
+	/** Set when the query matched so many entries that only its newest this-many matches were ranked. */
+	rankedNewest?: number;
 }
 
 interface Candidate {
@@ -85,10 +87,11 @@ export function vocabularyExpander(db: Database): Expander {
 	return (fragment) => {
 		if (fragment.length < 3) return [];
 		try {
+			// A detail=none trigram index answers LIKE from its doclists alone; fragments are letters and digits only.
 			return queryAll<{ term: string }>(
 				db,
-				"SELECT term FROM vocab_fts WHERE vocab_fts MATCH ? ORDER BY length(term), term LIMIT ?",
-				[`"${fragment}"`, DEFAULTS.substringMaxExpansions],
+				"SELECT term FROM (SELECT term FROM vocab_fts WHERE term LIKE ? LIMIT ?) ORDER BY length(term), term LIMIT ?",
+				[`%${fragment}%`, DEFAULTS.substringScan, DEFAULTS.substringMaxExpansions],
 			).map((r) => r.term);
 		} catch {
 			return [];
@@ -177,7 +180,7 @@ interface Filters {
 	exclude?: SearchRequest["exclude"];
 }
 
-function runQuery(db: Database, query: CompiledQuery, f: Filters): Pick<SearchResponse, "results" | "totalSessions"> {
+function runQuery(db: Database, query: CompiledQuery, f: Filters): Pick<SearchResponse, "results" | "totalSessions" | "rankedNewest"> {
 	const roles = f.roles.filter((r) => ROLES.includes(r));
 	const match = roles.length > 0 ? `{${roles.join(" ")}} : (${query.match})` : query.match;
 	const where: string[] = ["entries_fts MATCH ?", "s.session_id IS NOT NULL"];
@@ -194,13 +197,25 @@ function runQuery(db: Database, query: CompiledQuery, f: Filters): Pick<SearchRe
 		where.push("(s.cwd LIKE ? ESCAPE '\\' OR s.name LIKE ? ESCAPE '\\')");
 		params.push(containsPattern(f.project), containsPattern(f.project));
 	}
-	const from = "FROM entries_fts f CROSS JOIN entries e ON e.id = f.rowid CROSS JOIN sessions s ON s.id = e.session";
-	const candidates = queryAll<Candidate>(
+	const boundary = newestWindowStart(db, match);
+	const rankedNewest = boundary !== undefined ? DEFAULTS.rankWindow : undefined;
+	// Rank inside FTS5 first (its fast path), then join the at most rankWindow rows to their entries.
+	const ranked = `SELECT rowid AS rid, rank AS score FROM entries_fts WHERE entries_fts MATCH ?${boundary !== undefined ? " AND rowid >= ?" : ""} ORDER BY rank`;
+	const columns = "e.id, e.session, e.entry_id, e.role, e.type, e.ts, e.state";
+	let candidates = queryAll<Candidate>(
 		db,
-		`SELECT e.id, e.session, e.entry_id, e.role, e.type, e.ts, e.state, f.rank AS score ${from} WHERE ${where.join(" AND ")} ORDER BY f.rank, e.id DESC LIMIT ?`,
-		[...params, DEFAULTS.candidateRows],
+		`SELECT ${columns}, c.score FROM (${ranked}) c CROSS JOIN entries e ON e.id = c.rid CROSS JOIN sessions s ON s.id = e.session WHERE ${where.slice(1).join(" AND ")} ORDER BY c.score, e.id DESC`,
+		boundary !== undefined ? [match, boundary, ...params.slice(1)] : [match, ...params.slice(1)],
 	);
-	if (candidates.length === 0) return { results: [], totalSessions: 0 };
+	if (boundary !== undefined && where.length > 2 && new Set(candidates.map((c) => c.session)).size < f.limit) {
+		// Filters left too few sessions among the newest matches: rank every match that passes them.
+		candidates = queryAll<Candidate>(
+			db,
+			`SELECT ${columns}, f.rank AS score FROM entries_fts f CROSS JOIN entries e ON e.id = f.rowid CROSS JOIN sessions s ON s.id = e.session WHERE ${where.join(" AND ")} ORDER BY f.rank, e.id DESC LIMIT ?`,
+			[...params, DEFAULTS.candidateRows],
+		);
+	}
+	if (candidates.length === 0) return { results: [], totalSessions: 0, rankedNewest };
 
 	const sessionIds = [...new Set(candidates.map((c) => c.session))];
 	const rows = new Map<number, SessionRow>();
@@ -237,7 +252,6 @@ function runQuery(db: Database, query: CompiledQuery, f: Filters): Pick<SearchRe
 	}
 	const totalSessions = order.length;
 	const chosen = order.slice(0, f.limit);
-	if (candidates.length >= DEFAULTS.candidateRows) exactCounts(db, from, where, params, chosen, counts);
 
 	const results = chosen.map((session) => {
 		const hit = best.get(session)!;
@@ -255,16 +269,14 @@ function runQuery(db: Database, query: CompiledQuery, f: Filters): Pick<SearchRe
 			forks: forksOf.get(session) ?? [],
 		} satisfies SearchHit;
 	});
-	return { results, totalSessions };
+	return { results, totalSessions, rankedNewest };
 }
 
-/** Hit counts over all matches (not only the ranked candidates) for the sessions returned. */
-function exactCounts(db: Database, from: string, where: string[], params: (string | number)[], sessions: number[], counts: Map<number, number>): void {
-	if (sessions.length === 0) return;
-	const rows = queryAll<{ session: number; n: number }>(
-		db,
-		`SELECT e.session AS session, count(*) AS n ${from} WHERE ${where.join(" AND ")} AND e.session IN (${sessions.join(",")}) GROUP BY e.session`,
-		params,
-	);
-	for (const r of rows) counts.set(r.session, r.n);
+/** For a query with more than `rankWindow` matches, the rowid of its rankWindow-th newest match. */
+function newestWindowStart(db: Database, match: string): number | undefined {
+	const row = queryAll<{ id: number }>(db, "SELECT rowid AS id FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?", [
+		match,
+		DEFAULTS.rankWindow,
+	])[0];
+	return row?.id;
 }
