@@ -41,3 +41,11 @@ export function assistantMessage(text: string, toolCalls: { name: string; argume
 export function toolResult(toolName: string, text: string, isError = false) {
 	return { role: "toolResult" as const, toolCallId: `call_0_${toolName}`, toolName, content: [{ type: "text" as const, text }], isError, timestamp: Date.now() };
 }
+
+/** A session of one question and its answer, written to disk (Pi writes a file at the first assistant message). */
+export function sessionWith(root: string, question: string, cwd?: string): SessionManager {
+	const sm = newSession(root, cwd);
+	sm.appendMessage(userMessage(question));
+	sm.appendMessage(assistantMessage("ok"));
+	return sm;
+}

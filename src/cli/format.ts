@@ -88,7 +88,7 @@ export function formatStats(stats: IndexStats, indexPath: string): string {
 		`entries     ${stats.entries} (${stats.indexedEntries} with text)`,
 		`index size  ${formatMB(stats.indexBytes)} (${ratio}% of ${formatMB(stats.corpusBytes)} of session files)`,
 		`text        ${(stats.textChars / 1e6).toFixed(2)} M characters indexed, stored in ${formatMB(stats.storedTextBytes)}; ${stats.vocabulary} words for substring search`,
-		`skipped     ${stats.skipped.oversized} oversized, ${stats.skipped["tmp-folder"]} in tmp folders, ${stats.skipped.unreadable} unreadable; ${stats.malformedLines} malformed lines`,
+		`skipped     ${stats.skipped.oversized} oversized, ${stats.skipped["tmp-folder"]} in tmp folders, ${stats.skipped.unreadable} unreadable, ${stats.skipped["index-full"]} not taken by a full index; ${stats.malformedLines} malformed lines`,
 		`last sync   ${stats.lastSync ?? "—"}`,
 		"",
 	].join("\n");

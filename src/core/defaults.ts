@@ -16,15 +16,13 @@ export const DEFAULTS = {
 	/** A query word of at least this many characters also matches indexed words that contain it. */
 	substringMinChars: 3,
 	/** How many indexed words one query word may expand to (shortest first). */
-	substringMaxExpansions: 48,
+	substringMaxExpansions: 24,
 	/**
 	 * A query matching more entries than this is ranked among its newest this-many matches only: BM25 over
 	 * every match of a very common word costs time in proportion to the matches (hundreds of ms at 500 MB),
 	 * and for such words recency is what people want next.
 	 */
 	rankWindow: 1_000,
-	/** Ranked rows read when filters (time, project) leave too few sessions in the ranked window. */
-	candidateRows: 4_000,
 	/** Vocabulary words containing a fragment looked at before picking the shortest (bounds common fragments). */
 	substringScan: 2_000,
 	/** Default number of sessions a search returns. */

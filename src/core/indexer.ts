@@ -12,6 +12,7 @@ import { splitLines } from "./jsonl.js";
 import { newParseState, parseSessionLines, sessionIdFromFileName, type ParseState } from "./session-format.js";
 import { SessionWriter } from "./session-writer.js";
 import type { SessionFileInfo, SessionSource, SkipReason, SkippedFile, SyncWarning } from "./source.js";
+import { indexBytes } from "./stats.js";
 import { toEpochMs } from "./time.js";
 
 /** What a sync did and what it skipped. Counts of work are exact (tests assert them). */
@@ -54,6 +55,8 @@ export interface SyncOptions {
 	onProgress?: (progress: SyncProgress) => void;
 	/** Files larger than this are skipped (default 32 MiB). */
 	maxFileBytes?: number;
+	/** The index stops taking new text past this size (default `DEFAULTS.maxIndexBytes`). */
+	maxIndexBytes?: number;
 }
 
 interface KnownFile {
@@ -88,7 +91,7 @@ function emptyReport(): SyncReport {
 		entriesIndexed: 0,
 		malformedLines: 0,
 		pendingBytes: 0,
-		skipped: { oversized: 0, "tmp-folder": 0, unreadable: 0 },
+		skipped: { oversized: 0, "tmp-folder": 0, unreadable: 0, "index-full": 0 },
 		skippedFiles: [],
 		warnings: [],
 		changed: false,
@@ -128,8 +131,24 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	try {
 		const sync = new FileSync(db, source, writer, report);
 		let done = 0;
-		for (const file of walk.files) {
-			if (file.size > maxFileBytes) {
+		// Oldest first, so that entry rowids follow recency (newest-window ranking relies on it).
+		const files = [...walk.files].sort((a, b) => a.mtimeMs - b.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+		const maxIndex = options.maxIndexBytes ?? DEFAULTS.maxIndexBytes;
+		let full = false;
+		for (const file of files) {
+			// The whole index lives in one in-memory array that is copied on save: stop before the ceiling, never crash at it.
+			if (!full && done % 32 === 0 && indexBytes(db) > maxIndex) {
+				full = true;
+				report.warnings.push({
+					kind: "index-near-ceiling",
+					indexBytes: indexBytes(db),
+					limitBytes: maxIndex,
+					message: `the index reached ${Math.round(indexBytes(db) / 1e6)} MB, its limit of ${Math.round(maxIndex / 1e6)} MB; sessions not yet indexed are skipped; index fewer session folders (--only-sessions-dir) or give a project its own --index`,
+				});
+			}
+			if (full && known.get(file.path)?.size !== file.size) {
+				skip(report, { path: file.path, reason: "index-full" });
+			} else if (file.size > maxFileBytes) {
 				skip(report, { path: file.path, reason: "oversized", detail: `${file.size} bytes` });
 			} else {
 				try {

@@ -197,23 +197,22 @@ function runQuery(db: Database, query: CompiledQuery, f: Filters): Pick<SearchRe
 		where.push("(s.cwd LIKE ? ESCAPE '\\' OR s.name LIKE ? ESCAPE '\\')");
 		params.push(containsPattern(f.project), containsPattern(f.project));
 	}
-	const boundary = newestWindowStart(db, match);
-	const rankedNewest = boundary !== undefined ? DEFAULTS.rankWindow : undefined;
-	// Rank inside FTS5 first (its fast path), then join the at most rankWindow rows to their entries.
-	const ranked = `SELECT rowid AS rid, rank AS score FROM entries_fts WHERE entries_fts MATCH ?${boundary !== undefined ? " AND rowid >= ?" : ""} ORDER BY rank`;
+	// Rank inside FTS5 first (its fast path), then join the ranked rows to their entries. A query with more
+	// matches than the window is ranked among its newest matches; when filters leave too few sessions there,
+	// the window widens (x8) until they do or every match is ranked.
 	const columns = "e.id, e.session, e.entry_id, e.role, e.type, e.ts, e.state";
-	let candidates = queryAll<Candidate>(
-		db,
-		`SELECT ${columns}, c.score FROM (${ranked}) c CROSS JOIN entries e ON e.id = c.rid CROSS JOIN sessions s ON s.id = e.session WHERE ${where.slice(1).join(" AND ")} ORDER BY c.score, e.id DESC`,
-		boundary !== undefined ? [match, boundary, ...params.slice(1)] : [match, ...params.slice(1)],
-	);
-	if (boundary !== undefined && where.length > 2 && new Set(candidates.map((c) => c.session)).size < f.limit) {
-		// Filters left too few sessions among the newest matches: rank every match that passes them.
+	let candidates: Candidate[] = [];
+	let rankedNewest: number | undefined;
+	for (let window = DEFAULTS.rankWindow; ; window *= 8) {
+		const boundary = newestWindowStart(db, match, window);
+		rankedNewest = boundary !== undefined ? window : undefined;
+		const ranked = `SELECT rowid AS rid, rank AS score FROM entries_fts WHERE entries_fts MATCH ?${boundary !== undefined ? " AND rowid >= ?" : ""} ORDER BY rank`;
 		candidates = queryAll<Candidate>(
 			db,
-			`SELECT ${columns}, f.rank AS score FROM entries_fts f CROSS JOIN entries e ON e.id = f.rowid CROSS JOIN sessions s ON s.id = e.session WHERE ${where.join(" AND ")} ORDER BY f.rank, e.id DESC LIMIT ?`,
-			[...params, DEFAULTS.candidateRows],
+			`SELECT ${columns}, c.score FROM (${ranked}) c CROSS JOIN entries e ON e.id = c.rid CROSS JOIN sessions s ON s.id = e.session WHERE ${where.slice(1).join(" AND ")} ORDER BY c.score, e.id DESC`,
+			boundary !== undefined ? [match, boundary, ...params.slice(1)] : [match, ...params.slice(1)],
 		);
+		if (boundary === undefined || where.length <= 2 || new Set(candidates.map((c) => c.session)).size >= f.limit) break;
 	}
 	if (candidates.length === 0) return { results: [], totalSessions: 0, rankedNewest };
 
@@ -272,11 +271,11 @@ function runQuery(db: Database, query: CompiledQuery, f: Filters): Pick<SearchRe
 	return { results, totalSessions, rankedNewest };
 }
 
-/** For a query with more than `rankWindow` matches, the rowid of its rankWindow-th newest match. */
-function newestWindowStart(db: Database, match: string): number | undefined {
+/** For a query with more than `window` matches, the rowid of its window-th newest match. */
+function newestWindowStart(db: Database, match: string, window: number): number | undefined {
 	const row = queryAll<{ id: number }>(db, "SELECT rowid AS id FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?", [
 		match,
-		DEFAULTS.rankWindow,
+		window,
 	])[0];
 	return row?.id;
 }

@@ -9,7 +9,7 @@ export interface SessionFileInfo {
 	mtimeMs: number;
 }
 
-export type SkipReason = "oversized" | "tmp-folder" | "unreadable";
+export type SkipReason = "oversized" | "tmp-folder" | "unreadable" | "index-full";
 
 export interface SkippedFile {
 	path: string;

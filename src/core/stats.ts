@@ -49,7 +49,7 @@ export function indexStats(db: Database): IndexStats {
 		"SELECT count(*) AS n, count(body) AS indexed, coalesce(sum(chars), 0) AS chars, coalesce(sum(length(CAST(body AS BLOB))), 0) AS stored FROM entries",
 	);
 	const lastSync = metaValue(db, "last_sync");
-	let skipped: Record<SkipReason, number> = { oversized: 0, "tmp-folder": 0, unreadable: 0 };
+	let skipped: Record<SkipReason, number> = { oversized: 0, "tmp-folder": 0, unreadable: 0, "index-full": 0 };
 	let lastSyncAt: string | undefined;
 	if (lastSync) {
 		try {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { LookbackIndex, SearchResponse } from "../../src/core/index.js";
+import { DEFAULTS, type LookbackIndex, type SearchResponse } from "../../src/core/index.js";
 import { indexOf, SAMPLE } from "../helpers.js";
 
 let index: LookbackIndex;
@@ -201,5 +201,28 @@ describe("search", () => {
 			else for (const hit of r.results) expect(typeof hit.sessionId).toBe("string");
 		}
 		expect(ids(index.search({ query: "NEAR(amqplib" }))).toEqual([SAMPLE.branched]);
+	});
+
+	it("ranks a very common query among its newest matches only, and says so", () => {
+		const defaults = DEFAULTS as { rankWindow: number };
+		const saved = defaults.rankWindow;
+		try {
+			const full = index.search({ query: "the", limit: 50 });
+			expect(full.rankedNewest).toBeUndefined();
+			defaults.rankWindow = 5;
+			const windowed = index.search({ query: "the", limit: 50 });
+			expect(windowed.rankedNewest).toBe(5);
+			const hits = windowed.results.reduce((n, r) => n + r.hits, 0);
+			expect(hits).toBeLessThanOrEqual(6);
+			const newest = index.db.exec(
+				`SELECT DISTINCT s.session_id FROM (SELECT rowid AS r FROM entries_fts WHERE entries_fts MATCH '"the"' ORDER BY rowid DESC LIMIT 5) m JOIN entries e ON e.id = m.r JOIN sessions s ON s.id = e.session`,
+			)[0].values.flat();
+			expect(windowed.results.map((r) => r.sessionId).sort()).toEqual([...newest].sort());
+			// A filter that empties the window falls back to ranking every match that passes it.
+			const filtered = index.search({ query: "the", until: "2026-10-02", limit: 50 });
+			expect(filtered.results.map((r) => r.sessionId)).toEqual([SAMPLE.v1]);
+		} finally {
+			defaults.rankWindow = saved;
+		}
 	});
 });

@@ -5,7 +5,7 @@ import { LookbackIndex, memoryStorage, type SessionSource } from "../../src/core
 import { loadEngine } from "../../src/node/engine.js";
 import { fileSource } from "../../src/node/file-source.js";
 import { FIXTURES, indexOf, tempDir } from "../helpers.js";
-import { assistantMessage, newSession, toolResult, userMessage } from "../pi-sessions.js";
+import { assistantMessage, newSession, sessionWith, toolResult, userMessage } from "../pi-sessions.js";
 
 function sessionsRoot(): string {
 	const root = join(tempDir(), "sessions");
@@ -74,9 +74,7 @@ describe("sync", () => {
 
 	it("skips and counts malformed lines, keeping the rest", async () => {
 		const root = sessionsRoot();
-		const sm = newSession(root);
-		sm.appendMessage(userMessage("before the garbage: narwhal"));
-		sm.appendMessage(assistantMessage("ok"));
+		const sm = sessionWith(root, "before the garbage: narwhal");
 		appendFileSync(sm.getSessionFile()!, "{not json\n[1,2,3]\n\n");
 		sm.appendMessage(userMessage("after the garbage: axolotl"));
 		sm.appendMessage(assistantMessage("ok"));
@@ -89,9 +87,7 @@ describe("sync", () => {
 
 	it("re-indexes a file whose head changed or that shrank", async () => {
 		const root = sessionsRoot();
-		const sm = newSession(root);
-		sm.appendMessage(userMessage("original capybara text"));
-		sm.appendMessage(assistantMessage("ok"));
+		const sm = sessionWith(root, "original capybara text");
 		const file = sm.getSessionFile()!;
 		const { index, source } = await indexOf(root);
 		const text = readFileSync(file, "utf8").replace("capybara", "pangolin").replace(/"id":"[0-9a-f-]{36}"/, '"id":"01a00000-0000-7000-8000-000000000001"');
@@ -108,9 +104,7 @@ describe("sync", () => {
 
 	it("purges a vanished file only after a complete walk of its root", async () => {
 		const root = sessionsRoot();
-		const sm = newSession(root);
-		sm.appendMessage(userMessage("the ocelot plan"));
-		sm.appendMessage(assistantMessage("ok"));
+		const sm = sessionWith(root, "the ocelot plan");
 		const { index, source } = await indexOf(root);
 		rmSync(sm.getSessionFile()!);
 		const incomplete: SessionSource = {
@@ -131,9 +125,7 @@ describe("sync", () => {
 
 	it("keeps the index and warns when the session folder disappears", async () => {
 		const root = sessionsRoot();
-		const sm = newSession(root);
-		sm.appendMessage(userMessage("the lemur plan"));
-		sm.appendMessage(assistantMessage("ok"));
+		sessionWith(root, "the lemur plan");
 		const { index, source } = await indexOf(root);
 		rmSync(root, { recursive: true });
 		const report = await index.sync(source);
@@ -144,37 +136,27 @@ describe("sync", () => {
 
 	it("skips and counts oversized files, tmp folders and files it cannot read", async () => {
 		const root = sessionsRoot();
-		const big = newSession(root, "/home/dev/big");
-		big.appendMessage(userMessage("x".repeat(5000)));
-		big.appendMessage(assistantMessage("ok"));
-		const tmp = newSession(root, "/tmp/scratch");
-		tmp.appendMessage(userMessage("the tapir in tmp"));
-		tmp.appendMessage(assistantMessage("ok"));
-		const priv = newSession(root, "/private/tmp/scratch");
-		priv.appendMessage(userMessage("the tapir in private tmp"));
-		priv.appendMessage(assistantMessage("ok"));
+		sessionWith(root, "x".repeat(5000), "/home/dev/big");
+		sessionWith(root, "the tapir in tmp", "/tmp/scratch");
+		sessionWith(root, "the tapir in private tmp", "/private/tmp/scratch");
 		mkdirSync(join(root, "--home-dev-odd--", "notafile.jsonl"), { recursive: true });
 		const sql = await loadEngine();
 		const index = await LookbackIndex.open({ sql, storage: memoryStorage() });
 		const report = await index.sync(fileSource([{ path: root, layout: "nested" }]), { maxFileBytes: 4000 });
-		expect(report.skipped).toEqual({ oversized: 1, "tmp-folder": 2, unreadable: 0 });
+		expect(report.skipped).toEqual({ oversized: 1, "tmp-folder": 2, unreadable: 0, "index-full": 0 });
 		expect(hits(index, "tapir")).toBe(0);
 	});
 
 	it("reads the cwd from the header, not from the lossy folder name", async () => {
 		const root = sessionsRoot();
-		const sm = newSession(root, "/home/dev/a-b/c");
-		sm.appendMessage(userMessage("the dingo question"));
-		sm.appendMessage(assistantMessage("ok"));
+		sessionWith(root, "the dingo question", "/home/dev/a-b/c");
 		const { index } = await indexOf(root);
 		expect(index.search({ query: "dingo" }).results[0].cwd).toBe("/home/dev/a-b/c");
 	});
 
 	it("notices an append whose mtime did not change size", async () => {
 		const root = sessionsRoot();
-		const sm = newSession(root);
-		sm.appendMessage(userMessage("hello"));
-		sm.appendMessage(assistantMessage("ok"));
+		const sm = sessionWith(root, "hello");
 		const { index, source } = await indexOf(root);
 		const file = sm.getSessionFile()!;
 		utimesSync(file, new Date(), new Date(Date.now() + 5000));
@@ -183,5 +165,17 @@ describe("sync", () => {
 		expect(report.bytesRead).toBe(0);
 		const again = await index.sync(source);
 		expect(again.touched).toBe(0);
+	});
+
+	it("stops taking new sessions at the index size limit, with a warning, and keeps what it has", async () => {
+		const sql = await loadEngine();
+		const index = await LookbackIndex.open({ sql, storage: memoryStorage() });
+		const source = fileSource([{ path: FIXTURES, layout: "nested" }]);
+		const report = await index.sync(source, { maxIndexBytes: 1 });
+		expect(report.skipped["index-full"]).toBe(10);
+		expect(report.warnings.map((w) => w.kind)).toEqual(["index-near-ceiling"]);
+		expect(index.search({ query: "amqplib" }).results).toEqual([]);
+		const later = await index.sync(source);
+		expect(later.added).toBe(10);
 	});
 });

@@ -1,0 +1,46 @@
+/** A real Chromium (Debian's, installed by scripts/ensure-chromium.mjs) and a static server on 127.0.0.1. */
+
+import { readFileSync, statSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { extname, join, normalize } from "node:path";
+import { chromium, type Browser } from "playwright-core";
+
+export const CHROMIUM = process.env.LOOKBACK_CHROMIUM ?? "/usr/bin/chromium";
+
+export function launchChromium(): Promise<Browser> {
+	return chromium.launch({
+		executablePath: CHROMIUM,
+		args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+	});
+}
+
+const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
+
+/** Serve `routes` (URL prefix → folder) and fixed bodies on 127.0.0.1; resolves with the base URL. */
+export async function serve(routes: Record<string, string>, bodies: Record<string, string> = {}): Promise<{ url: string; server: Server }> {
+	const server = createServer((req, res) => {
+		const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+		if (bodies[path] !== undefined) {
+			res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "text/plain" });
+			res.end(bodies[path]);
+			return;
+		}
+		for (const [prefix, dir] of Object.entries(routes)) {
+			if (!path.startsWith(prefix)) continue;
+			const file = normalize(join(dir, path.slice(prefix.length)));
+			if (!file.startsWith(normalize(dir))) break;
+			try {
+				if (!statSync(file).isFile()) break;
+				res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
+				res.end(readFileSync(file));
+				return;
+			} catch {
+				break;
+			}
+		}
+		res.writeHead(404).end();
+	});
+	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
