@@ -53,17 +53,24 @@ export function branchStates(nodes: readonly TreeNode[]): Map<number, BranchStat
 	for (const n of nodes) states.set(n.seq, "abandoned");
 	if (!leaf) return states;
 	const path = pathToRoot(leaf, byId(nodes));
-	let keptFrom = 0;
+	const keptFrom = contextStart(path);
+	path.forEach((n, i) => states.set(n.seq, i < keptFrom ? "compacted" : "active"));
+	return states;
+}
+
+/**
+ * Where the model's context starts on a branch (root → leaf): at the latest compaction's first kept entry
+ * (or at the compaction itself when that entry is not on the branch), else at the root.
+ */
+export function contextStart(path: readonly { id: string; firstKeptEntryId?: string }[]): number {
 	for (let i = path.length - 1; i >= 0; i--) {
 		const kept = path[i].firstKeptEntryId;
 		if (kept !== undefined) {
 			const at = path.findIndex((n) => n.id === kept);
-			keptFrom = at >= 0 ? at : i;
-			break;
+			return at >= 0 && at <= i ? at : i;
 		}
 	}
-	path.forEach((n, i) => states.set(n.seq, i < keptFrom ? "compacted" : "active"));
-	return states;
+	return 0;
 }
 
 /**

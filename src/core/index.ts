@@ -29,7 +29,26 @@ export type { Role } from "./entry-text.js";
 export { ROLES } from "./entry-text.js";
 
 // Building blocks other faces reuse
-export { branchStates, branchThrough, pathToRoot, type BranchState, type TreeNode } from "./branch.js";
+export { branchStates, branchThrough, contextStart, pathToRoot, type BranchState, type TreeNode } from "./branch.js";
+export {
+	boundedJson,
+	browseReply,
+	discover,
+	hitContext,
+	oversizeError,
+	readWhole,
+	REPLY_LIMITS,
+	scroll,
+	storeAction,
+	type BrowseReply,
+	type DiscoveryReply,
+	type HostFiles,
+	type ReadReply,
+	type ScrollReply,
+	type StoreReply,
+	type ToolHit,
+	type ToolMessage,
+} from "./agent-replies.js";
 export { parseTimeFilter } from "./time.js";
 export { parseQuery, type ParsedQuery, type QueryNode } from "./query-parser.js";
 export { projectName } from "./project.js";

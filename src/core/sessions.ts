@@ -125,7 +125,7 @@ export function readSession(db: Database, row: SessionRow, options: ReadOptions 
 		// Centre on the entry, or on the last message before it when it is not a message (a model change, say).
 		const seqOnBranch = new Set(branch.slice(0, at + 1).map((n) => n.seq));
 		const centre = Math.max(0, all.filter((r) => seqOnBranch.has(r.seq)).length - 1);
-		const window = Math.max(1, Math.min(options.window ?? DEFAULTS.readWindow, 50));
+		const window = Math.max(1, options.window ?? DEFAULTS.readWindow);
 		offset = Math.max(0, centre - window);
 		shown = messages.slice(offset, centre + window + 1);
 	}
@@ -168,4 +168,12 @@ export function browseSessions(db: Database, options: BrowseOptions = {}): Sessi
 		`SELECT ${SESSION_COLUMNS} FROM sessions WHERE ${where.join(" AND ")} ORDER BY modified DESC, id DESC LIMIT ?`,
 		[...params, limit],
 	).map(sessionSummary);
+}
+
+/** The newest compaction or branch summary of a session, cut to `maxChars`, or undefined. */
+export function latestSummary(db: Database, sessionRowId: number, maxChars = 400): string | undefined {
+	const row = queryAll<{ body: unknown }>(db, "SELECT body FROM entries WHERE session = ? AND role = 'summary' ORDER BY seq DESC LIMIT 1", [sessionRowId])[0];
+	if (!row) return undefined;
+	const text = decodeBody(row.body).replace(/\s+/g, " ").trim();
+	return text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
 }

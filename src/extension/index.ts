@@ -1,0 +1,54 @@
+/**
+ * The lookback Pi extension: the `session_search` tool, the `/lookback` command, background indexing from
+ * session_start and a save at session_shutdown. A thin face over the core's agent replies.
+ */
+
+import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { runLookbackCommand } from "./command.js";
+import { liveContextFilter } from "./live-context.js";
+import { sessionSearchParams, type SessionSearchParams } from "./params.js";
+import { renderCall, renderResult } from "./render.js";
+import { runSessionSearch } from "./run-tool.js";
+import { saveShared, sharedIndex, startSync } from "./shared-index.js";
+
+const DESCRIPTION = `Search every past Pi session on this machine (all projects) without re-reading files.
+Modes: query → sessions ranked by their best matching message (the top one with the messages around the hit and the session's first and last messages); sessionId → read that session's active branch (first 20 and last 10 messages when long); sessionId + aroundMessageId → the messages around an entry (pass branchTip to stay on a branch); no arguments → recent sessions; action keyword/content/list → omp-session-store style.
+Replies are JSON, at most 50,000 characters (contentTruncated: true when cut). Messages already in this conversation are left out.`;
+
+export default function lookbackExtension(pi: ExtensionAPI): void {
+	pi.registerTool({
+		name: "session_search",
+		label: "Session search",
+		description: DESCRIPTION,
+		promptSnippet: "session_search: find decisions, commands, errors and code from earlier Pi sessions",
+		promptGuidelines: [
+			"Use session_search when the user refers to earlier work (\"like we did last week\", \"the bug we fixed\") instead of asking them to paste it.",
+			"Start with a query; then read or scroll the session it returns with sessionId and aroundMessageId.",
+		],
+		parameters: sessionSearchParams,
+		async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
+			const opened = await sharedIndex(ctx.sessionManager.getSessionDir() || undefined);
+			const run = await runSessionSearch(opened, params as SessionSearchParams, liveContextFilter(ctx.sessionManager));
+			return { content: [{ type: "text", text: run.text }], details: run.details };
+		},
+		renderCall: (args, theme) => renderCall(args as never, theme),
+		renderResult: (result, options, theme) => renderResult(result as never, options, theme),
+	});
+
+	pi.registerCommand("lookback", {
+		description: "Search past sessions (/lookback QUERY), or show the index status (/lookback)",
+		handler: (args, ctx) => runLookbackCommand(pi, args, ctx),
+	});
+
+	pi.on("session_start", async (_event, ctx) => {
+		// Index in the background: the first index of a large history must not hold up the session.
+		const opened = await sharedIndex(ctx.sessionManager.getSessionDir() || undefined);
+		void startSync(opened)
+			.then(() => saveShared())
+			.catch(() => undefined);
+	});
+
+	pi.on("session_shutdown", async () => {
+		await saveShared().catch(() => undefined);
+	});
+}

@@ -1,0 +1,87 @@
+/** One `session_search` call: pick the mode, run the core call, add the sync state, bound the reply. */
+
+import {
+	boundedJson,
+	browseReply,
+	discover,
+	LookbackError,
+	oversizeError,
+	readWhole,
+	scroll,
+	storeAction,
+	type HostFiles,
+} from "../core/index.js";
+import type { NodeIndex } from "../node/open.js";
+import { sessionPathInRoots } from "../node/paths.js";
+import { modeOf, type Mode, type SessionSearchParams } from "./params.js";
+import { summaryLines } from "./render.js";
+import { awaitBackgroundIndex, fileSize, oversizedFiles, startSync, syncBeforeSearch, type SyncState } from "./shared-index.js";
+
+export interface ToolDetails {
+	mode: Mode;
+	query?: string;
+	lines: string[];
+	truncated: boolean;
+}
+
+export interface ToolRun {
+	text: string;
+	details: ToolDetails;
+}
+
+const files: HostFiles = { sizeOf: fileSize };
+
+/** A session reference checked against the roots: a path must be a .jsonl inside them; an id not indexed may be an oversized file. */
+async function sessionRef(opened: NodeIndex, ref: string): Promise<string> {
+	const path = ref.includes("/") || ref.includes("\\") || ref.endsWith(".jsonl") ? sessionPathInRoots(ref, opened.source.roots()) : undefined;
+	const tooLarge = path ? oversizeError(path, files) : undefined;
+	if (tooLarge) throw new LookbackError("file-too-large", tooLarge);
+	try {
+		opened.index.session(path ?? ref);
+		return path ?? ref;
+	} catch {
+		// Not indexed yet: let a running background index finish (briefly), or sync, and look again.
+		if (await awaitBackgroundIndex()) await startSync(opened);
+	}
+	try {
+		opened.index.session(path ?? ref);
+	} catch (error) {
+		const big = oversizedFiles().find((p) => p.includes(ref));
+		if (big) throw new LookbackError("file-too-large", `session ${ref} is in ${big}, which is over the 32 MiB limit lookback reads`);
+		throw error;
+	}
+	return path ?? ref;
+}
+
+export async function runSessionSearch(opened: NodeIndex, params: SessionSearchParams, exclude?: (hit: { sessionPath: string; entryId: string }) => boolean): Promise<ToolRun> {
+	const mode = modeOf(params);
+	const index = opened.index;
+	const needsSync = mode === "discovery" || mode === "browse" || mode === "keyword" || mode === "content" || mode === "list";
+	const sync: SyncState = needsSync ? await syncBeforeSearch(opened) : {};
+	const request = { query: params.query ?? "", project: params.project, since: params.since, until: params.until, role: params.role, limit: params.limit, exclude };
+	let reply: object;
+	switch (mode) {
+		case "discovery":
+			reply = discover(index, request, { ...files, full: params.detail === "full" });
+			break;
+		case "keyword":
+		case "content":
+		case "list":
+			reply = storeAction(index, mode, { ...request, query: params.query }, { ...files, full: params.detail === "full" });
+			break;
+		case "scroll": {
+			const ref = await sessionRef(opened, params.sessionId!);
+			reply = scroll(index, ref, { aroundMessageId: params.aroundMessageId!, window: params.window, branchTip: params.branchTip, ...files });
+			break;
+		}
+		case "read":
+			reply = readWhole(index, await sessionRef(opened, params.sessionId!), { ...files, branchTip: params.branchTip });
+			break;
+		case "browse":
+			reply = browseReply(index, { limit: params.limit, project: params.project, since: params.since, until: params.until });
+			break;
+	}
+	const full = { ...reply, ...sync };
+	const { text, truncated } = boundedJson(full);
+	return { text, details: { mode, query: params.query, lines: summaryLines(full), truncated } };
+}

@@ -1,0 +1,108 @@
+/**
+ * One index per Pi process, shared by every extension instance (Pi makes a new instance per session):
+ * opened once, indexed in the background from session_start, synced lazily before searches.
+ */
+
+import { statSync } from "node:fs";
+import type { SyncProgress, SyncReport } from "../core/index.js";
+import { openNodeIndex, type NodeIndex } from "../node/open.js";
+import { piAgentDir } from "../node/paths.js";
+
+interface Shared {
+	opened?: Promise<NodeIndex>;
+	syncing?: Promise<SyncReport>;
+	progress?: SyncProgress;
+	lastReport?: SyncReport;
+}
+
+const shared: Shared = {};
+
+/** The index, opened on first use with Pi's session roots (plus the current session's folder when it is a custom one). */
+export function sharedIndex(sessionDir?: string): Promise<NodeIndex> {
+	shared.opened ??= (() => {
+		const agentSessions = `${piAgentDir()}/sessions`;
+		const extra = sessionDir && !sessionDir.startsWith(agentSessions) ? [sessionDir] : [];
+		return openNodeIndex({ sessionsDirs: extra, indexPath: process.env.LOOKBACK_INDEX || undefined });
+	})();
+	return shared.opened;
+}
+
+/** Start a sync unless one runs; resolves with its report. */
+export function startSync(opened: NodeIndex): Promise<SyncReport> {
+	shared.syncing ??= opened.index
+		.sync(opened.source, { onProgress: (p) => (shared.progress = p) })
+		.then((report) => {
+			shared.lastReport = report;
+			return report;
+		})
+		.finally(() => {
+			shared.syncing = undefined;
+			shared.progress = undefined;
+		});
+	return shared.syncing;
+}
+
+/** Where the sync stands, for replies: a running background index is not waited for. */
+export interface SyncState {
+	indexing?: { done: number; total: number };
+	syncWarning?: { kind: "incomplete-walk"; message: string } | { kind: "sync-failed"; error: string };
+	skipped?: Record<string, number>;
+}
+
+/** How long a call waits for a running background index before answering from what is indexed so far. */
+const WAIT_FOR_INDEX_MS = 3_000;
+
+/** Wait for a running background index, at most WAIT_FOR_INDEX_MS; whether it finished. */
+export async function awaitBackgroundIndex(): Promise<boolean> {
+	const running = shared.syncing;
+	if (!running) return true;
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), WAIT_FOR_INDEX_MS)));
+	const done = await Promise.race([running.then(() => true as const, () => true as const), timeout]);
+	clearTimeout(timer);
+	return done;
+}
+
+/**
+ * Sync before a search. A background index still running after a short wait is not waited for: the
+ * answer comes from what is indexed so far and says how far indexing has got.
+ */
+export async function syncBeforeSearch(opened: NodeIndex): Promise<SyncState> {
+	if (shared.syncing && !(await awaitBackgroundIndex())) {
+		const p = shared.progress;
+		return { indexing: { done: p?.done ?? 0, total: p?.total ?? 0 }, ...describe(shared.lastReport) };
+	}
+	return describe(await startSync(opened));
+}
+
+function describe(report: SyncReport | undefined): SyncState {
+	if (!report) return {};
+	const state: SyncState = {};
+	const warning = report.warnings.find((w) => w.kind === "incomplete-walk" || w.kind === "sync-failed");
+	if (warning?.kind === "incomplete-walk") state.syncWarning = { kind: "incomplete-walk", message: warning.message };
+	if (warning?.kind === "sync-failed") state.syncWarning = { kind: "sync-failed", error: warning.error };
+	const skipped = Object.fromEntries(Object.entries(report.skipped).filter(([, n]) => n > 0));
+	if (Object.keys(skipped).length > 0) state.skipped = skipped;
+	return state;
+}
+
+/** Files skipped as oversized by the last sync (to explain an id that is not in the index). */
+export function oversizedFiles(): string[] {
+	return (shared.lastReport?.skippedFiles ?? []).filter((f) => f.reason === "oversized").map((f) => f.path);
+}
+
+export function fileSize(path: string): number | undefined {
+	try {
+		return statSync(path).size;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Save if the index changed (at session shutdown and after the first background index). */
+export async function saveShared(): Promise<void> {
+	if (!shared.opened) return;
+	const opened = await shared.opened;
+	await shared.syncing?.catch(() => undefined);
+	await opened.index.save();
+}

@@ -1,0 +1,116 @@
+/**
+ * End to end with the real `pi` binary (0.73.1): a fake model on 127.0.0.1 answers with a session_search
+ * tool call; pi runs the extension and writes the tool result into its session file, which we read back.
+ */
+import { execFile } from "node:child_process";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fakeModelsJson, startFakeModel } from "../fake-model-server.mjs";
+import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
+
+const REPO = join(import.meta.dirname, "..", "..");
+const PI = join(REPO, "node_modules", ".bin", "pi");
+const EXTENSION = join(REPO, "src", "extension", "index.ts");
+
+let fake: Awaited<ReturnType<typeof startFakeModel>>;
+beforeAll(async () => {
+	fake = await startFakeModel();
+});
+afterAll(async () => {
+	await fake?.close();
+});
+
+interface PiRun {
+	code: number | null;
+	stdout: string;
+	stderr: string;
+}
+
+function pi(args: string[], env: Record<string, string>, cwd: string): Promise<PiRun> {
+	return new Promise((resolve) => {
+		const child = execFile(PI, args, { cwd, env: { ...process.env, ...env, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1" }, encoding: "utf8", timeout: 60_000 }, (error, stdout, stderr) =>
+			resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+		);
+		child.stdin?.end();
+	});
+}
+
+/** A temp HOME and agent dir with the sample sessions and the fake model. */
+function piHome() {
+	const root = tempDir("pi-e2e");
+	const home = join(root, "home");
+	const agentDir = join(root, "agent");
+	const cwd = join(root, "proj");
+	for (const d of [home, agentDir, cwd]) mkdirSync(d, { recursive: true });
+	cpSync(FIXTURES, join(agentDir, "sessions"), { recursive: true });
+	writeFileSync(join(agentDir, "models.json"), fakeModelsJson(fake.url));
+	return { env: { HOME: home, PI_CODING_AGENT_DIR: agentDir }, agentDir, cwd };
+}
+
+/** The session_search tool results pi wrote in the newest session of `cwd`'s folder. */
+function toolResults(agentDir: string): { text: string; isError: boolean; details: { mode: string } }[] {
+	const folder = readdirSync(join(agentDir, "sessions")).find((d) => d.endsWith("-proj--"))!;
+	const file = readdirSync(join(agentDir, "sessions", folder)).sort().pop()!;
+	return readFileSync(join(agentDir, "sessions", folder, file), "utf8")
+		.trim()
+		.split("\n")
+		.map((l) => JSON.parse(l))
+		.filter((e) => e.message?.role === "toolResult" && e.message.toolName === "session_search")
+		.map((e) => ({ text: e.message.content[0].text, isError: e.message.isError, details: e.message.details }));
+}
+
+async function callTool(params: object) {
+	const home = piHome();
+	const run = await pi(["--provider", "fake", "--model", "fake-model", "-e", EXTENSION, "-p", `CALL session_search ${JSON.stringify(params)}`], home.env, home.cwd);
+	expect(run.code, run.stderr).toBe(0);
+	const results = toolResults(home.agentDir);
+	expect(results).toHaveLength(1);
+	return { ...results[0], reply: results[0].isError ? undefined : JSON.parse(results[0].text), run };
+}
+
+describe("session_search in the real pi", () => {
+	it("discovers: the abandoned-branch topic, top hit hydrated", async () => {
+		const { reply, details, run } = await callTool({ query: "RabbitMQ quorum" });
+		expect(details.mode).toBe("discovery");
+		expect(reply.results[0]).toMatchObject({ sessionId: SAMPLE.branched, branchState: "abandoned", resumeHint: `pi --session ${SAMPLE.branched}` });
+		expect(reply.results[0].context.window.length).toBeGreaterThan(2);
+		expect(run.stdout).toContain("TOOL RESULT:");
+	});
+
+	it("reads, scrolls and browses", async () => {
+		const read = await callTool({ sessionId: SAMPLE.compaction.slice(0, 12) });
+		expect(read.reply).toMatchObject({ mode: "read", session: { sessionId: SAMPLE.compaction } });
+		const first = read.reply.messages[0];
+		const scrolled = await callTool({ sessionId: SAMPLE.compaction, aroundMessageId: first.entryId, window: 1 });
+		expect(scrolled.reply.messages.map((m: { entryId: string }) => m.entryId)[0]).toBe(first.entryId);
+		const browse = await callTool({});
+		expect(browse.reply.mode).toBe("browse");
+		expect(browse.reply.sessions.length).toBe(10);
+	});
+
+	it("answers the omp session store's actions", async () => {
+		const { reply } = await callTool({ action: "content", query: "SQLITE_BUSY", limit: 3 });
+		expect(reply).toMatchObject({ action: "content" });
+		expect(reply.results[0]).toMatchObject({ session_id: SAMPLE.bash, resume_hint: `pi --session ${SAMPLE.bash}` });
+	});
+
+	it("reports a refused session path as a tool error, not a crash", async () => {
+		const { isError, text } = await callTool({ sessionId: "/etc/passwd" });
+		expect(isError).toBe(true);
+		expect(text).toMatch(/refusing "\/etc\/passwd"/);
+	});
+
+	it("installs as a Pi package: the tool and the skill reach the model", async () => {
+		const home = piHome();
+		const install = await pi(["install", REPO], home.env, home.cwd);
+		expect(install.code, install.stderr).toBe(0);
+		const before = fake.requests.length;
+		const run = await pi(["--provider", "fake", "--model", "fake-model", "-p", "hello"], home.env, home.cwd);
+		expect(run.code, run.stderr).toBe(0);
+		const request = fake.requests.slice(before).at(-1)!;
+		const system = JSON.stringify(request.messages[0]);
+		expect(system).toContain("pi-session-pattern-miner");
+		expect(request.tools.map((t: { function: { name: string } }) => t.function.name)).toContain("session_search");
+	});
+});

@@ -1,0 +1,170 @@
+import { cpSync, mkdirSync, symlinkSync, writeFileSync, truncateSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { boundedJson, REPLY_LIMITS } from "../../src/core/index.js";
+import { liveContextFilter } from "../../src/extension/live-context.js";
+import { runSessionSearch } from "../../src/extension/run-tool.js";
+import { collapsed, summaryLines } from "../../src/extension/render.js";
+import { openNodeIndex } from "../../src/node/open.js";
+import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
+import { assistantMessage, newSession, toolResult, userMessage } from "../pi-sessions.js";
+
+async function agent() {
+	const agentDir = join(tempDir("agent"), "agent");
+	mkdirSync(agentDir, { recursive: true });
+	cpSync(FIXTURES, join(agentDir, "sessions"), { recursive: true });
+	const opened = await openNodeIndex({ agentDir, env: {} });
+	return { agentDir, opened };
+}
+
+async function call(opened: Awaited<ReturnType<typeof openNodeIndex>>, params: Record<string, unknown>, exclude?: Parameters<typeof runSessionSearch>[2]) {
+	const run = await runSessionSearch(opened, params, exclude);
+	return { reply: JSON.parse(run.text), run };
+}
+
+describe("session_search modes", () => {
+	it("discovery hydrates the top hit with its window and bookends, the rest with snippets", async () => {
+		const { opened } = await agent();
+		const { reply, run } = await call(opened, { query: "retry" });
+		expect(run.details.mode).toBe("discovery");
+		expect(reply.results.length).toBeGreaterThan(1);
+		const top = reply.results[0];
+		expect(top.context.window.some((m: { entryId: string }) => m.entryId === top.entryId)).toBe(true);
+		expect(top.context.window.length).toBeLessThanOrEqual(11);
+		expect(top.context.bookends.first.length + top.context.bookends.last.length).toBeLessThanOrEqual(6);
+		expect(reply.results[1].context).toBeUndefined();
+		for (const key of ["sessionId", "name", "cwd", "project", "time", "snippet", "messageCount", "path", "entryId", "branchState", "resumeHint"]) expect(top).toHaveProperty(key);
+		const full = (await call(opened, { query: "retry", detail: "full" })).reply;
+		expect(full.results.every((r: { context?: unknown }) => r.context)).toBe(true);
+	});
+
+	it("scrolls around an entry on its branch and refuses an entry off the given branch", async () => {
+		const { opened } = await agent();
+		const hit = (await call(opened, { query: "amqplib" })).reply.results[0];
+		const { reply } = await call(opened, { sessionId: hit.sessionId, aroundMessageId: hit.entryId, window: 2 });
+		expect(reply.mode).toBe("scroll");
+		expect(reply.messages.map((m: { entryId: string }) => m.entryId)).toContain(hit.entryId);
+		expect(reply.messages.length).toBeLessThanOrEqual(5);
+		const active = (await call(opened, { sessionId: hit.sessionId })).reply;
+		await expect(call(opened, { sessionId: hit.sessionId, aroundMessageId: hit.entryId, branchTip: active.branchTip })).rejects.toThrow(/not on the branch/);
+	});
+
+	it("reads a long session as its first 20 and last 10 messages, bounded to 50,000 characters", async () => {
+		const { agentDir, opened } = await agent();
+		const sm = newSession(join(agentDir, "sessions"), "/home/dev/long");
+		for (let i = 0; i < 40; i++) {
+			sm.appendMessage(userMessage(`question ${i} about the wombat ledger ${"lorem ipsum ".repeat(200)}`));
+			sm.appendMessage(assistantMessage(`answer ${i}`, [{ name: "read", arguments: { path: `src/${i}.ts` } }]));
+			sm.appendMessage(toolResult("read", "x".repeat(3000)));
+		}
+		await call(opened, {}); // browse syncs
+		const { reply, run } = await call(opened, { sessionId: sm.getSessionId() });
+		expect(reply.total).toBe(120);
+		expect(reply.messages).toHaveLength(30);
+		expect(reply.omitted.count).toBe(90);
+		expect(run.text.length).toBeLessThanOrEqual(REPLY_LIMITS.maxChars);
+		expect(reply.contentTruncated).toBe(true);
+	});
+
+	it("browses recent sessions with no arguments, and speaks the omp session store's shape for actions", async () => {
+		const { opened } = await agent();
+		const browse = (await call(opened, {})).reply;
+		expect(browse.mode).toBe("browse");
+		expect(browse.sessions[0].sessionId).toBe(SAMPLE.cliDates);
+		expect(browse.sessions[0].preview).toMatch(/^Add --since and --until/);
+		const keyword = (await call(opened, { action: "keyword", query: "RabbitMQ" })).reply;
+		expect(keyword.action).toBe("keyword");
+		expect(Object.keys(keyword.results[0])).toEqual(expect.arrayContaining(["session_id", "project", "cwd", "time", "title", "summary", "snippet", "path", "message_count", "resume_hint", "sessionId", "entryId"]));
+		const content = (await call(opened, { action: "content", query: "SQLITE_BUSY" })).reply;
+		expect(content.results[0].session_id).toBe(SAMPLE.bash);
+		expect((await call(opened, { action: "keyword", query: "SQLITE_BUSY database is locked" })).reply.results.map((r: { session_id: string }) => r.session_id)).not.toContain(undefined);
+		const list = (await call(opened, { action: "list", project: "legacy" })).reply;
+		expect(list.results.map((r: { session_id: string }) => r.session_id).sort()).toEqual([SAMPLE.v1, SAMPLE.v2].sort());
+		expect(list.results.find((r: { session_id: string }) => r.session_id === SAMPLE.v1).summary).toMatch(/OPS-1187/);
+		await expect(call(opened, { action: "content" })).rejects.toThrow(/needs a query/);
+	});
+
+	it("refuses session ids that are paths outside the roots, use .., or link out", async () => {
+		const { agentDir, opened } = await agent();
+		const outside = join(tempDir(), "evil.jsonl");
+		writeFileSync(outside, '{"type":"session","id":"x","version":3}\n');
+		const link = join(agentDir, "sessions", "--home-dev-projects-webshop--", "link.jsonl");
+		symlinkSync(outside, link);
+		for (const ref of [outside, link, join(agentDir, "sessions", "..", "..", "evil.jsonl"), "/etc/passwd"]) {
+			await expect(call(opened, { sessionId: ref }), ref).rejects.toThrow(/refusing/);
+		}
+		await expect(call(opened, { sessionId: "ffffffff" })).rejects.toThrow(/no indexed session/);
+	});
+
+	it("gives an explicit size error for a session file over 32 MiB, also for a stale hit", async () => {
+		const { agentDir, opened } = await agent();
+		const sm = newSession(join(agentDir, "sessions"), "/home/dev/huge");
+		sm.appendMessage(userMessage("the giant aardvark log"));
+		sm.appendMessage(assistantMessage("ok"));
+		await call(opened, {});
+		const hit = (await call(opened, { query: "aardvark" })).reply.results[0];
+		expect(hit.context.window.length).toBeGreaterThan(0);
+		const file = sm.getSessionFile()!;
+		truncateSync(file, 33 * 2 ** 20); // grown past the limit since it was indexed
+		const stale = (await runSessionSearch(opened, { query: "aardvark" })).text;
+		const staleHit = JSON.parse(stale).results[0];
+		expect(staleHit.context.error).toMatch(/over the 32 MiB limit/);
+		expect(staleHit.context.window).toEqual([]);
+		await expect(call(opened, { sessionId: file })).rejects.toThrow(/over the 32 MiB limit/);
+		await expect(call(opened, { sessionId: sm.getSessionId(), aroundMessageId: hit.entryId })).rejects.toThrow(/over the 32 MiB limit/);
+	});
+
+	it("leaves out the asking session's live context but finds its compacted-away and abandoned parts", async () => {
+		const { agentDir, opened } = await agent();
+		const sm = newSession(join(agentDir, "sessions"), "/home/dev/current");
+		sm.appendMessage(userMessage("early talk about the pelican cache"));
+		sm.appendMessage(assistantMessage("noted, pelican"));
+		const keep = sm.appendMessage(userMessage("later talk about the pelican queue"));
+		sm.appendMessage(assistantMessage("ok"));
+		sm.appendCompaction("summary of the early pelican talk", keep, 1000);
+		sm.appendMessage(userMessage("now the pelican deploy"));
+		sm.appendMessage(assistantMessage("deploying pelican"));
+		const exclude = liveContextFilter(sm);
+		const reply = (await call(opened, { query: "pelican", detail: "full" }, exclude)).reply;
+		const mine = reply.results.find((r: { sessionId: string }) => r.sessionId === sm.getSessionId());
+		expect(mine).toBeDefined();
+		expect(mine.branchState).toBe("compacted");
+		expect(["early", "noted"].some((w) => mine.snippet.includes(w))).toBe(true);
+		const live = (await call(opened, { query: '"pelican deploy"' }, exclude)).reply;
+		expect(live.results).toEqual([]);
+		const withoutExclusion = (await call(opened, { query: '"pelican deploy"' })).reply;
+		expect(withoutExclusion.results).toHaveLength(1);
+	});
+
+	it("collapses a fork into its parent, naming the fork", async () => {
+		const { opened } = await agent();
+		const reply = (await call(opened, { query: "webhookClient" })).reply;
+		const parent = reply.results.find((r: { sessionId: string }) => r.sessionId === SAMPLE.linear);
+		expect(parent.forks.map((f: { sessionId: string }) => f.sessionId)).toEqual([SAMPLE.fork]);
+		expect(reply.results.map((r: { sessionId: string }) => r.sessionId)).not.toContain(SAMPLE.fork);
+	});
+
+	it("reports what the sync before a search skipped", async () => {
+		const { agentDir, opened } = await agent();
+		mkdirSync(join(agentDir, "sessions", "--tmp-scratch--"));
+		writeFileSync(join(agentDir, "sessions", "--tmp-scratch--", "a.jsonl"), "{}\n");
+		const reply = (await call(opened, { query: "amqplib" })).reply;
+		expect(reply.skipped).toEqual({ "tmp-folder": 1 });
+	});
+});
+
+describe("reply shaping", () => {
+	it("bounds any reply and says contentTruncated", () => {
+		const reply = { mode: "read", messages: Array.from({ length: 100 }, (_, i) => ({ entryId: `e${i}`, role: "user", text: "y".repeat(5000) })) };
+		const { text, truncated } = boundedJson(reply);
+		expect(truncated).toBe(true);
+		expect(text.length).toBeLessThanOrEqual(50_000);
+		expect(JSON.parse(text).contentTruncated).toBe(true);
+	});
+
+	it("collapses to the last five lines and counts the earlier ones", () => {
+		const lines = summaryLines({ results: Array.from({ length: 4 }, (_, i) => ({ sessionId: `s${i}`, snippet: `hit ${i}`, project: "p" })), total: 4 });
+		expect(lines).toHaveLength(9);
+		expect(collapsed(lines)).toEqual({ shown: lines.slice(4), hidden: 4 });
+	});
+});

@@ -1,0 +1,8 @@
+export interface FakeModel {
+	url: string;
+	// biome-ignore: request bodies are whatever pi sends
+	requests: { messages: { role: string; content: unknown }[]; tools: { function: { name: string } }[] }[];
+	close(): Promise<void>;
+}
+export function startFakeModel(): Promise<FakeModel>;
+export function fakeModelsJson(url: string): string;
