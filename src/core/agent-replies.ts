@@ -225,11 +225,11 @@ export function readWhole(index: LookbackIndex, ref: string, options: HostFiles 
 export interface BrowseReply {
 	mode: "browse";
 	total: number;
-	sessions: (SessionSummary & { preview?: string })[];
+	sessions: (Omit<SessionSummary, "firstPrompt"> & { preview?: string })[];
 }
 
 export function browseReply(index: LookbackIndex, options: { limit?: number; project?: string; since?: string; until?: string; now?: number }): BrowseReply {
-	const sessions = index.browse({ ...options, limit: options.limit ?? DEFAULTS.searchLimit }).map((s) => ({ ...s, preview: s.firstPrompt }));
+	const sessions = index.browse({ ...options, limit: options.limit ?? DEFAULTS.searchLimit }).map(({ firstPrompt, ...s }) => ({ ...s, preview: firstPrompt }));
 	return { mode: "browse", total: sessions.length, sessions };
 }
 
@@ -295,15 +295,16 @@ export interface StoreReply {
 	error?: string;
 }
 
-function storeFields(index: LookbackIndex, s: SessionSummary & { snippet?: string; time?: string }): StoreFields {
+function storeFields(index: LookbackIndex, s: Omit<SessionSummary, "firstPrompt"> & { snippet?: string; time?: string }): StoreFields {
+	const row = index.session(s.path);
 	return {
 		session_id: s.sessionId,
 		project: s.project,
 		cwd: s.cwd,
 		time: s.time ?? s.modified,
-		title: s.name ?? (s.firstPrompt ?? "").slice(0, 80),
+		title: s.name ?? (row.first_prompt ?? "").replace(/\s+/g, " ").slice(0, 80),
 		summary: index.summaryOf(s.path),
-		snippet: s.snippet ?? s.firstPrompt ?? "",
+		snippet: s.snippet ?? row.first_prompt ?? "",
 		path: s.path,
 		message_count: s.messageCount,
 		resume_hint: s.resumeHint,
@@ -330,7 +331,7 @@ export function storeAction(
 	return {
 		action,
 		total: reply.total,
-		results: reply.results.map((hit) => ({ ...storeFields(index, { ...hit, modified: hit.time, firstPrompt: undefined }), ...hit })),
+		results: reply.results.map((hit) => ({ ...storeFields(index, { ...hit, modified: hit.time }), ...hit })),
 		...(reply.notice ? { notice: reply.notice } : {}),
 		...(reply.error ? { error: reply.error } : {}),
 	};

@@ -111,11 +111,17 @@ function flatWords(node: QueryNode): string[] {
 	}
 }
 
-/** A plain list of words typed as a question ("why did we pick sql.js"): the same words ORed, or undefined. */
+/** Words of a question that say nothing about its subject. */
+const QUESTION_WORDS = new Set(
+	"a an and are about as at be by can could did do does for from had has have how i in is it its me my of on or our should so that the their them they this to us was we were what when where which who why will with would you your".split(" "),
+);
+
+/** A plain list of words typed as a question ("why did we pick sql.js"): its subject words ORed, or undefined. */
 function anyWordQuery(root: QueryNode): QueryNode | undefined {
 	if (root.kind !== "and" || root.items.length < 2) return undefined;
 	if (!root.items.every((n) => n.kind === "word")) return undefined;
-	return { kind: "or", items: root.items };
+	const subject = root.items.filter((n) => n.kind === "word" && !QUESTION_WORDS.has(n.text.toLowerCase()));
+	return { kind: "or", items: subject.length > 0 ? subject : root.items };
 }
 
 function toMs(value: string | number | undefined, bound: "start" | "end", now: number | undefined): number | undefined {

@@ -2,7 +2,7 @@
  * End to end with the real `pi` binary (0.73.1): a fake model on 127.0.0.1 answers with a session_search
  * tool call; pi runs the extension and writes the tool result into its session file, which we read back.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -112,5 +112,61 @@ describe("session_search in the real pi", () => {
 		const system = JSON.stringify(request.messages[0]);
 		expect(system).toContain("pi-session-pattern-miner");
 		expect(request.tools.map((t: { function: { name: string } }) => t.function.name)).toContain("session_search");
+	});
+
+	it("runs /lookback in RPC mode: status, then pick a hit and insert its summary", async () => {
+		const home = piHome();
+		const child = spawn(PI, ["--mode", "rpc", "--provider", "fake", "--model", "fake-model", "-e", EXTENSION], {
+			cwd: home.cwd,
+			env: { ...process.env, ...home.env, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1" },
+		});
+		const events: Record<string, unknown>[] = [];
+		let buffer = "";
+		child.stdout.on("data", (chunk: Buffer) => {
+			buffer += chunk.toString("utf8");
+			let nl: number;
+			while ((nl = buffer.indexOf("\n")) >= 0) {
+				const line = buffer.slice(0, nl);
+				buffer = buffer.slice(nl + 1);
+				if (line.trim()) events.push(JSON.parse(line));
+			}
+		});
+		const send = (o: object) => child.stdin.write(`${JSON.stringify(o)}\n`);
+		const waitFor = async (pred: (e: Record<string, unknown>) => boolean, from = 0) => {
+			for (let i = 0; i < 300; i++) {
+				const found = events.slice(from).find(pred);
+				if (found) return found;
+				await new Promise((r) => setTimeout(r, 100));
+			}
+			throw new Error(`timed out; events: ${JSON.stringify(events).slice(0, 2000)}`);
+		};
+		try {
+			send({ type: "prompt", message: "/lookback" });
+			const status = await waitFor((e) => e.type === "extension_ui_request" && e.method === "notify");
+			expect(String(status.message)).toMatch(/^lookback: 10 sessions, \d+ messages indexed/);
+			const mark = events.length;
+			send({ type: "prompt", message: "/lookback RabbitMQ quorum" });
+			const pick = await waitFor((e) => e.type === "extension_ui_request" && e.method === "select", mark);
+			const options = pick.options as string[];
+			expect(options[0]).toMatch(/^1\. Order queue: dead-letter handling · webshop/);
+			send({ type: "extension_ui_response", id: pick.id, value: options[0] });
+			const act = await waitFor((e) => e.type === "extension_ui_request" && e.method === "select" && e.id !== pick.id, mark);
+			send({ type: "extension_ui_response", id: act.id, value: (act.options as string[])[0] });
+			const after = events.length;
+			for (let i = 0; i < 50; i++) {
+				send({ type: "get_messages", id: `m${i}` });
+				const reply = await waitFor((e) => e.type === "response" && e.id === `m${i}`, after);
+				const messages = (reply.data as { messages: { role: string; customType?: string; content: unknown }[] }).messages;
+				const inserted = messages.find((m) => m.role === "custom" && m.customType === "lookback");
+				if (inserted) {
+					expect(JSON.stringify(inserted.content)).toContain("RabbitMQ");
+					return;
+				}
+				await new Promise((r) => setTimeout(r, 100));
+			}
+			throw new Error("the summary was not inserted");
+		} finally {
+			child.kill();
+		}
 	});
 });

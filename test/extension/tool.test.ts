@@ -77,6 +77,7 @@ describe("session_search modes", () => {
 		expect(Object.keys(keyword.results[0])).toEqual(expect.arrayContaining(["session_id", "project", "cwd", "time", "title", "summary", "snippet", "path", "message_count", "resume_hint", "sessionId", "entryId"]));
 		const content = (await call(opened, { action: "content", query: "SQLITE_BUSY" })).reply;
 		expect(content.results[0].session_id).toBe(SAMPLE.bash);
+		expect(content.results[0].title).toMatch(/^The reservations tests fail with SQLITE_BUSY/);
 		expect((await call(opened, { action: "keyword", query: "SQLITE_BUSY database is locked" })).reply.results.map((r: { session_id: string }) => r.session_id)).not.toContain(undefined);
 		const list = (await call(opened, { action: "list", project: "legacy" })).reply;
 		expect(list.results.map((r: { session_id: string }) => r.session_id).sort()).toEqual([SAMPLE.v1, SAMPLE.v2].sort());
