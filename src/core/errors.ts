@@ -6,6 +6,7 @@ export type LookbackErrorCode =
 	| "engine-missing-feature"
 	| "index-corrupt"
 	| "index-too-large"
+	| "index-conflict"
 	| "session-not-found"
 	| "session-ambiguous"
 	| "path-outside-roots"

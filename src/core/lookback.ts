@@ -4,7 +4,7 @@
  */
 
 import { checkEngine, type Database, type EngineInfo, type SqlJsStatic } from "./engine.js";
-import { errorMessage } from "./errors.js";
+import { errorMessage, LookbackError } from "./errors.js";
 import { syncIndex, type SyncOptions, type SyncReport } from "./indexer.js";
 import { applyPragmas, createSchema, schemaProblem } from "./schema.js";
 import { search, type SearchRequest, type SearchResponse } from "./search.js";
@@ -32,9 +32,11 @@ export class LookbackIndex {
 	/** Warnings from opening (an unusable index set aside and rebuilt), reported by the next sync. */
 	private pendingWarnings: SyncWarning[];
 	private changed = false;
+	/** The source of the last sync, to re-sync a newer index another process saved. */
+	private lastSource?: SessionSource;
 
 	private constructor(
-		readonly db: Database,
+		private database: Database,
 		private readonly sql: SqlJsStatic,
 		readonly storage: IndexStorage,
 		readonly engine: EngineInfo,
@@ -46,31 +48,15 @@ export class LookbackIndex {
 	/** Open the index the storage holds, or a new one. An unusable index is set aside (kept) and rebuilt. */
 	static async open(options: OpenIndexOptions): Promise<LookbackIndex> {
 		const engine = checkEngine(options.sql);
-		const warnings: SyncWarning[] = [];
-		const bytes = await options.storage.load();
-		let db: Database | undefined;
-		if (bytes && bytes.length > 0) {
-			let problem: string | undefined;
-			try {
-				db = new options.sql.Database(bytes);
-				problem = schemaProblem(db);
-			} catch (error) {
-				problem = `unreadable index (${errorMessage(error)})`;
-			}
-			if (problem) {
-				db?.close();
-				db = undefined;
-				const setAside = await options.storage.setAside?.(problem);
-				warnings.push({ kind: "index-rebuilt", reason: problem, setAside });
-			}
-		}
-		const fresh = !db;
-		db ??= new options.sql.Database();
-		applyPragmas(db);
-		if (fresh) createSchema(db);
+		const { db, warnings } = await loadDatabase(options.sql, options.storage);
 		const index = new LookbackIndex(db, options.sql, options.storage, engine, warnings);
-		index.changed = fresh && warnings.length > 0;
+		index.changed = warnings.length > 0;
 		return index;
+	}
+
+	/** The database (replaced when a newer index saved by another process is taken over). */
+	get db(): Database {
+		return this.database;
 	}
 
 	/** Whether the index changed since it was opened or last saved. */
@@ -80,6 +66,7 @@ export class LookbackIndex {
 
 	/** Bring the index up to date with a session source. Never throws for bad session data. */
 	async sync(source: SessionSource, options: SyncOptions = {}): Promise<SyncReport> {
+		this.lastSource = source;
 		const report = await syncIndex(this.db, source, options);
 		report.warnings.unshift(...this.pendingWarnings);
 		this.pendingWarnings = [];
@@ -90,15 +77,30 @@ export class LookbackIndex {
 		return report;
 	}
 
-	/** Save when something changed; returns whether it saved. One export per call: call it once per command. */
+	/**
+	 * Save when something changed; returns whether it saved. When another process saved a newer index since
+	 * this one was loaded, that index is taken over and brought up to date with the last source, then saved:
+	 * a newer index is never replaced by an older one.
+	 */
 	async save(): Promise<boolean> {
 		if (!this.changed) return false;
-		setMeta(this.db, "generation", String(Number(metaValue(this.db, "generation") ?? 0) + 1));
-		const bytes = this.db.export();
-		applyPragmas(this.db); // export() reopens the connection, which resets per-connection settings
-		await this.storage.save(bytes);
-		this.changed = false;
-		return true;
+		for (let attempt = 0; ; attempt++) {
+			setMeta(this.db, "generation", String(Number(metaValue(this.db, "generation") ?? 0) + 1));
+			const bytes = this.db.export();
+			applyPragmas(this.db); // export() reopens the connection, which resets per-connection settings
+			try {
+				await this.storage.save(bytes);
+				this.changed = false;
+				return true;
+			} catch (error) {
+				if (!(error instanceof LookbackError && error.code === "index-conflict") || attempt >= 5 || !this.lastSource) throw error;
+			}
+			const newer = await loadDatabase(this.sql, this.storage);
+			this.database.close();
+			this.database = newer.db;
+			await syncIndex(this.db, this.lastSource);
+			this.changed = true;
+		}
 	}
 
 	search(request: SearchRequest): SearchResponse {
@@ -135,4 +137,31 @@ export class LookbackIndex {
 	close(): void {
 		this.db.close();
 	}
+}
+
+/** The database a storage holds, or a new one; an unusable one is set aside (kept) with a warning. */
+async function loadDatabase(sql: SqlJsStatic, storage: IndexStorage): Promise<{ db: Database; warnings: SyncWarning[] }> {
+	const warnings: SyncWarning[] = [];
+	const bytes = await storage.load();
+	let db: Database | undefined;
+	if (bytes && bytes.length > 0) {
+		let problem: string | undefined;
+		try {
+			db = new sql.Database(bytes);
+			problem = schemaProblem(db);
+		} catch (error) {
+			problem = `unreadable index (${errorMessage(error)})`;
+		}
+		if (problem) {
+			db?.close();
+			db = undefined;
+			const setAside = await storage.setAside?.(problem);
+			warnings.push({ kind: "index-rebuilt", reason: problem, setAside });
+		}
+	}
+	const fresh = !db;
+	db ??= new sql.Database();
+	applyPragmas(db);
+	if (fresh) createSchema(db);
+	return { db, warnings };
 }

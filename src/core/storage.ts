@@ -3,7 +3,11 @@
 export interface IndexStorage {
 	/** The saved index, or null when there is none yet. */
 	load(): Promise<Uint8Array | null>;
-	/** Replace the saved index in one step: a reader sees the old bytes or the new, never a mix. */
+	/**
+	 * Replace the saved index in one step: a reader sees the old bytes or the new, never a mix. A storage that
+	 * several processes share throws LookbackError("index-conflict") when another process saved since this one
+	 * loaded, so that a newer index is never replaced by an older one.
+	 */
 	save(bytes: Uint8Array): Promise<void>;
 	/** Where the index is, for messages. */
 	describe(): string;

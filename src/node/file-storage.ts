@@ -6,20 +6,29 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import type { IndexStorage } from "../core/index.js";
+import { LookbackError, type IndexStorage } from "../core/index.js";
+import { processAlive, withFileLock } from "./file-lock.js";
+
+/** What identifies one version of the index file: a save renames a new file over it, so the inode changes. */
+type Stamp = { ino: number; size: number; mtimeMs: number } | null;
+
+function stampOf(path: string): Stamp {
+	try {
+		const s = statSync(path);
+		return { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs };
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+		throw error;
+	}
+}
+
+function sameStamp(a: Stamp, b: Stamp): boolean {
+	return a === b || (a !== null && b !== null && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs);
+}
 
 const TEMP = /^(.+)\.(\d+)\.[0-9a-z]+\.tmp$/;
 /** A temp file older than this is stale even if its process id is alive again (ids get reused). */
 const STALE_MS = 10 * 60 * 1000;
-
-function processAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === "EPERM";
-	}
-}
 
 /** Remove temp files a dead or long-gone writer left beside the index; returns how many. */
 export function cleanStaleTemps(path: string): number {
@@ -76,29 +85,49 @@ export function writeFileAtomic(path: string, bytes: Uint8Array): void {
 	}
 }
 
-/** Storage of the index in one file. */
+/**
+ * Storage of the index in one file, shared safely by several processes: a save holds a lock beside the file,
+ * and refuses (LookbackError "index-conflict") when another process saved since this one loaded.
+ */
 export function fileStorage(path: string): IndexStorage {
+	let loaded: Stamp = null;
 	return {
 		describe: () => path,
 		async load() {
 			cleanStaleTemps(path);
-			try {
-				return new Uint8Array(await readFile(path));
-			} catch (error) {
-				if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-				throw error;
+			for (;;) {
+				const before = stampOf(path);
+				if (before === null) {
+					loaded = null;
+					return null;
+				}
+				try {
+					const bytes = new Uint8Array(await readFile(path));
+					if (!sameStamp(before, stampOf(path))) continue; // replaced while being read: read the new one
+					loaded = before;
+					return bytes;
+				} catch (error) {
+					if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+				}
 			}
 		},
 		async save(bytes) {
-			writeFileAtomic(path, bytes);
+			mkdirSync(dirname(path), { recursive: true });
+			await withFileLock(`${path}.lock`, () => {
+				if (!sameStamp(stampOf(path), loaded)) {
+					throw new LookbackError("index-conflict", `another process saved ${path} since it was loaded`);
+				}
+				writeFileAtomic(path, bytes);
+				loaded = stampOf(path);
+			});
 		},
-		async setAside(reason) {
+		async setAside() {
 			const aside = `${path}.unusable-${new Date().toISOString().replace(/[:.]/g, "-")}`;
 			try {
 				renameSync(path, aside);
+				loaded = null;
 				return aside;
 			} catch {
-				void reason;
 				return undefined;
 			}
 		},

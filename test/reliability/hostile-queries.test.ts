@@ -1,0 +1,45 @@
+/** Random and adversarial queries: never an SQL error, never a crash, every result well formed. */
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { LookbackIndex } from "../../src/core/index.js";
+import { indexOf } from "../helpers.js";
+
+let index: LookbackIndex;
+beforeAll(async () => {
+	({ index } = await indexOf());
+});
+
+const FTS_SYNTAX = ['"', "(", ")", "*", ":", "^", "-", "+", "{", "}", "NEAR", "OR", "AND", "NOT", "NEAR(", ",", "'", "\\", "%", "_", "\u0000", "锁", "错误", "stateStore", "tateSto", " "];
+
+function check(query: string): void {
+	const r = index.search({ query, limit: 5 });
+	expect(typeof r.query).toBe("string");
+	if (r.error) expect(r.error).toMatch(/^(the query|cannot run this query)/);
+	expect(r.error ?? "").not.toMatch(/SQL|sqlite|fts5:/i);
+	for (const hit of r.results) {
+		expect(hit.sessionId).toMatch(/\S/);
+		expect(typeof hit.snippet).toBe("string");
+		expect(["active", "abandoned", "compacted"]).toContain(hit.branchState);
+		expect(hit.hits).toBeGreaterThanOrEqual(1);
+	}
+}
+
+describe("hostile queries", () => {
+	it("any unicode string", () => {
+		fc.assert(fc.property(fc.string({ unit: "grapheme", maxLength: 60 }), check), { numRuns: 300, seed: 42 });
+	});
+
+	it("any mix of FTS5 syntax, operators and words", () => {
+		fc.assert(
+			fc.property(fc.array(fc.constantFrom(...FTS_SYNTAX), { maxLength: 25 }).map((parts) => parts.join("")), check),
+			{ numRuns: 500, seed: 7 },
+		);
+	});
+
+	it("pathological sizes stay bounded", () => {
+		// vitest's test timeout is the hang guard
+		for (const q of ["a".repeat(100_000), "OR ".repeat(5_000), "(".repeat(5_000), '"'.repeat(5_001), "x* ".repeat(2_000), "錯".repeat(10_000)]) {
+			check(q);
+		}
+	});
+});

@@ -1,0 +1,88 @@
+/** Odd and broken session files: each is indexed as far as it is sound, counted, and never stops the rest. */
+import { mkdirSync, openSync, closeSync, ftruncateSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { LookbackIndex, memoryStorage, type SessionSource } from "../../src/core/index.js";
+import { loadEngine } from "../../src/node/engine.js";
+import { fileSource } from "../../src/node/file-source.js";
+import { tempDir } from "../helpers.js";
+
+const header = (id: string, extra: object = {}) => JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-11-01T10:00:00Z", cwd: `/home/dev/${id}`, ...extra });
+const msg = (id: string, parentId: string | null, text: string, role = "user") =>
+	JSON.stringify({ type: "message", id, parentId, timestamp: "2026-11-01T10:00:01Z", message: { role, content: [{ type: "text", text }], timestamp: 0 } });
+
+function folder(): string {
+	const root = join(tempDir("hostile"), "sessions");
+	mkdirSync(join(root, "--home-dev-x--"), { recursive: true });
+	return root;
+}
+
+async function sync(root: string, wrap?: (s: SessionSource) => SessionSource) {
+	const index = await LookbackIndex.open({ sql: await loadEngine(), storage: memoryStorage() });
+	const base = fileSource([{ path: root, layout: "nested" }]);
+	const report = await index.sync(wrap ? wrap(base) : base);
+	const found = (q: string) => index.search({ query: q }).results.map((r) => r.sessionId);
+	return { index, report, found };
+}
+
+describe("hostile transcripts", () => {
+	it("indexes what is sound in each odd file and counts the rest", async () => {
+		const root = folder();
+		const dir = join(root, "--home-dev-x--");
+		const w = (name: string, content: string | Buffer) => writeFileSync(join(dir, `2026-11-01T10-00-00-000Z_${name}.jsonl`), content);
+		w("bom-crlf", `\ufeff${header("bom-crlf")}\r\n${msg("a1", null, "carriage returns okapi")}\r\n`);
+		w("bad-utf8", Buffer.concat([Buffer.from(`${header("bad-utf8")}\n{"type":"message","id":"a1","parentId":null,"message":{"role":"user","content":"broken bytes quetzal `), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(' end"}}\n')]));
+		w("nul", `${header("nul")}\n${msg("a1", null, "escaped nul \\u0000 ibex")}\n{"type":"message"\u0000 raw nul}\n`);
+		w("deep", `${header("deep")}\n${"[".repeat(200_000)}${"]".repeat(200_000)}\n${msg("a1", null, "after deep nesting tapir")}\n`);
+		w("late-header", `${msg("a1", null, "before the header gecko")}\n${header("late-header")}\n`);
+		w("dupes-cycle", `${header("dupes-cycle")}\n${msg("a", "c", "cycle one heron")}\n${msg("b", "a", "cycle two")}\n${msg("c", "b", "cycle three")}\n${msg("a", "missing", "duplicate id heron")}\n`);
+		w("unknown", `${header("unknown")}\n{"type":"hologram","id":"h1","parentId":null,"payload":1}\n${msg("m1", "h1", "after unknown type lynx")}\n`);
+		w("empty", "");
+		w("garbage", "not json at all\n\u0000\u0001\n");
+		const { report, found } = await sync(root);
+		expect(report.filesSeen).toBe(9);
+		expect(report.warnings).toEqual([]);
+		expect(found("okapi")).toEqual(["bom-crlf"]);
+		expect(found("quetzal")).toEqual(["bad-utf8"]);
+		expect(found("ibex")).toEqual(["nul"]);
+		expect(found("tapir")).toEqual(["deep"]);
+		expect(found("gecko")).toEqual(["late-header"]);
+		expect(found("heron")).toEqual(["dupes-cycle"]);
+		expect(found("lynx")).toEqual(["unknown"]);
+		expect(report.malformedLines).toBe(4); // the raw NUL line, the deep line, and the two garbage lines
+	});
+
+	it("skips a file with a single 100 MB line by its size, without reading it", async () => {
+		const root = folder();
+		const path = join(root, "--home-dev-x--", "huge.jsonl");
+		const fd = openSync(path, "w");
+		ftruncateSync(fd, 100 * 1024 * 1024);
+		closeSync(fd);
+		writeFileSync(join(root, "--home-dev-x--", "ok.jsonl"), `${header("ok")}\n${msg("a", null, "still indexed marmot")}\n`);
+		const { report, found } = await sync(root);
+		expect(report.skipped.oversized).toBe(1);
+		expect(report.bytesRead).toBeLessThan(1000);
+		expect(found("marmot")).toEqual(["ok"]);
+	});
+
+	it("survives a file deleted or truncated between the walk and the read", async () => {
+		const root = folder();
+		const dir = join(root, "--home-dev-x--");
+		for (const name of ["gone", "cut", "fine"]) writeFileSync(join(dir, `${name}.jsonl`), `${header(name)}\n${msg("a", null, `first ${name} wapiti`)}\n${msg("b", "a", `second ${name} wapiti`)}\n`);
+		const { report, found, index } = await sync(root, (s) => ({
+			...s,
+			async read(path, start, end) {
+				if (path.endsWith("gone.jsonl")) {
+					const { rmSync } = await import("node:fs");
+					rmSync(path);
+				}
+				if (path.endsWith("cut.jsonl")) truncateSync(path, 120);
+				return s.read(path, start, end);
+			},
+		}));
+		expect(report.skipped.unreadable).toBe(1);
+		expect(found("wapiti").sort()).toEqual(["fine"]);
+		expect(index.stats().sessions).toBe(2); // "cut" kept its header; its half line waits for the next sync
+		expect(report.pendingBytes).toBeGreaterThan(0);
+	});
+});
