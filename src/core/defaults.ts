@@ -44,6 +44,8 @@ export const DEFAULTS = {
 	headFingerprintBytes: 1024,
 	/** The index file stops growing past this size; sync reports it (the MEMFS ceiling is ~3.7 GB in Node). */
 	maxIndexBytes: 3_000_000_000,
+	/** An index file larger than this is not loaded: the in-memory engine cannot hold it (MEMFS ceiling ~3.7 GB in Node 20). */
+	maxLoadBytes: 3_700_000_000,
 } as const;
 
 export type Defaults = typeof DEFAULTS;

@@ -3,6 +3,7 @@
  * browse, save. The CLI, the Pi extension and the web page use nothing else.
  */
 
+import { DEFAULTS } from "./defaults.js";
 import { checkEngine, type Database, type EngineInfo, type SqlJsStatic } from "./engine.js";
 import { errorMessage, LookbackError } from "./errors.js";
 import { syncIndex, type SyncOptions, type SyncReport } from "./indexer.js";
@@ -18,6 +19,8 @@ export interface OpenIndexOptions {
 	/** An initialised FTS5 sql.js module (see `loadEngine` in the Node and web adapters). */
 	sql: SqlJsStatic;
 	storage: IndexStorage;
+	/** Refuse to load an index file larger than this (default `DEFAULTS.maxLoadBytes`). */
+	maxLoadBytes?: number;
 }
 
 /**
@@ -48,7 +51,7 @@ export class LookbackIndex {
 	/** Open the index the storage holds, or a new one. An unusable index is set aside (kept) and rebuilt. */
 	static async open(options: OpenIndexOptions): Promise<LookbackIndex> {
 		const engine = checkEngine(options.sql);
-		const { db, warnings } = await loadDatabase(options.sql, options.storage);
+		const { db, warnings } = await loadDatabase(options.sql, options.storage, options.maxLoadBytes);
 		const index = new LookbackIndex(db, options.sql, options.storage, engine, warnings);
 		index.changed = warnings.length > 0;
 		return index;
@@ -140,9 +143,15 @@ export class LookbackIndex {
 }
 
 /** The database a storage holds, or a new one; an unusable one is set aside (kept) with a warning. */
-async function loadDatabase(sql: SqlJsStatic, storage: IndexStorage): Promise<{ db: Database; warnings: SyncWarning[] }> {
+async function loadDatabase(sql: SqlJsStatic, storage: IndexStorage, maxLoadBytes: number = DEFAULTS.maxLoadBytes): Promise<{ db: Database; warnings: SyncWarning[] }> {
 	const warnings: SyncWarning[] = [];
 	const bytes = await storage.load();
+	if (bytes && bytes.length > maxLoadBytes) {
+		throw new LookbackError(
+			"index-too-large",
+			`the index ${storage.describe()} is ${(bytes.length / 1e9).toFixed(2)} GB; the in-memory engine holds at most ${(maxLoadBytes / 1e9).toFixed(2)} GB. Use a separate --index for some session folders, or delete it to rebuild a smaller one.`,
+		);
+	}
 	let db: Database | undefined;
 	if (bytes && bytes.length > 0) {
 		let problem: string | undefined;

@@ -136,11 +136,24 @@ function combine(kind: "and" | "or", items: QueryNode[]): QueryNode | undefined 
 	return { kind, items };
 }
 
-/** Parse a user's query; an empty or operator-only query gives `{ok: false, error}`. */
+/** Longest query accepted, in characters. */
+export const MAX_QUERY_CHARS = 2_000;
+/** Most words and phrases one query may hold (each is a term FTS5 must look up and rank). */
+export const MAX_QUERY_TERMS = 64;
+
+function countTerms(node: QueryNode): number {
+	return node.kind === "word" || node.kind === "phrase" ? 1 : node.kind === "not" ? countTerms(node.item) : node.items.reduce((n, c) => n + countTerms(c), 0);
+}
+
+/** Parse a user's query; an empty, operator-only or oversized query gives `{ok: false, error}`. */
 export function parseQuery(input: string): ParsedQuery {
-	if (input.length > 2000) input = input.slice(0, 2000);
+	if (input.length > MAX_QUERY_CHARS) {
+		return { ok: false, error: `the query is ${input.length} characters long; the limit is ${MAX_QUERY_CHARS}` };
+	}
 	// A query of operators only ("OR", "NOT") searches for those words rather than failing.
 	const root = new Parser(lex(input)).parse() ?? new Parser(lex(input, false)).parse();
 	if (!root) return { ok: false, error: "the query has no words to search for" };
+	const terms = countTerms(root);
+	if (terms > MAX_QUERY_TERMS) return { ok: false, error: `the query has ${terms} words and phrases; the limit is ${MAX_QUERY_TERMS}` };
 	return { ok: true, root };
 }

@@ -91,7 +91,7 @@ describe("session_search modes", () => {
 		writeFileSync(outside, '{"type":"session","id":"x","version":3}\n');
 		const link = join(agentDir, "sessions", "--home-dev-projects-webshop--", "link.jsonl");
 		symlinkSync(outside, link);
-		for (const ref of [outside, link, join(agentDir, "sessions", "..", "..", "evil.jsonl"), "/etc/passwd"]) {
+		for (const ref of [outside, link, join(agentDir, "sessions", "..", "..", "evil.jsonl"), "/etc/passwd", join(agentDir, "sessions", "a\u0000b.jsonl")]) {
 			await expect(call(opened, { sessionId: ref }), ref).rejects.toThrow(/refusing/);
 		}
 		await expect(call(opened, { sessionId: "ffffffff" })).rejects.toThrow(/no indexed session/);

@@ -86,3 +86,30 @@ describe("hostile transcripts", () => {
 		expect(report.pendingBytes).toBeGreaterThan(0);
 	});
 });
+
+describe("paths and limits", () => {
+	it("never reads outside the roots: a symlink out and a symlink loop in a session folder are skipped", async () => {
+		const { symlinkSync } = await import("node:fs");
+		const root = folder();
+		const dir = join(root, "--home-dev-x--");
+		const outside = join(tempDir("outside"), "secret.jsonl");
+		writeFileSync(outside, `${header("secret")}\n${msg("a", null, "outside the roots narwhal")}\n`);
+		symlinkSync(outside, join(dir, "link-out.jsonl"));
+		symlinkSync(join(dir, "loop-b.jsonl"), join(dir, "loop-a.jsonl"));
+		symlinkSync(join(dir, "loop-a.jsonl"), join(dir, "loop-b.jsonl"));
+		writeFileSync(join(dir, "ok.jsonl"), `${header("ok")}\n${msg("a", null, "inside okapi")}\n`);
+		const { report, found } = await sync(root);
+		expect(found("narwhal")).toEqual([]);
+		expect(found("okapi")).toEqual(["ok"]);
+		expect(report.skipped.unreadable).toBe(3);
+		expect(report.skippedFiles.map((f) => f.detail).join(" ")).toMatch(/refusing .*link-out\.jsonl.*not inside the session folders/);
+	});
+
+	it("refuses to load an index larger than the engine can hold, naming the limit", async () => {
+		const { memoryStorage } = await import("../../src/core/index.js");
+		const storage = memoryStorage(new Uint8Array(5000));
+		await expect(LookbackIndex.open({ sql: await loadEngine(), storage, maxLoadBytes: 4096 })).rejects.toThrow(
+			/the index memory is 0\.00 GB; the in-memory engine holds at most 0\.00 GB/,
+		);
+	});
+});
