@@ -83,6 +83,9 @@ for (const size of sizes) {
 	results.push({ size, summary, project, wasmBuild, nativeBuild, wasmQ, nativeQ, scan, oneShotSync, oneShotNoSync });
 }
 
+console.error("no-change sync of 3,000 files…");
+const many = JSON.parse(execFileSync(process.execPath, ["bench/sync-many.mjs", "--files", "3000"], { encoding: "utf8" }).trim());
+
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 const date = new Date().toISOString().slice(0, 10);
 const lines = [`lookback benchmark, ${date}, ${machine}`, ""];
@@ -119,7 +122,9 @@ for (const r of results) {
 	lines.push(`median over queries: p50 ${f1(p50s[Math.floor(p50s.length / 2)])} ms, worst p95 ${f1(p95s[p95s.length - 1])} ms`);
 	lines.push("");
 }
+lines.push(`## No-change sync of ${many.files} small session files (30 folders): p50 ${f1(many.p50)} ms, p95 ${f1(many.p95)} ms`);
+lines.push("");
 const text = lines.join("\n");
 console.log(text);
-for (const r of results) writeFileSync(join("bench", "out", `bench-${r.size}mb.json`), `${JSON.stringify({ date, machine, ...r }, null, 2)}\n`);
+for (const r of results) writeFileSync(join("bench", "out", `bench-${r.size}mb.json`), `${JSON.stringify({ date, machine, ...r, manyFilesSync: many }, null, 2)}\n`);
 writeFileSync(join("bench", "out", "bench.md"), `${text}\n`);

@@ -98,6 +98,7 @@ async function query() {
 	const s = performance.now();
 	const grown = await index.sync(src);
 	const appendSyncMs = performance.now() - s;
+	if (grown.bytesRead !== appended) throw new Error(`the sync after appending read ${grown.bytesRead} bytes, not the ${appended} appended`);
 	for (const [f, size] of before) if (statSync(f).size !== size) truncateSync(f, size);
 	const latencies = [];
 	for (const q of queries) {

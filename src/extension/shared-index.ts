@@ -50,14 +50,14 @@ export interface SyncState {
 }
 
 /** How long a call waits for a running background index before answering from what is indexed so far. */
-const WAIT_FOR_INDEX_MS = 3_000;
+export const indexWait = { ms: 3_000 };
 
-/** Wait for a running background index, at most WAIT_FOR_INDEX_MS; whether it finished. */
+/** Wait for a running background index, at most `indexWait.ms`; whether it finished. */
 export async function awaitBackgroundIndex(): Promise<boolean> {
 	const running = shared.syncing;
 	if (!running) return true;
 	let timer: ReturnType<typeof setTimeout> | undefined;
-	const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), WAIT_FOR_INDEX_MS)));
+	const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), indexWait.ms)));
 	const done = await Promise.race([running.then(() => true as const, () => true as const), timeout]);
 	clearTimeout(timer);
 	return done;

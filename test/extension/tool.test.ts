@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { boundedJson, REPLY_LIMITS } from "../../src/core/index.js";
 import { liveContextFilter } from "../../src/extension/live-context.js";
 import { runSessionSearch } from "../../src/extension/run-tool.js";
-import { collapsed, summaryLines } from "../../src/extension/render.js";
+import { collapsed, renderResult, summaryLines } from "../../src/extension/render.js";
+import { indexWait, startSync } from "../../src/extension/shared-index.js";
 import { openNodeIndex } from "../../src/node/open.js";
 import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
 import { assistantMessage, newSession, toolResult, userMessage } from "../pi-sessions.js";
@@ -167,5 +168,36 @@ describe("reply shaping", () => {
 		const lines = summaryLines({ results: Array.from({ length: 4 }, (_, i) => ({ sessionId: `s${i}`, snippet: `hit ${i}`, project: "p" })), total: 4 });
 		expect(lines).toHaveLength(9);
 		expect(collapsed(lines)).toEqual({ shown: lines.slice(4), hidden: 4 });
+	});
+
+	it("renders collapsed as the last five lines with a count, and everything on Ctrl+O", () => {
+		const theme = { fg: (_c: string, t: string) => t, bold: (t: string) => t };
+		const lines = Array.from({ length: 8 }, (_, i) => `line ${i}`);
+		const result = { content: [{ type: "text", text: "{ the whole reply }" }], details: { lines } };
+		const small = renderResult(result, { expanded: false, isPartial: false }, theme).render(120).join("\n");
+		expect(small).toContain("… 3 earlier lines (Ctrl+O to expand)");
+		expect(small).toContain("line 7");
+		expect(small).not.toContain("line 2");
+		const big = renderResult(result, { expanded: true, isPartial: false }, theme).render(120).join("\n");
+		expect(big).toContain("{ the whole reply }");
+	});
+});
+
+describe("background indexing", () => {
+	it("answers from what is indexed so far while the first index runs, saying how far it got", async () => {
+		const { opened } = await agent();
+		const saved = indexWait.ms;
+		indexWait.ms = 0;
+		try {
+			const running = startSync(opened);
+			const early = JSON.parse((await runSessionSearch(opened, { query: "amqplib" })).text);
+			expect(early.indexing).toMatchObject({ total: expect.any(Number) });
+			await running;
+			const later = JSON.parse((await runSessionSearch(opened, { query: "amqplib" })).text);
+			expect(later.indexing).toBeUndefined();
+			expect(later.results[0].sessionId).toBe(SAMPLE.branched);
+		} finally {
+			indexWait.ms = saved;
+		}
 	});
 });
