@@ -93,8 +93,10 @@ interface Context {
 	opened: NodeIndex;
 }
 
-async function syncFirst(ctx: Context, progress = false): Promise<SyncReport | undefined> {
-	if (ctx.args.flags.has("no-sync")) return undefined;
+/** Sync before a command (unless --no-sync; `index` always syncs) and save once if anything changed. */
+async function syncFirst(ctx: Context, options: { progress?: boolean; always?: boolean } = {}): Promise<SyncReport | undefined> {
+	if (!options.always && ctx.args.flags.has("no-sync")) return undefined;
+	const progress = options.progress ?? false;
 	const report = await ctx.opened.index.sync(ctx.opened.source, { onProgress: progress ? progressBar(ctx.io) : undefined });
 	if (!ctx.json) ctx.io.stderr(formatWarnings(report, ctx.style));
 	await ctx.opened.index.save();
@@ -111,7 +113,7 @@ async function runCommand(ctx: Context): Promise<number> {
 	const index = opened.index;
 	switch (args.command) {
 		case "index": {
-			const sync = await syncFirst({ ...ctx, args: { ...args, flags: new Set() } }, true);
+			const sync = await syncFirst(ctx, { progress: true, always: true });
 			emit(ctx, "index", { index: opened.indexPath }, formatSyncSummary(sync!), sync);
 			return 0;
 		}

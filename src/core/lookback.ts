@@ -132,11 +132,6 @@ export class LookbackIndex {
 		return indexStats(this.db);
 	}
 
-	/** The sql.js module the index runs on. */
-	get engineModule(): SqlJsStatic {
-		return this.sql;
-	}
-
 	close(): void {
 		this.db.close();
 	}
