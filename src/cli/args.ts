@@ -13,6 +13,7 @@ export interface ParsedArgs {
 const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
 	index: {},
 	"agent-dir": {},
+	"omp-agent-dir": {},
 	"sessions-dir": { repeat: true },
 	since: {},
 	until: {},

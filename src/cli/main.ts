@@ -36,6 +36,7 @@ SESSION: a session id, a unique id prefix, or a session file path inside the ses
 
 options: --index FILE          index file (default <agentDir>/lookback/index.db)
          --agent-dir DIR       Pi's agent dir (default $PI_CODING_AGENT_DIR or ~/.pi/agent)
+         --omp-agent-dir DIR   oh-my-pi's agent dir (default ~/.omp/agent): its sessions, sub-agents, archives
          --sessions-dir DIR    another session folder to index (repeatable)
          --only-sessions-dir   index only the --sessions-dir folders
          --no-sync             search the index as it is, without looking for new sessions
@@ -49,7 +50,7 @@ const COMMANDS: Record<string, { positionals: "none" | "one" | "many"; options: 
 	browse: { positionals: "none", options: ["since", "until", "project", "limit"] },
 	stats: { positionals: "none", options: [] },
 };
-const COMMON = new Set(["index", "agent-dir", "sessions-dir"]);
+const COMMON = new Set(["index", "agent-dir", "omp-agent-dir", "sessions-dir"]);
 
 function checkCommand(args: ParsedArgs): void {
 	const spec = COMMANDS[args.command];
@@ -181,6 +182,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 		opened = await openNodeIndex({
 			indexPath: option(args, "index"),
 			agentDir: option(args, "agent-dir"),
+			ompAgentDir: option(args, "omp-agent-dir"),
 			sessionsDirs: args.options.get("sessions-dir"),
 			onlySessionsDirs: args.flags.has("only-sessions-dir"),
 			env: io.env,

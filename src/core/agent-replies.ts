@@ -111,6 +111,10 @@ export interface ToolHit {
 	branchState: SearchHit["branchState"];
 	hits: number;
 	resumeHint: string;
+	agent: string;
+	kind: string;
+	spawnedBy?: string;
+	spawnedBySessionId?: string;
 	forks?: { sessionId: string; path: string }[];
 	context?: HitContext;
 }
@@ -131,6 +135,9 @@ function toolHit(h: SearchHit): ToolHit {
 		branchState: h.branchState,
 		hits: h.hits,
 		resumeHint: h.resumeHint,
+		agent: h.agent,
+		kind: h.kind,
+		...(h.spawnedBy ? { spawnedBy: h.spawnedBy, spawnedBySessionId: h.spawnedBySessionId } : {}),
 		...(h.forks.length > 0 ? { forks: h.forks } : {}),
 	};
 }

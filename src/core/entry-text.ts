@@ -86,6 +86,10 @@ export function entryText(entry: SessionEntry): EntryText | undefined {
 			return single("meta", prose(stringify(raw.name)));
 		case "label":
 			return single("meta", prose(stringify(raw.label)));
+		case "title_change": // omp's session renames
+			return single("meta", prose(stringify(raw.title)));
+		case "session_init": // omp: the task a sub-agent was given
+			return single("meta", prose(stringify(raw.task)));
 		default:
 			return undefined;
 	}
@@ -113,7 +117,18 @@ function messageText(message: unknown): EntryText | undefined {
 			return single("tool", { text, cut: output.cut }, command.slice(0, 200));
 		}
 		case "custom":
+		case "developer": // omp: instructions injected by the harness
 			return single("meta", prose(textBlocks(m.content)));
+		case "pythonExecution": {
+			// omp's python tool: the code and what it printed
+			const code = stringify(m.code ?? m.command);
+			const output = toolText(stringify(m.output));
+			return single("tool", { text: `>>> ${code}\n${output.text}`, cut: output.cut }, "python");
+		}
+		case "fileMention": {
+			const files = Array.isArray(m.files) ? m.files.map((f) => (typeof f === "string" ? f : stringify((f as { path?: unknown }).path ?? f))) : [];
+			return single("meta", prose(files.join("\n")));
+		}
 		default:
 			return undefined;
 	}

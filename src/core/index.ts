@@ -11,6 +11,8 @@ export { memoryStorage, type IndexStorage } from "./storage.js";
 export {
 	isTmpSessionFolder,
 	memorySource,
+	type AgentKind,
+	type SessionKind,
 	type SessionFileInfo,
 	type SessionSource,
 	type SkipReason,

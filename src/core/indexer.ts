@@ -14,6 +14,16 @@ import { SessionWriter } from "./session-writer.js";
 import type { SessionFileInfo, SessionSource, SkipReason, SkippedFile, SyncWarning } from "./source.js";
 import { indexBytes } from "./stats.js";
 import { toEpochMs } from "./time.js";
+import { gunzipSync } from "fflate";
+
+function isGzip(path: string): boolean {
+	return path.endsWith(".gz");
+}
+
+/** The session a fork header names: Pi writes a path (its file name holds the id), omp may write the id itself. */
+function parentIdOf(parentSession: string): string | undefined {
+	return sessionIdFromFileName(parentSession) ?? (/^[0-9a-zA-Z-]{8,}$/.test(parentSession) ? parentSession : undefined);
+}
 
 /** What a sync did and what it skipped. Counts of work are exact (tests assert them). */
 export interface SyncReport {
@@ -206,7 +216,8 @@ class FileSync {
 			this.report.unchanged++;
 			return;
 		}
-		if (file.size >= known.consumed && (await this.headUnchanged(file, known))) {
+		// A gzipped archive cannot be read from an offset: it is indexed again whole when it changes.
+		if (!isGzip(file.path) && file.size >= known.consumed && (await this.headUnchanged(file, known))) {
 			if (file.size > known.consumed) {
 				await this.grow(file, known);
 				this.report.grown++;
@@ -236,7 +247,8 @@ class FileSync {
 	}
 
 	private async whole(file: SessionFileInfo): Promise<void> {
-		const bytes = await this.read(file, 0, file.size);
+		const raw = await this.read(file, 0, file.size);
+		const bytes = isGzip(file.path) ? gunzipSync(raw) : raw;
 		this.report.filesParsed++;
 		const chunk = splitLines(bytes);
 		const state = newParseState();
@@ -248,8 +260,8 @@ class FileSync {
 		const problem = parsed.headerProblem ? `header ${parsed.headerProblem}` : null;
 		const sessionId = header?.id ?? (parsed.entries.length > 0 ? sessionIdFromFileName(file.path) : undefined) ?? null;
 		this.db.run(
-			`INSERT INTO sessions(path, root, size, mtime, consumed, head_len, head_hash, malformed, problem, session_id, version, cwd, started, parent_path, parent_id, next_seq)
-			 VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+			`INSERT INTO sessions(path, root, size, mtime, consumed, head_len, head_hash, malformed, problem, session_id, version, cwd, started, parent_path, parent_id, next_seq, agent, kind, spawned_by, name)
+			 VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 			[
 				file.path,
 				file.root,
@@ -265,8 +277,12 @@ class FileSync {
 				header?.cwd ?? null,
 				toEpochMs(header?.timestamp) ?? null,
 				header?.parentSession ?? null,
-				header?.parentSession ? (sessionIdFromFileName(header.parentSession) ?? null) : null,
+				header?.parentSession ? (parentIdOf(header.parentSession) ?? null) : null,
 				state.nextSeq,
+				file.agent ?? "pi",
+				file.kind ?? "session",
+				file.spawnedBy ?? null,
+				header?.title ?? null,
 			],
 		);
 		const session = Number(this.db.exec("SELECT last_insert_rowid()")[0].values[0][0]);

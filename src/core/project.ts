@@ -7,9 +7,9 @@ export function projectName(cwd: string | null | undefined): string {
 	return parts[parts.length - 1] ?? cwd;
 }
 
-/** The command that resumes a Pi session. */
-export function resumeHint(sessionId: string): string {
-	return `pi --session ${sessionId}`;
+/** The command that resumes a session in the agent that wrote it. */
+export function resumeHint(sessionId: string, agent: string = "pi"): string {
+	return agent === "omp" ? `omp --resume ${sessionId}` : `pi --session ${sessionId}`;
 }
 
 /** A LIKE pattern matching `text` anywhere, with LIKE's wildcards escaped (escape char `\`). */

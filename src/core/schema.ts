@@ -8,7 +8,7 @@ import type { Database } from "./engine.js";
 import { queryOne } from "./engine.js";
 
 /** Bumped on any change to the tables; an index of another version is rebuilt. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** Application id written into the SQLite header, so a foreign database is told apart ("LkBk"). */
 export const APPLICATION_ID = 0x4c6b426b;
@@ -38,7 +38,10 @@ CREATE TABLE sessions(
   message_count INTEGER NOT NULL DEFAULT 0,
   entry_count INTEGER NOT NULL DEFAULT 0,
   next_seq INTEGER NOT NULL DEFAULT 0,
-  last_entry TEXT
+  last_entry TEXT,
+  agent TEXT NOT NULL DEFAULT 'pi',
+  kind TEXT NOT NULL DEFAULT 'session',
+  spawned_by TEXT
 );
 CREATE INDEX sessions_session_id ON sessions(session_id);
 CREATE INDEX sessions_modified ON sessions(modified);

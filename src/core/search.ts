@@ -31,6 +31,8 @@ export interface SearchRequest {
 	role?: Role | Role[];
 	/** Sessions to return (default 10, at most 200). */
 	limit?: number;
+	/** "all" (default) includes omp sub-agent transcripts, "top" leaves them out. */
+	scope?: "top" | "all";
 	/** Clock for relative times (tests). */
 	now?: number;
 	/** Entries never to return, e.g. what the asking agent already has in context: session rowid → entry ids. */
@@ -140,7 +142,7 @@ export function search(db: Database, request: SearchRequest): SearchResponse {
 	if (!parsed.ok) return { ...response, error: parsed.error };
 
 	const expander = vocabularyExpander(db);
-	const filters: Filters = { since, until, roles, project: request.project, limit, exclude: request.exclude };
+	const filters: Filters = { since, until, roles, project: request.project, limit, exclude: request.exclude, topOnly: request.scope === "top" };
 	const attempts: Array<() => ReturnType<typeof compileQuery>> = [
 		() => compileQuery(parsed.root, expander),
 		() => compileQuery(parsed.root, expander, false),
@@ -184,6 +186,7 @@ interface Filters {
 	project?: string;
 	limit: number;
 	exclude?: SearchRequest["exclude"];
+	topOnly: boolean;
 }
 
 function runQuery(db: Database, query: CompiledQuery, f: Filters): Pick<SearchResponse, "results" | "totalSessions" | "rankedNewest"> {
@@ -199,6 +202,7 @@ function runQuery(db: Database, query: CompiledQuery, f: Filters): Pick<SearchRe
 		where.push("e.ts < ?");
 		params.push(f.until);
 	}
+	if (f.topOnly) where.push("s.kind != 'subagent'");
 	if (f.project) {
 		where.push("(s.cwd LIKE ? ESCAPE '\\' OR s.name LIKE ? ESCAPE '\\')");
 		params.push(containsPattern(f.project), containsPattern(f.project));

@@ -10,6 +10,8 @@ export interface SessionHeader {
 	timestamp?: string;
 	cwd?: string;
 	parentSession?: string;
+	/** omp: the session title (title slot on line 1, or the header's title). */
+	title?: string;
 }
 
 /** A tree entry after migration to v3: every entry has an id and a parentId. */
@@ -31,6 +33,8 @@ export interface ParseState {
 	lastId: string | null;
 	/** v1 compaction targets are line indexes: seq → id of the entries seen so far. */
 	idBySeq?: Map<number, string>;
+	/** omp's title slot, until the header is read. */
+	slotTitle?: string;
 }
 
 export interface ParsedChunk {
@@ -56,6 +60,7 @@ function readHeader(obj: Record<string, unknown>): SessionHeader | undefined {
 		timestamp: asString(obj.timestamp),
 		cwd: asString(obj.cwd),
 		parentSession: asString(obj.parentSession),
+		title: asString(obj.title) || undefined,
 	};
 }
 
@@ -80,6 +85,11 @@ export function parseSessionLines(lines: string[], state: ParseState): ParsedChu
 			malformedLines++;
 			continue;
 		}
+		if (obj.type === "title" && state.nextSeq === 0) {
+			// omp's fixed-width title slot (line 1, rewritten in place on rename): folded into the header.
+			state.slotTitle = asString(obj.title) || undefined;
+			continue;
+		}
 		if (obj.type === "session") {
 			const header = readHeader(obj);
 			if (!header) {
@@ -88,7 +98,7 @@ export function parseSessionLines(lines: string[], state: ParseState): ParsedChu
 			}
 			if (!state.header) {
 				if (state.nextSeq > 0) headerProblem = "not-first";
-				state.header = header;
+				state.header = { ...header, title: state.slotTitle ?? header.title };
 				if (state.nextSeq === 0) state.nextSeq = 1;
 			}
 			continue;

@@ -2,10 +2,11 @@
 
 import { isoOf } from "./time.js";
 import { projectName, resumeHint } from "./project.js";
+import { sessionIdFromFileName } from "./session-format.js";
 
 /** Columns of `sessions` read for display. */
 export const SESSION_COLUMNS =
-	"id, path, session_id, cwd, name, started, modified, parent_path, parent_id, first_prompt, message_count, entry_count, size, problem";
+	"id, path, session_id, cwd, name, started, modified, parent_path, parent_id, first_prompt, message_count, entry_count, size, problem, agent, kind, spawned_by";
 
 export interface SessionRow {
 	id: number;
@@ -22,6 +23,9 @@ export interface SessionRow {
 	entry_count: number;
 	size: number;
 	problem: string | null;
+	agent: string;
+	kind: string;
+	spawned_by: string | null;
 }
 
 /** What a result, a browse line or a read header says about a session. Field names are the stable JSON shape. */
@@ -38,6 +42,13 @@ export interface SessionSummary {
 	firstPrompt?: string;
 	/** Session this one was forked or cloned from. */
 	parentSessionId?: string;
+	/** The agent that wrote it: "pi" or "omp". */
+	agent: string;
+	/** "session", "subagent" (an omp sub-agent transcript) or "archived" (an omp gc archive). */
+	kind: string;
+	/** For a sub-agent: the session file that spawned it, and that session's id. */
+	spawnedBy?: string;
+	spawnedBySessionId?: string;
 	resumeHint: string;
 }
 
@@ -54,6 +65,10 @@ export function sessionSummary(row: SessionRow): SessionSummary {
 		messageCount: row.message_count,
 		firstPrompt: row.first_prompt ?? undefined,
 		parentSessionId: row.parent_id ?? undefined,
-		resumeHint: resumeHint(sessionId),
+		agent: row.agent,
+		kind: row.kind,
+		spawnedBy: row.spawned_by ?? undefined,
+		spawnedBySessionId: row.spawned_by ? sessionIdFromFileName(row.spawned_by) : undefined,
+		resumeHint: resumeHint(row.kind === "subagent" && row.spawned_by ? (sessionIdFromFileName(row.spawned_by) ?? sessionId) : sessionId, row.agent),
 	};
 }

@@ -64,7 +64,7 @@ export class SessionWriter {
 				text?.body.length ?? null,
 				text ? encodeBody(text.body) : null,
 			]);
-			if (entry.type === "session_info") this.facts.name = text?.body ?? null;
+			if (entry.type === "session_info" || entry.type === "title_change") this.facts.name = text?.body ?? null;
 			if (type === "user" && text && this.facts.firstPrompt === undefined) this.facts.firstPrompt = text.body.slice(0, DEFAULTS.previewChars);
 			if (!text) continue;
 			this.insertFts.run([rowid, ...ROLES.map((role) => cjkIndexForm(text.columns[role] ?? ""))]);

@@ -140,6 +140,8 @@ export function readSession(db: Database, row: SessionRow, options: ReadOptions 
 
 export interface BrowseOptions {
 	limit?: number;
+	/** "top" (default) leaves out omp sub-agent transcripts, "all" lists them too. */
+	scope?: "top" | "all";
 	project?: string;
 	since?: string | number;
 	until?: string | number;
@@ -149,6 +151,7 @@ export interface BrowseOptions {
 /** Recent sessions, newest first. */
 export function browseSessions(db: Database, options: BrowseOptions = {}): SessionSummary[] {
 	const where = ["session_id IS NOT NULL"];
+	if ((options.scope ?? "top") === "top") where.push("kind != 'subagent'");
 	const params: (string | number)[] = [];
 	if (options.project) {
 		where.push("(cwd LIKE ? ESCAPE '\\' OR name LIKE ? ESCAPE '\\')");

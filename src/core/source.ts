@@ -7,7 +7,16 @@ export interface SessionFileInfo {
 	root: string;
 	size: number;
 	mtimeMs: number;
+	/** Which agent wrote it (decides the resume command). Default "pi". */
+	agent?: AgentKind;
+	/** A top-level session, a sub-agent transcript (omp), or a gzipped archive (omp gc). Default "session". */
+	kind?: SessionKind;
+	/** For a sub-agent transcript: the session file that spawned it. */
+	spawnedBy?: string;
 }
+
+export type AgentKind = "pi" | "omp";
+export type SessionKind = "session" | "subagent" | "archived";
 
 export type SkipReason = "oversized" | "tmp-folder" | "unreadable" | "index-full";
 
@@ -44,9 +53,9 @@ export interface SessionSource {
 	read(path: string, start: number, end: number): Promise<Uint8Array>;
 }
 
-/** Pi's session folders for temporary working directories are skipped, by their encoded name. */
+/** Session folders of temporary working directories are skipped, by their encoded name (Pi: `--tmp-…`, omp: `-tmp-…`). */
 export function isTmpSessionFolder(name: string): boolean {
-	return name.startsWith("--tmp-") || name.startsWith("--private-tmp-");
+	return name.startsWith("--tmp-") || name.startsWith("--private-tmp-") || name === "-tmp" || name.startsWith("-tmp-");
 }
 
 /** A source over files held in memory (tests, the browser): path → content. Root is "/". */

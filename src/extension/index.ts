@@ -15,6 +15,11 @@ const DESCRIPTION = `Search every past Pi session on this machine (all projects)
 Modes: query → sessions ranked by their best matching message (the top one with the messages around the hit and the session's first and last messages); sessionId → read that session's active branch (first 20 and last 10 messages when long); sessionId + aroundMessageId → the messages around an entry (pass branchTip to stay on a branch); no arguments → recent sessions; action keyword/content/list → omp-session-store style.
 Replies are JSON, at most 50,000 characters (contentTruncated: true when cut). Messages already in this conversation are left out.`;
 
+function themeOf(a: unknown, b: unknown): Parameters<typeof renderCall>[1] {
+	const isTheme = (t: unknown) => typeof (t as { fg?: unknown } | undefined)?.fg === "function";
+	return (isTheme(a) ? a : b) as Parameters<typeof renderCall>[1];
+}
+
 export default function lookbackExtension(pi: ExtensionAPI): void {
 	pi.registerTool({
 		name: "session_search",
@@ -26,12 +31,15 @@ export default function lookbackExtension(pi: ExtensionAPI): void {
 			"Start with a query; then read or scroll the session it returns with sessionId and aroundMessageId.",
 		],
 		parameters: sessionSearchParams,
+		// omp hides extension tools from the model unless they are "essential"; Pi ignores the field.
+		...({ loadMode: "essential" } as object),
 		async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
 			const opened = await sharedIndex(ctx.sessionManager.getSessionDir() || undefined);
 			const run = await runSessionSearch(opened, params as SessionSearchParams, liveContextFilter(ctx.sessionManager));
 			return { content: [{ type: "text", text: run.text }], details: run.details };
 		},
-		renderCall: (args, theme) => renderCall(args as never, theme),
+		// Pi calls renderCall(args, theme, context); omp calls renderCall(args, options, theme).
+		renderCall: (args: unknown, a: unknown, b?: unknown) => renderCall(args as never, themeOf(a, b)),
 		renderResult: (result, options, theme) => renderResult(result as never, options, theme),
 	});
 

@@ -7,6 +7,7 @@ import { realpathSync } from "node:fs";
 import { open, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import {
+	type AgentKind,
 	isTmpSessionFolder,
 	type SessionFileInfo,
 	type SessionSource,
@@ -18,8 +19,13 @@ import { sessionPathInRoots } from "./paths.js";
 
 export interface SessionRoot {
 	path: string;
-	/** `nested`: one folder per project (Pi's default layout); `flat`: files directly inside (a custom session dir). */
-	layout: "nested" | "flat";
+	/**
+	 * `nested`: one folder per project (Pi's and omp's layout, loose files too); `flat`: files directly inside
+	 * (a custom session dir); `archive`: omp's `archive/sessions/**` of gzipped sessions.
+	 */
+	layout: "nested" | "flat" | "archive";
+	/** Which agent writes here (default "pi"). */
+	agent?: AgentKind;
 }
 
 function realOrSame(path: string): string {
@@ -31,45 +37,88 @@ function realOrSame(path: string): string {
 }
 
 const STAT_BATCH = 64;
+/** How deep sub-agent folders (omp: `<session>/<agent>.jsonl`, and theirs) and archive buckets are followed. */
+const MAX_DEPTH = 4;
 
-async function statAll(paths: string[], root: string, files: SessionFileInfo[], skipped: SkippedFile[]): Promise<void> {
-	for (let i = 0; i < paths.length; i += STAT_BATCH) {
-		const batch = paths.slice(i, i + STAT_BATCH);
-		const stats = await Promise.allSettled(batch.map((p) => stat(p)));
+/** A file found by the walk, before its stat. */
+type Found = Omit<SessionFileInfo, "size" | "mtimeMs">;
+
+async function statAll(found: Found[], files: SessionFileInfo[], skipped: SkippedFile[]): Promise<void> {
+	for (let i = 0; i < found.length; i += STAT_BATCH) {
+		const batch = found.slice(i, i + STAT_BATCH);
+		const stats = await Promise.allSettled(batch.map((f) => stat(f.path)));
 		stats.forEach((s, j) => {
 			if (s.status === "fulfilled") {
-				if (s.value.isFile()) files.push({ path: batch[j], root, size: s.value.size, mtimeMs: s.value.mtimeMs });
+				if (s.value.isFile()) files.push({ ...batch[j], size: s.value.size, mtimeMs: s.value.mtimeMs });
 			} else {
-				skipped.push({ path: batch[j], reason: "unreadable", detail: String((s.reason as Error).message) });
+				skipped.push({ path: batch[j].path, reason: "unreadable", detail: String((s.reason as Error).message) });
 			}
 		});
 	}
 }
 
-async function jsonlIn(dir: string): Promise<string[]> {
+async function listDir(dir: string): Promise<{ files: string[]; dirs: string[] }> {
 	const entries = await readdir(dir, { withFileTypes: true });
-	return entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith(".jsonl")).map((e) => join(dir, e.name));
+	return {
+		files: entries.filter((e) => e.isFile() || e.isSymbolicLink()).map((e) => e.name),
+		dirs: entries.filter((e) => e.isDirectory()).map((e) => e.name),
+	};
+}
+
+async function jsonlIn(dir: string): Promise<string[]> {
+	return (await listDir(dir)).files.filter((n) => n.endsWith(".jsonl")).map((n) => join(dir, n));
+}
+
+/**
+ * Sessions of one project folder, and omp's sub-agent transcripts: a folder named like a session file
+ * (`<stem>/` beside `<stem>.jsonl`) holds the transcripts of the agents that session spawned.
+ */
+async function projectFolder(dir: string, base: Omit<Found, "path">, found: Found[], depth = 0, spawnedBy?: string): Promise<void> {
+	const { files, dirs } = await listDir(dir);
+	const sessions = new Set(files.filter((n) => n.endsWith(".jsonl")));
+	for (const name of sessions) {
+		found.push({ ...base, path: join(dir, name), ...(spawnedBy ? { kind: "subagent" as const, spawnedBy } : {}) });
+	}
+	if (depth >= MAX_DEPTH) return;
+	for (const sub of dirs) {
+		if (sessions.has(`${sub}.jsonl`)) await projectFolder(join(dir, sub), base, found, depth + 1, join(dir, `${sub}.jsonl`));
+	}
+}
+
+async function archiveFolder(dir: string, base: Omit<Found, "path">, found: Found[], depth = 0): Promise<void> {
+	const { files, dirs } = await listDir(dir);
+	for (const name of files) if (name.endsWith(".jsonl.gz")) found.push({ ...base, path: join(dir, name), kind: "archived" });
+	if (depth < MAX_DEPTH) for (const sub of dirs) await archiveFolder(join(dir, sub), base, found, depth + 1);
 }
 
 /** Walk one root; errors inside it make it incomplete but do not stop the walk. */
 async function walkRoot(root: SessionRoot, result: WalkResult): Promise<void> {
-	const paths: string[] = [];
+	const found: Found[] = [];
+	const base = { root: root.path, agent: root.agent ?? ("pi" as const) };
 	let complete = true;
 	const problems: string[] = [];
+	const attempt = async (dir: string, work: () => Promise<void>) => {
+		try {
+			await work();
+		} catch (error) {
+			complete = false;
+			problems.push(`${dir}: ${(error as Error).message}`);
+		}
+	};
 	try {
-		paths.push(...(await jsonlIn(root.path)));
-		if (root.layout === "nested") {
-			const folders = (await readdir(root.path, { withFileTypes: true })).filter((e) => e.isDirectory());
-			for (const folder of folders) {
-				const dir = join(root.path, folder.name);
-				try {
-					const inFolder = await jsonlIn(dir);
-					if (isTmpSessionFolder(folder.name)) {
-						for (const p of inFolder) result.skipped.push({ path: p, reason: "tmp-folder" });
-					} else paths.push(...inFolder);
-				} catch (error) {
-					complete = false;
-					problems.push(`${dir}: ${(error as Error).message}`);
+		if (root.layout === "archive") {
+			await archiveFolder(root.path, base, found);
+		} else {
+			const top = await listDir(root.path);
+			for (const name of top.files) if (name.endsWith(".jsonl")) found.push({ ...base, path: join(root.path, name) });
+			if (root.layout === "nested") {
+				for (const folder of top.dirs) {
+					const dir = join(root.path, folder);
+					if (isTmpSessionFolder(folder)) {
+						await attempt(dir, async () => {
+							for (const p of await jsonlIn(dir)) result.skipped.push({ path: p, reason: "tmp-folder" });
+						});
+					} else await attempt(dir, () => projectFolder(dir, base, found));
 				}
 			}
 		}
@@ -81,7 +130,7 @@ async function walkRoot(root: SessionRoot, result: WalkResult): Promise<void> {
 		complete = false;
 		problems.push(`${root.path}: ${(error as Error).message}`);
 	}
-	await statAll(paths, root.path, result.files, result.skipped);
+	await statAll(found, result.files, result.skipped);
 	if (complete) result.completeRoots.push(root.path);
 	else result.warnings.push({ kind: "incomplete-walk", roots: [root.path], message: problems.slice(0, 3).join("; ") } satisfies SyncWarning);
 }

@@ -4,7 +4,8 @@ import { LookbackIndex, type SessionSource } from "../core/index.js";
 import { loadEngine } from "./engine.js";
 import { fileSource, type SessionRoot } from "./file-source.js";
 import { fileStorage } from "./file-storage.js";
-import { customSessionDir, defaultIndexPath, piAgentDir, type Env } from "./paths.js";
+import { resolve } from "node:path";
+import { customSessionDir, defaultIndexPath, ompAgentDir, piAgentDir, type Env } from "./paths.js";
 
 export interface NodeIndexOptions {
 	/** Index file (default `<agentDir>/lookback/index.db`). */
@@ -13,8 +14,10 @@ export interface NodeIndexOptions {
 	agentDir?: string;
 	/** Flat session dirs to add (`--sessions-dir`); the custom dir from the environment is added too. */
 	sessionsDirs?: string[];
-	/** Leave out `<agentDir>/sessions` (only the given dirs). */
+	/** Leave out `<agentDir>/sessions` and omp's folders (only the given dirs). */
 	onlySessionsDirs?: boolean;
+	/** omp's agent dir (default `~/.omp/agent`); its sessions, sub-agent transcripts and archives are indexed too. */
+	ompAgentDir?: string;
 	env?: Env;
 }
 
@@ -26,7 +29,7 @@ export interface NodeIndex {
 }
 
 /** The session roots of a Pi install. */
-export function piSessionRoots(options: Pick<NodeIndexOptions, "agentDir" | "sessionsDirs" | "onlySessionsDirs" | "env">): SessionRoot[] {
+export function piSessionRoots(options: Pick<NodeIndexOptions, "agentDir" | "sessionsDirs" | "onlySessionsDirs" | "env" | "ompAgentDir">): SessionRoot[] {
 	const env = options.env ?? process.env;
 	const agentDir = options.agentDir ?? piAgentDir(env);
 	const roots: SessionRoot[] = [];
@@ -34,6 +37,9 @@ export function piSessionRoots(options: Pick<NodeIndexOptions, "agentDir" | "ses
 		roots.push({ path: `${agentDir}/sessions`, layout: "nested" });
 		const custom = customSessionDir(agentDir, env);
 		if (custom) roots.push({ path: custom, layout: "flat" });
+		const omp = options.ompAgentDir ?? ompAgentDir(env);
+		if (resolve(omp) !== resolve(agentDir)) roots.push({ path: `${omp}/sessions`, layout: "nested", agent: "omp" });
+		roots.push({ path: `${omp}/archive/sessions`, layout: "archive", agent: "omp" });
 	}
 	for (const dir of options.sessionsDirs ?? []) roots.push({ path: dir, layout: "nested" });
 	return roots;

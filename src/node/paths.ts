@@ -19,6 +19,11 @@ export function piAgentDir(env: Env = process.env): string {
 	return dir ? resolve(expandHome(dir)) : join(homedir(), ".pi", "agent");
 }
 
+/** omp's agent dir: `~/.omp/agent` (or `~/<PI_CONFIG_DIR>/agent`); omp also honours PI_CODING_AGENT_DIR, which then names one dir for both. */
+export function ompAgentDir(env: Env = process.env): string {
+	return join(env.HOME || homedir(), env.PI_CONFIG_DIR || ".omp", "agent");
+}
+
 /** The default index file: `<agentDir>/lookback/index.db`. */
 export function defaultIndexPath(agentDir: string): string {
 	return join(agentDir, "lookback", "index.db");
@@ -44,12 +49,12 @@ function inside(child: string, parent: string): boolean {
 }
 
 /**
- * The real path of a session file named by the user, refused unless it is a `.jsonl` inside one of the
+ * The real path of a session file named by the user, refused unless it is a `.jsonl` (`.jsonl.gz`) inside one of the
  * roots after symlinks are resolved. @throws LookbackError("path-outside-roots").
  */
 export function sessionPathInRoots(path: string, roots: string[]): string {
 	const refuse = (why: string) => new LookbackError("path-outside-roots", `refusing "${path}": ${why}`);
-	if (!path.endsWith(".jsonl")) throw refuse("a session file ends in .jsonl");
+	if (!path.endsWith(".jsonl") && !path.endsWith(".jsonl.gz")) throw refuse("a session file ends in .jsonl (or .jsonl.gz, an omp archive)");
 	let real: string;
 	try {
 		real = realpathSync(resolve(path));

@@ -5,6 +5,9 @@ import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/main.js";
 import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
 
+/** A home without omp sessions, so the machine's own never leak into the tests. */
+const HOME_DIR = "/nonexistent-lookback-home";
+
 /** An agent dir holding a copy of the sample sessions. */
 function agentDir(): string {
 	const dir = join(tempDir("agent"), "agent");
@@ -19,7 +22,7 @@ async function cli(argv: string[], options: { env?: Record<string, string | unde
 	const code = await run(argv, {
 		stdout: (t) => (stdout += t),
 		stderr: (t) => (stderr += t),
-		env: options.env ?? {},
+		env: { HOME: HOME_DIR, ...(options.env ?? {}) },
 		isTTY: options.isTTY ?? false,
 	});
 	return { code, stdout, stderr };
@@ -54,7 +57,7 @@ describe("lookback CLI", () => {
 		expect(Object.keys(json)).toEqual(["command", "sync", "query", "results", "totalSessions", "match"]);
 		expect(Object.keys(json.results[0]).sort()).toEqual(
 			[
-				"branchState", "cwd", "entryId", "firstPrompt", "forks", "hits", "messageCount", "modified", "name", "parentSessionId",
+				"agent", "branchState", "cwd", "entryId", "kind", "firstPrompt", "forks", "hits", "messageCount", "modified", "name", "parentSessionId",
 				"path", "project", "resumeHint", "role", "score", "sessionId", "snippet", "started", "time", "type",
 			].filter((k) => k !== "parentSessionId").sort(),
 		);

@@ -14,7 +14,7 @@ async function agent() {
 	const agentDir = join(tempDir("agent"), "agent");
 	mkdirSync(agentDir, { recursive: true });
 	cpSync(FIXTURES, join(agentDir, "sessions"), { recursive: true });
-	const opened = await openNodeIndex({ agentDir, env: {} });
+	const opened = await openNodeIndex({ agentDir, env: { HOME: join(agentDir, "home") } });
 	return { agentDir, opened };
 }
 

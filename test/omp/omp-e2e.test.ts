@@ -1,0 +1,108 @@
+/**
+ * The same extension under the real omp (18.2.3 on Bun 1.4.5, both from the registry as devDependencies):
+ * a fake model calls session_search; omp writes the tool result into its own session file.
+ */
+import { execFile } from "node:child_process";
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModel } from "../fake-model-server.mjs";
+import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
+import { ompStore, PARENT } from "./omp-store.js";
+
+const REPO = join(import.meta.dirname, "..", "..");
+const BUN = join(REPO, "node_modules", ".bin", "bun");
+const OMP = join(REPO, "node_modules", "@oh-my-pi", "pi-coding-agent", "dist", "cli.js");
+const EXTENSION = join(REPO, "src", "extension", "index.ts");
+
+let fake: Awaited<ReturnType<typeof startFakeModel>>;
+beforeAll(async () => {
+	fake = await startFakeModel();
+});
+afterAll(async () => {
+	await fake?.close();
+});
+
+function modelsYml(url: string): string {
+	return `providers:
+  fakeprov:
+    baseUrl: ${url}
+    apiKey: X
+    api: openai-completions
+    models:
+      - id: fake-1
+        name: Fake
+        api: openai-completions
+        reasoning: false
+        input: [text]
+        contextWindow: 128000
+        maxTokens: 4096
+        cost: {input: 0, output: 0, cacheRead: 0, cacheWrite: 0}
+`;
+}
+
+/** A HOME with omp's store (our omp sample) and Pi's sample sessions. */
+function home() {
+	const root = tempDir("omp-e2e");
+	const homeDir = join(root, "home");
+	const store = ompStore(homeDir);
+	writeFileSync(join(store.agent, "models.yml"), modelsYml(fake.url));
+	cpSync(FIXTURES, join(homeDir, ".pi", "agent", "sessions"), { recursive: true });
+	const cwd = join(homeDir, "work");
+	mkdirSync(cwd, { recursive: true });
+	return { homeDir, cwd, store };
+}
+
+function omp(args: string[], h: ReturnType<typeof home>): Promise<{ code: number; stdout: string; stderr: string }> {
+	return new Promise((resolve) => {
+		const env: Record<string, string | undefined> = { ...process.env, HOME: h.homeDir, PI_OFFLINE: "1" };
+		delete env.PI_CODING_AGENT_DIR; // omp would read it as its own agent dir
+		const child = execFile(BUN, [OMP, ...args], { cwd: h.cwd, env, encoding: "utf8", timeout: 90_000 }, (error, stdout, stderr) =>
+			resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+		);
+		child.stdin?.end();
+	});
+}
+
+/** session_search results in the session omp wrote for this run (newest file in the work folder's bucket). */
+function toolResults(h: ReturnType<typeof home>): { text: string; isError: boolean }[] {
+	const sessions = join(h.store.agent, "sessions");
+	const files = readdirSync(sessions)
+		.filter((d) => d.includes("work"))
+		.flatMap((d) => readdirSync(join(sessions, d)).filter((f) => f.endsWith(".jsonl")).map((f) => join(sessions, d, f)))
+		.sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs);
+	const file = files.pop();
+	if (!file) return [];
+	return readFileSync(file, "utf8")
+		.trim()
+		.split("\n")
+		.map((l) => JSON.parse(l))
+		.filter((e) => e.message?.role === "toolResult" && e.message.toolName === "session_search")
+		.map((e) => ({ text: e.message.content.map((c: { text?: string }) => c.text ?? "").join(""), isError: Boolean(e.message.isError) }));
+}
+
+describe("session_search in the real omp", () => {
+	it("finds omp and Pi sessions, with each agent's resume command and omp's titles", async () => {
+		const h = home();
+		const run = await omp(["-p", "--model", "fakeprov/fake-1", "-e", EXTENSION, 'CALL session_search {"action":"content","query":"rounding OR amqplib","limit":5}'], h);
+		expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+		const [result] = toolResults(h);
+		expect(result?.isError, result?.text).toBe(false);
+		const reply = JSON.parse(result.text);
+		const ompHit = reply.results.find((r: { session_id: string }) => r.session_id === PARENT);
+		expect(ompHit).toMatchObject({ title: "Cart rounding bug", resume_hint: `omp --resume ${PARENT}`, agent: "omp" });
+		const piHit = reply.results.find((r: { session_id: string }) => r.session_id === SAMPLE.branched);
+		expect(piHit).toMatchObject({ resume_hint: `pi --session ${SAMPLE.branched}`, agent: "pi" });
+	});
+
+	it("is offered to the model directly (loadMode essential) when linked as a plugin", async () => {
+		const h = home();
+		const link = await omp(["plugin", "link", REPO], h);
+		expect(link.code, `${link.stdout}\n${link.stderr}`).toBe(0);
+		const before = fake.requests.length;
+		const run = await omp(["-p", "--model", "fakeprov/fake-1", "hello"], h);
+		expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+		const tools = fake.requests.slice(before).flatMap((r) => (r.tools ?? []).map((t) => t.function.name));
+		expect(tools).toContain("session_search");
+	});
+});
