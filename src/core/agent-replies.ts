@@ -145,6 +145,8 @@ function toolHit(h: SearchHit): ToolHit {
 export interface DiscoveryOptions extends HostFiles {
 	/** Hydrate every hit, not only the first. */
 	full?: boolean;
+	/** Titles and summaries kept outside the transcripts (omp's history.db and agent.db), by session id. */
+	extras?: (sessionId: string) => { title?: string; summary?: string } | undefined;
 }
 
 export interface DiscoveryReply {
@@ -302,15 +304,20 @@ export interface StoreReply {
 	error?: string;
 }
 
-function storeFields(index: LookbackIndex, s: Omit<SessionSummary, "firstPrompt"> & { snippet?: string; time?: string }): StoreFields {
+function storeFields(
+	index: LookbackIndex,
+	s: Omit<SessionSummary, "firstPrompt"> & { snippet?: string; time?: string },
+	extras: DiscoveryOptions["extras"],
+): StoreFields {
 	const row = index.session(s.path);
+	const extra = extras?.(s.sessionId);
 	return {
 		session_id: s.sessionId,
 		project: s.project,
 		cwd: s.cwd,
 		time: s.time ?? s.modified,
-		title: s.name ?? (row.first_prompt ?? "").replace(/\s+/g, " ").slice(0, 80),
-		summary: index.summaryOf(s.path),
+		title: s.name ?? extra?.title ?? (row.first_prompt ?? "").replace(/\s+/g, " ").slice(0, 80),
+		summary: extra?.summary ?? index.summaryOf(s.path),
 		snippet: s.snippet ?? row.first_prompt ?? "",
 		path: s.path,
 		message_count: s.messageCount,
@@ -330,7 +337,7 @@ export function storeAction(
 ): StoreReply {
 	if (action === "list") {
 		const sessions = index.browse({ limit: request.limit, project: request.project, since: request.since as string | undefined, until: request.until as string | undefined, now: request.now });
-		return { action, total: sessions.length, results: sessions.map((s) => ({ ...storeFields(index, s), sessionId: s.sessionId, name: s.name })) };
+		return { action, total: sessions.length, results: sessions.map((s) => ({ ...storeFields(index, s, options.extras), sessionId: s.sessionId, name: s.name, agent: s.agent, kind: s.kind })) };
 	}
 	if (!request.query) throw new LookbackError("bad-argument", `action "${action}" needs a query`);
 	const roles: Role[] | undefined = action === "keyword" ? ["user", "meta", "summary"] : undefined;
@@ -338,7 +345,7 @@ export function storeAction(
 	return {
 		action,
 		total: reply.total,
-		results: reply.results.map((hit) => ({ ...storeFields(index, { ...hit, modified: hit.time }), ...hit })),
+		results: reply.results.map((hit) => ({ ...storeFields(index, { ...hit, modified: hit.time }, options.extras), ...hit })),
 		...(reply.notice ? { notice: reply.notice } : {}),
 		...(reply.error ? { error: reply.error } : {}),
 	};

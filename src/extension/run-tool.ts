@@ -11,6 +11,8 @@ import {
 	storeAction,
 	type HostFiles,
 } from "../core/index.js";
+import { loadEngine } from "../node/engine.js";
+import { ompMetadata } from "../node/omp-files.js";
 import type { NodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
 import { modeOf, type Mode, type SessionSearchParams } from "./params.js";
@@ -66,9 +68,17 @@ export async function runSessionSearch(opened: NodeIndex, params: SessionSearchP
 			break;
 		case "keyword":
 		case "content":
-		case "list":
-			reply = storeAction(index, mode, { ...request, query: params.query }, { ...files, full: params.detail === "full" });
+		case "list": {
+			const omp = opened.ompAgentDir ? ompMetadata(await loadEngine(), opened.ompAgentDir) : undefined;
+			const store = storeAction(index, mode, { ...request, query: params.query }, {
+				...files,
+				full: params.detail === "full",
+				extras: omp ? (id) => ({ title: omp.titles.get(id), summary: omp.summaries.get(id) }) : undefined,
+			});
+			const fromOmp = store.results.some((r) => r.agent === "omp");
+			reply = omp?.mayBeStale && fromOmp ? { ...store, summaryMayBeStale: true } : store;
 			break;
+		}
 		case "scroll": {
 			const ref = await sessionRef(opened, params.sessionId!);
 			reply = scroll(index, ref, { aroundMessageId: params.aroundMessageId!, window: params.window, branchTip: params.branchTip, ...files });

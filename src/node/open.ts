@@ -26,6 +26,8 @@ export interface NodeIndex {
 	source: SessionSource;
 	indexPath: string;
 	roots: SessionRoot[];
+	/** omp's agent dir (its history.db and agent.db hold titles and summaries), unless only given dirs are indexed. */
+	ompAgentDir?: string;
 }
 
 /** The session roots of a Pi install. */
@@ -52,5 +54,5 @@ export async function openNodeIndex(options: NodeIndexOptions = {}): Promise<Nod
 	const roots = piSessionRoots({ ...options, agentDir, env });
 	const sql = await loadEngine();
 	const index = await LookbackIndex.open({ sql, storage: fileStorage(indexPath) });
-	return { index, source: fileSource(roots), indexPath, roots };
+	return { index, source: fileSource(roots), indexPath, roots, ompAgentDir: options.onlySessionsDirs ? undefined : (options.ompAgentDir ?? ompAgentDir(env)) };
 }
