@@ -1,5 +1,5 @@
 /**
- * The same extension under the real omp (18.2.3 on Bun 1.4.5, both from the registry as devDependencies):
+ * The same extension under the real omp (18.2.3 on Bun 1.4.5, installed from the registry by scripts/ensure-omp.mjs):
  * a fake model calls session_search; omp writes the tool result into its own session file.
  */
 import { execFile } from "node:child_process";
@@ -11,8 +11,9 @@ import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
 import { ompStore, PARENT } from "./omp-store.js";
 
 const REPO = join(import.meta.dirname, "..", "..");
-const BUN = join(REPO, "node_modules", ".bin", "bun");
-const OMP = join(REPO, "node_modules", "@oh-my-pi", "pi-coding-agent", "dist", "cli.js");
+const TOOLS = join(REPO, ".tools", "omp", "node_modules");
+const BUN = join(TOOLS, ".bin", "bun");
+const OMP = join(TOOLS, "@oh-my-pi", "pi-coding-agent", "dist", "cli.js");
 const EXTENSION = join(REPO, "src", "extension", "index.ts");
 
 let fake: Awaited<ReturnType<typeof startFakeModel>>;
