@@ -81,29 +81,27 @@ export class LookbackIndex {
 	}
 
 	/**
-	 * Save when something changed; returns whether it saved. When another process saved a newer index since
-	 * this one was loaded, that index is taken over and brought up to date with the last source, then saved:
-	 * a newer index is never replaced by an older one.
+	 * Save when something changed; returns whether it saved. Under the storage's lock: when another process
+	 * saved a newer index since this one was loaded, that index is taken over and brought up to date with this
+	 * process's last source first, so a newer index is never replaced by an older one.
 	 */
 	async save(): Promise<boolean> {
 		if (!this.changed) return false;
-		for (let attempt = 0; ; attempt++) {
+		const exclusive = this.storage.exclusive?.bind(this.storage) ?? (<T>(fn: () => Promise<T>) => fn());
+		await exclusive(async () => {
+			if (this.storage.changedSinceLoad?.()) {
+				const newer = await loadDatabase(this.sql, this.storage);
+				this.database.close();
+				this.database = newer.db;
+				if (this.lastSource) await syncIndex(this.db, this.lastSource);
+			}
 			setMeta(this.db, "generation", String(Number(metaValue(this.db, "generation") ?? 0) + 1));
 			const bytes = this.db.export();
 			applyPragmas(this.db); // export() reopens the connection, which resets per-connection settings
-			try {
-				await this.storage.save(bytes);
-				this.changed = false;
-				return true;
-			} catch (error) {
-				if (!(error instanceof LookbackError && error.code === "index-conflict") || attempt >= 5 || !this.lastSource) throw error;
-			}
-			const newer = await loadDatabase(this.sql, this.storage);
-			this.database.close();
-			this.database = newer.db;
-			await syncIndex(this.db, this.lastSource);
-			this.changed = true;
-		}
+			await this.storage.save(bytes);
+		});
+		this.changed = false;
+		return true;
 	}
 
 	search(request: SearchRequest): SearchResponse {

@@ -11,6 +11,10 @@ export interface IndexStorage {
 	save(bytes: Uint8Array): Promise<void>;
 	/** Where the index is, for messages. */
 	describe(): string;
+	/** Run `fn` with the stored index locked against other processes (storages several processes share). */
+	exclusive?<T>(fn: () => Promise<T>): Promise<T>;
+	/** Whether another process saved the index since this one loaded it. */
+	changedSinceLoad?(): boolean;
 	/** Move an unusable index out of the way (kept, not deleted); returns where it went. */
 	setAside?(reason: string): Promise<string | undefined>;
 }

@@ -91,6 +91,8 @@ export function writeFileAtomic(path: string, bytes: Uint8Array): void {
  */
 export function fileStorage(path: string): IndexStorage {
 	let loaded: Stamp = null;
+	let held = false;
+	const lockPath = `${path}.lock`;
 	return {
 		describe: () => path,
 		async load() {
@@ -111,15 +113,31 @@ export function fileStorage(path: string): IndexStorage {
 				}
 			}
 		},
-		async save(bytes) {
+		async exclusive(fn) {
 			mkdirSync(dirname(path), { recursive: true });
-			await withFileLock(`${path}.lock`, () => {
+			return withFileLock(lockPath, async () => {
+				held = true;
+				try {
+					return await fn();
+				} finally {
+					held = false;
+				}
+			});
+		},
+		changedSinceLoad: () => !sameStamp(stampOf(path), loaded),
+		async save(bytes) {
+			const write = () => {
 				if (!sameStamp(stampOf(path), loaded)) {
 					throw new LookbackError("index-conflict", `another process saved ${path} since it was loaded`);
 				}
 				writeFileAtomic(path, bytes);
 				loaded = stampOf(path);
-			});
+			};
+			if (held) write();
+			else {
+				mkdirSync(dirname(path), { recursive: true });
+				await withFileLock(lockPath, write);
+			}
 		},
 		async setAside() {
 			const aside = `${path}.unusable-${new Date().toISOString().replace(/[:.]/g, "-")}`;
