@@ -3,7 +3,7 @@
  * process is gone, or that is older than a minute, is taken over.
  */
 
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { LookbackError } from "../core/index.js";
 
 const STALE_MS = 60_000;
@@ -29,13 +29,17 @@ function tryAcquire(lockPath: string): boolean {
 	}
 }
 
+/** A lock file without its "pid time" line after this long was left by a process killed while taking it. */
+const UNWRITTEN_MS = 2_000;
+
 /** Whether an existing lock was left by a dead process or is too old to trust. */
 function stale(lockPath: string): boolean {
 	try {
 		const [pid, time] = readFileSync(lockPath, "utf8").trim().split(" ").map(Number);
+		if (!Number.isInteger(pid) || pid <= 0 || !Number.isFinite(time)) return Date.now() - statSync(lockPath).mtimeMs > UNWRITTEN_MS;
 		return !processAlive(pid) || Date.now() - time > STALE_MS;
 	} catch {
-		return false; // it went away or is being written: try again
+		return false; // it went away meanwhile: try again
 	}
 }
 

@@ -1,6 +1,6 @@
 /** Several processes syncing and saving one index file at once; processes killed in the middle of a save. */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LookbackIndex } from "../../src/core/index.js";
@@ -57,7 +57,7 @@ describe("one index, several processes", () => {
 		for (let i = 0; i < 6; i++) {
 			const run = writer(indexPath, sessions, `k${i}`, 0);
 			for (let t = 0; run.rounds() < 1; t++) {
-				if (t > 500) throw new Error(`writer ${i} made no round: ${JSON.stringify(await Promise.race([run.done, Promise.resolve("running")]))}`);
+				if (t > 1500) throw new Error(`writer ${i} made no round: ${JSON.stringify(await Promise.race([run.done, Promise.resolve("running")]))}`);
 				await new Promise((r) => setTimeout(r, 20));
 			}
 			await new Promise((r) => setTimeout(r, 20 + random() * 300));
@@ -73,13 +73,17 @@ describe("one index, several processes", () => {
 		}
 	});
 
-	it("recovers a lock left by a dead process", async () => {
+	it("recovers a lock left by a dead process, also one killed before it wrote its pid", async () => {
 		const root = tempDir("lock");
 		const indexPath = join(root, "index.db");
 		writeFileSync(`${indexPath}.lock`, `999999999 ${Date.now()}\n`);
 		const storage = fileStorage(indexPath);
 		await storage.load();
 		await storage.save(new Uint8Array([1, 2, 3]));
+		expect(existsSync(`${indexPath}.lock`)).toBe(false);
+		writeFileSync(`${indexPath}.lock`, "");
+		utimesSync(`${indexPath}.lock`, new Date(Date.now() - 10_000), new Date(Date.now() - 10_000));
+		await storage.save(new Uint8Array([4]));
 		expect(existsSync(`${indexPath}.lock`)).toBe(false);
 	});
 
