@@ -237,7 +237,10 @@ export interface BrowseReply {
 	sessions: (Omit<SessionSummary, "firstPrompt"> & { preview?: string })[];
 }
 
-export function browseReply(index: LookbackIndex, options: { limit?: number; project?: string; since?: string; until?: string; now?: number }): BrowseReply {
+export function browseReply(
+	index: LookbackIndex,
+	options: { limit?: number; project?: string; since?: string; until?: string; now?: number; scope?: "top" | "all" },
+): BrowseReply {
 	const sessions = index.browse({ ...options, limit: options.limit ?? DEFAULTS.searchLimit }).map(({ firstPrompt, ...s }) => ({ ...s, preview: firstPrompt }));
 	return { mode: "browse", total: sessions.length, sessions };
 }
@@ -336,7 +339,7 @@ export function storeAction(
 	options: DiscoveryOptions = {},
 ): StoreReply {
 	if (action === "list") {
-		const sessions = index.browse({ limit: request.limit, project: request.project, since: request.since as string | undefined, until: request.until as string | undefined, now: request.now });
+		const sessions = index.browse({ limit: request.limit, project: request.project, since: request.since as string | undefined, until: request.until as string | undefined, now: request.now, scope: request.scope });
 		return { action, total: sessions.length, results: sessions.map((s) => ({ ...storeFields(index, s, options.extras), sessionId: s.sessionId, name: s.name, agent: s.agent, kind: s.kind })) };
 	}
 	if (!request.query) throw new LookbackError("bad-argument", `action "${action}" needs a query`);

@@ -19,6 +19,11 @@ export const sessionSearchParams = Type.Object({
 	until: Type.Optional(Type.String({ description: "Only messages before: a date (whole day included), an ISO datetime, or an age." })),
 	role: Type.Optional(StringEnum(["user", "assistant", "tool", "summary", "meta"] as const, { description: "Only text of this role." })),
 	limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: "Sessions to return (default 10)." })),
+	scope: Type.Optional(
+		StringEnum(["top", "all"] as const, {
+			description: 'omp sub-agent transcripts: "all" includes them (the default for a query), "top" leaves them out (the default for browsing).',
+		}),
+	),
 	detail: Type.Optional(StringEnum(["full"] as const, { description: '"full" returns the messages around the hit for every result, not only the first.' })),
 	sessionId: Type.Optional(
 		Type.String({ description: "Read this session (id, unique id prefix, or .jsonl path from an earlier result). Alone: its whole active branch, bounded." }),

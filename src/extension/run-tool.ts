@@ -60,7 +60,7 @@ export async function runSessionSearch(opened: NodeIndex, params: SessionSearchP
 	const index = opened.index;
 	const needsSync = mode === "discovery" || mode === "browse" || mode === "keyword" || mode === "content" || mode === "list";
 	const sync: SyncState = needsSync ? await syncBeforeSearch(opened) : {};
-	const request = { query: params.query ?? "", project: params.project, since: params.since, until: params.until, role: params.role, limit: params.limit, exclude };
+	const request = { query: params.query ?? "", project: params.project, since: params.since, until: params.until, role: params.role, limit: params.limit, scope: params.scope, exclude };
 	let reply: object;
 	switch (mode) {
 		case "discovery":
@@ -88,7 +88,7 @@ export async function runSessionSearch(opened: NodeIndex, params: SessionSearchP
 			reply = readWhole(index, await sessionRef(opened, params.sessionId!), { ...files, branchTip: params.branchTip });
 			break;
 		case "browse":
-			reply = browseReply(index, { limit: params.limit, project: params.project, since: params.since, until: params.until });
+			reply = browseReply(index, { limit: params.limit, project: params.project, since: params.since, until: params.until, scope: params.scope });
 			break;
 	}
 	const full = { ...reply, ...sync };

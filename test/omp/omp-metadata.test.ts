@@ -71,3 +71,17 @@ describe("omp's history.db and agent.db", () => {
 		}
 	});
 });
+
+describe("the tool's scope", () => {
+	it("browses top-level sessions by default and sub-agents on request; a query includes them naming their parent", async () => {
+		const home = tempDir("omp-scope");
+		ompStore(home);
+		const opened = await openNodeIndex({ agentDir: join(home, ".pi", "agent"), indexPath: join(home, "index.db"), env: { HOME: home } });
+		const browse = async (scope?: "top" | "all") => JSON.parse((await runSessionSearch(opened, { scope })).text).sessions.map((s: { kind: string }) => s.kind).sort();
+		expect(await browse()).toEqual(["archived", "session"]);
+		expect(await browse("all")).toEqual(["archived", "session", "subagent"]);
+		const hit = JSON.parse((await runSessionSearch(opened, { query: "pelican formatter" })).text).results[0];
+		expect(hit).toMatchObject({ kind: "subagent", spawnedBySessionId: PARENT });
+		expect(JSON.parse((await runSessionSearch(opened, { query: "pelican formatter", scope: "top" })).text).results).toEqual([]);
+	});
+});
