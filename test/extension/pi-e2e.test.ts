@@ -5,21 +5,14 @@
 import { execFile, spawn } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fakeModelsJson, startFakeModel } from "../fake-model-server.mjs";
+import { describe, expect, it } from "vitest";
+import { fakeModelsJson } from "../fake-model-server.mjs";
+import { EXTENSION, REPO, useFakeModel } from "../agents.js";
 import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
 
-const REPO = join(import.meta.dirname, "..", "..");
 const PI = join(REPO, "node_modules", ".bin", "pi");
-const EXTENSION = join(REPO, "src", "extension", "index.ts");
 
-let fake: Awaited<ReturnType<typeof startFakeModel>>;
-beforeAll(async () => {
-	fake = await startFakeModel();
-});
-afterAll(async () => {
-	await fake?.close();
-});
+const model = useFakeModel();
 
 interface PiRun {
 	code: number | null;
@@ -44,7 +37,7 @@ function piHome() {
 	const cwd = join(root, "proj");
 	for (const d of [home, agentDir, cwd]) mkdirSync(d, { recursive: true });
 	cpSync(FIXTURES, join(agentDir, "sessions"), { recursive: true });
-	writeFileSync(join(agentDir, "models.json"), fakeModelsJson(fake.url));
+	writeFileSync(join(agentDir, "models.json"), fakeModelsJson(model.current.url));
 	return { env: { HOME: home, PI_CODING_AGENT_DIR: agentDir }, agentDir, cwd };
 }
 
@@ -105,10 +98,10 @@ describe("session_search in the real pi", () => {
 		const home = piHome();
 		const install = await pi(["install", REPO], home.env, home.cwd);
 		expect(install.code, install.stderr).toBe(0);
-		const before = fake.requests.length;
+		const before = model.current.requests.length;
 		const run = await pi(["--provider", "fake", "--model", "fake-model", "-p", "hello"], home.env, home.cwd);
 		expect(run.code, run.stderr).toBe(0);
-		const request = fake.requests.slice(before).at(-1)!;
+		const request = model.current.requests.slice(before).at(-1)!;
 		const system = JSON.stringify(request.messages[0]);
 		expect(system).toContain("pi-session-pattern-miner");
 		expect(request.tools.map((t: { function: { name: string } }) => t.function.name)).toContain("session_search");

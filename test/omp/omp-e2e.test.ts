@@ -5,24 +5,16 @@
 import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeModel } from "../fake-model-server.mjs";
+import { describe, expect, it } from "vitest";
+import { EXTENSION, REPO, useFakeModel } from "../agents.js";
 import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
 import { ompStore, PARENT } from "./omp-store.js";
 
-const REPO = join(import.meta.dirname, "..", "..");
 const TOOLS = join(REPO, ".tools", "omp", "node_modules");
 const BUN = join(TOOLS, ".bin", "bun");
 const OMP = join(TOOLS, "@oh-my-pi", "pi-coding-agent", "dist", "cli.js");
-const EXTENSION = join(REPO, "src", "extension", "index.ts");
 
-let fake: Awaited<ReturnType<typeof startFakeModel>>;
-beforeAll(async () => {
-	fake = await startFakeModel();
-});
-afterAll(async () => {
-	await fake?.close();
-});
+const model = useFakeModel();
 
 function modelsYml(url: string): string {
 	return `providers:
@@ -47,7 +39,7 @@ function home() {
 	const root = tempDir("omp-e2e");
 	const homeDir = join(root, "home");
 	const store = ompStore(homeDir);
-	writeFileSync(join(store.agent, "models.yml"), modelsYml(fake.url));
+	writeFileSync(join(store.agent, "models.yml"), modelsYml(model.current.url));
 	cpSync(FIXTURES, join(homeDir, ".pi", "agent", "sessions"), { recursive: true });
 	const cwd = join(homeDir, "work");
 	mkdirSync(cwd, { recursive: true });
@@ -100,10 +92,10 @@ describe("session_search in the real omp", () => {
 		const h = home();
 		const link = await omp(["plugin", "link", REPO], h);
 		expect(link.code, `${link.stdout}\n${link.stderr}`).toBe(0);
-		const before = fake.requests.length;
+		const before = model.current.requests.length;
 		const run = await omp(["-p", "--model", "fakeprov/fake-1", "hello"], h);
 		expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
-		const tools = fake.requests.slice(before).flatMap((r) => (r.tools ?? []).map((t) => t.function.name));
+		const tools = model.current.requests.slice(before).flatMap((r) => (r.tools ?? []).map((t) => t.function.name));
 		expect(tools).toContain("session_search");
 	});
 });
