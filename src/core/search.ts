@@ -16,7 +16,7 @@ import { parseQuery, type QueryNode } from "./query-parser.js";
 import { type SessionRow, sessionSummary, type SessionSummary, SESSION_COLUMNS } from "./session-rows.js";
 import { STATE_NAME } from "./schema.js";
 import { makeSnippet } from "./snippet.js";
-import { parseTimeFilter } from "./time.js";
+import { timeBound } from "./time.js";
 import { wordsOf } from "./words.js";
 
 export interface SearchRequest {
@@ -126,16 +126,11 @@ function anyWordQuery(root: QueryNode): QueryNode | undefined {
 	return { kind: "or", items: subject.length > 0 ? subject : root.items };
 }
 
-function toMs(value: string | number | undefined, bound: "start" | "end", now: number | undefined): number | undefined {
-	if (value === undefined || value === "") return undefined;
-	return typeof value === "number" ? value : parseTimeFilter(value, bound, now);
-}
-
 /** Run a search. Bad filters throw LookbackError("bad-argument"); a bad query gives `error` in the response. */
 export function search(db: Database, request: SearchRequest): SearchResponse {
 	const limit = Math.max(1, Math.min(request.limit ?? DEFAULTS.searchLimit, DEFAULTS.searchMaxLimit));
-	const since = toMs(request.since, "start", request.now);
-	const until = toMs(request.until, "end", request.now);
+	const since = timeBound(request.since, "start", request.now);
+	const until = timeBound(request.until, "end", request.now);
 	const roles = request.role === undefined ? [] : Array.isArray(request.role) ? request.role : [request.role];
 	const response: SearchResponse = { query: request.query, results: [], totalSessions: 0 };
 	const parsed = parseQuery(request.query);

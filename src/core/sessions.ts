@@ -10,7 +10,7 @@ import { LookbackError } from "./errors.js";
 import { containsPattern } from "./project.js";
 import { SESSION_COLUMNS, sessionSummary, type SessionRow, type SessionSummary } from "./session-rows.js";
 import { STATE_NAME } from "./schema.js";
-import { isoOf, parseTimeFilter } from "./time.js";
+import { isoOf, timeBound } from "./time.js";
 
 /**
  * The session a reference names: a full session id, a unique id prefix (4+ characters), or the path of an
@@ -157,13 +157,15 @@ export function browseSessions(db: Database, options: BrowseOptions = {}): Sessi
 		where.push("(cwd LIKE ? ESCAPE '\\' OR name LIKE ? ESCAPE '\\')");
 		params.push(containsPattern(options.project), containsPattern(options.project));
 	}
-	if (options.since !== undefined) {
+	const since = timeBound(options.since, "start", options.now);
+	const until = timeBound(options.until, "end", options.now);
+	if (since !== undefined) {
 		where.push("modified >= ?");
-		params.push(typeof options.since === "number" ? options.since : parseTimeFilter(options.since, "start", options.now));
+		params.push(since);
 	}
-	if (options.until !== undefined) {
+	if (until !== undefined) {
 		where.push("started < ?");
-		params.push(typeof options.until === "number" ? options.until : parseTimeFilter(options.until, "end", options.now));
+		params.push(until);
 	}
 	const limit = Math.max(1, Math.min(options.limit ?? DEFAULTS.browseLimit, 1000));
 	return queryAll<SessionRow>(

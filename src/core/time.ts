@@ -48,6 +48,12 @@ export function parseTimeFilter(text: string, bound: "start" | "end" = "start", 
 	);
 }
 
+/** A time filter given as epoch ms or as text (see parseTimeFilter); undefined when not given. */
+export function timeBound(value: string | number | undefined, bound: "start" | "end", now?: number): number | undefined {
+	if (value === undefined || value === "") return undefined;
+	return typeof value === "number" ? value : parseTimeFilter(value, bound, now);
+}
+
 /** ISO string of epoch ms, or undefined. */
 export function isoOf(ms: number | null | undefined): string | undefined {
 	return typeof ms === "number" && Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
