@@ -1,4 +1,4 @@
-/** A real Chromium (Debian's, installed by scripts/ensure-chromium.mjs) and a static server on 127.0.0.1. */
+/** A real Chromium (Debian's, installed by scripts/ensure-test-tools.mjs) and a static server on 127.0.0.1. */
 
 import { readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";

@@ -68,14 +68,28 @@ export function renderCall(args: { query?: string; sessionId?: string; action?: 
 	return new Text(`${theme.fg("toolTitle", theme.bold("session_search "))}${theme.fg("accent", mode)} ${theme.fg("muted", what)}`, 0, 0);
 }
 
+/** The collapsed view: the last five lines as the terminal shows them (long lines wrap), and how many came before. */
+class CollapsedView {
+	constructor(
+		private readonly lines: string[],
+		private readonly theme: Theme,
+	) {}
+
+	render(width: number): string[] {
+		const visual = new Text(this.lines.join("\n"), 0, 0).render(width);
+		const { shown, hidden } = collapsed(visual);
+		return hidden > 0 ? [this.theme.fg("muted", `… ${hidden} earlier lines (Ctrl+O to expand)`), ...shown] : shown;
+	}
+
+	invalidate(): void {}
+}
+
 export function renderResult(
 	result: { content: { type: string; text?: string }[]; details?: { lines?: string[] } },
 	options: { expanded: boolean; isPartial: boolean },
 	theme: Theme,
-): Text {
+): { render(width: number): string[]; invalidate(): void } {
 	if (options.isPartial) return new Text(theme.fg("muted", "searching past sessions…"), 0, 0);
 	if (options.expanded) return new Text(result.content.map((c) => c.text ?? "").join("\n"), 0, 0);
-	const { shown, hidden } = collapsed(result.details?.lines ?? []);
-	const more = hidden > 0 ? `${theme.fg("muted", `… ${hidden} earlier lines (Ctrl+O to expand)`)}\n` : "";
-	return new Text(more + shown.join("\n"), 0, 0);
+	return new CollapsedView(result.details?.lines ?? [], theme);
 }
