@@ -115,6 +115,7 @@ export interface ToolHit {
 	kind: string;
 	spawnedBy?: string;
 	spawnedBySessionId?: string;
+	spawnedByEntryId?: string;
 	forks?: { sessionId: string; path: string }[];
 	context?: HitContext;
 }
@@ -137,7 +138,7 @@ function toolHit(h: SearchHit): ToolHit {
 		resumeHint: h.resumeHint,
 		agent: h.agent,
 		kind: h.kind,
-		...(h.spawnedBy ? { spawnedBy: h.spawnedBy, spawnedBySessionId: h.spawnedBySessionId } : {}),
+		...(h.spawnedBy ? { spawnedBy: h.spawnedBy, spawnedBySessionId: h.spawnedBySessionId, spawnedByEntryId: h.spawnedByEntryId } : {}),
 		...(h.forks.length > 0 ? { forks: h.forks } : {}),
 	};
 }

@@ -15,7 +15,13 @@ import { compileQuery, type CompiledQuery, type Expander } from "./query-compile
 import { parseQuery, type QueryNode } from "./query-parser.js";
 import { type SessionRow, sessionSummary, type SessionSummary, SESSION_COLUMNS } from "./session-rows.js";
 import { STATE_NAME } from "./schema.js";
+import { spawningEntry } from "./sessions.js";
 import { makeSnippet } from "./snippet.js";
+
+/** A sub-agent transcript is `<session>/<agent name>.jsonl`. */
+function agentNameOf(path: string): string {
+	return (path.split(/[\\/]/).pop() ?? "").replace(/\.jsonl$/, "");
+}
 import { timeBound } from "./time.js";
 import { wordsOf } from "./words.js";
 
@@ -260,8 +266,11 @@ function runQuery(db: Database, query: CompiledQuery, f: Filters): Pick<SearchRe
 	const results = chosen.map((session) => {
 		const hit = best.get(session)!;
 		const body = decodeBody(queryAll<{ body: unknown }>(db, "SELECT body FROM entries WHERE id = ?", [hit.id])[0]?.body);
+		const row = rows.get(session)!;
+		const spawnedByEntryId = row.kind === "subagent" && row.spawned_by ? spawningEntry(db, row.spawned_by, agentNameOf(row.path)) : undefined;
 		return {
-			...sessionSummary(rows.get(session)!),
+			...sessionSummary(row),
+			...(spawnedByEntryId ? { spawnedByEntryId } : {}),
 			entryId: hit.entry_id,
 			role: hit.role,
 			type: hit.type,

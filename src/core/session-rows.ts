@@ -49,6 +49,8 @@ export interface SessionSummary {
 	/** For a sub-agent: the session file that spawned it, and that session's id. */
 	spawnedBy?: string;
 	spawnedBySessionId?: string;
+	/** The tool call or result in the spawning session that names this sub-agent, where the files say. */
+	spawnedByEntryId?: string;
 	resumeHint: string;
 }
 

@@ -182,3 +182,19 @@ export function latestSummary(db: Database, sessionRowId: number, maxChars = 400
 	const text = decodeBody(row.body).replace(/\s+/g, " ").trim();
 	return text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
 }
+
+/**
+ * The entry of a session that spawned a sub-agent (omp): the first tool call or result that names the agent,
+ * found through the word index. Undefined when the session's files do not say.
+ */
+export function spawningEntry(db: Database, sessionPath: string, agentName: string): string | undefined {
+	const words = agentName.match(/[\p{L}\p{N}]+/gu);
+	if (!words) return undefined;
+	const match = `{tool} : "${words.join(" ").toLowerCase()}"`;
+	return queryAll<{ entry_id: string }>(
+		db,
+		`SELECT e.entry_id FROM entries_fts f CROSS JOIN entries e ON e.id = f.rowid
+		 WHERE entries_fts MATCH ? AND e.session = (SELECT id FROM sessions WHERE path = ?) ORDER BY e.seq LIMIT 1`,
+		[match, sessionPath],
+	)[0]?.entry_id;
+}

@@ -27,7 +27,7 @@ describe("omp sessions", () => {
 		const { index, source } = await open(store);
 		await index.sync(source);
 		const sub = index.search({ query: "pelican formatter" }).results[0];
-		expect(sub).toMatchObject({ kind: "subagent", spawnedBySessionId: PARENT, spawnedBy: store.parentFile, resumeHint: `omp --resume ${PARENT}` });
+		expect(sub).toMatchObject({ kind: "subagent", spawnedBySessionId: PARENT, spawnedBy: store.parentFile, spawnedByEntryId: "0000000a", resumeHint: `omp --resume ${PARENT}` });
 		expect(index.search({ query: "pelican formatter", scope: "top" }).results).toEqual([]);
 		expect(index.search({ query: "rounds money", role: "meta" }).results[0].kind).toBe("subagent");
 		expect(index.browse().map((s) => s.kind)).toEqual(["session", "archived"]);

@@ -32,7 +32,8 @@ export function ompStore(home = tempDir("omp-home")) {
 			user("00000002", "00000001", "why are the cart totals off by one cent") +
 			line({ type: "message", id: "00000003", parentId: "00000002", timestamp: "2026-11-10T10:00:02.000Z", message: { role: "developer", content: [{ type: "text", text: "harness note about rounding" }], timestamp: 0 } }) +
 			line({ type: "message", id: "00000004", parentId: "00000003", timestamp: "2026-11-10T10:00:03.000Z", message: { role: "pythonExecution", code: "print(round(2.675, 2))", output: "2.67 bankers rounding", timestamp: 0 } }) +
-			line({ type: "title_change", id: "00000005", parentId: "00000004", timestamp: "2026-11-10T10:00:04.000Z", title: "Cart rounding bug", previousTitle: "Cart totals", source: "user" }) +
+			line({ type: "message", id: "0000000a", parentId: "00000004", timestamp: "2026-11-10T10:00:03.500Z", message: { role: "assistant", content: [{ type: "toolCall", id: "call_t1", name: "task", arguments: { agents: [{ name: "explore-1", task: "find every place that rounds money" }] } }], timestamp: 0 } }) +
+			line({ type: "title_change", id: "00000005", parentId: "0000000a", timestamp: "2026-11-10T10:00:04.000Z", title: "Cart rounding bug", previousTitle: "Cart totals", source: "user" }) +
 			line({ type: "custom", customType: "session_exit", id: "00000006", parentId: "00000005", timestamp: "2026-11-10T10:00:05.000Z", data: {} }),
 	);
 	mkdirSync(join(project, stem));
