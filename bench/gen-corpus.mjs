@@ -3,7 +3,7 @@
  * bench/gen-corpus.mjs — deterministic synthetic corpus of Pi coding-agent sessions (JSONL, session format v3).
  *
  * Usage:
- *   node bench/gen-corpus.mjs --out DIR --mb 50 [--seed 42] [--force]
+ *   node bench/gen-corpus.mjs --out DIR --mb 50 [--seed 42] [--agent pi|omp] [--force]
  *     writes DIR/sessions/--home-dev-<project>--/<fileTimestamp>_<uuidv7>.jsonl until the JSONL bytes reach
  *     mb * 10^6, writes DIR/corpus.json (the summary) and prints the summary as one JSON line.
  *     An existing DIR/sessions is deleted first only if DIR/corpus.json (written by this script) exists;
@@ -12,7 +12,7 @@
  *     appends 1–3 valid entries to 10 existing files (see appendToFiles) and prints the bytes appended.
  *
  *   import { generateCorpus, appendToFiles, MARKERS } from "./gen-corpus.mjs";
- *   const summary = generateCorpus({ out, mb, seed });      // synchronous; returns the summary object
+ *   const summary = generateCorpus({ out, mb, seed, agent });  // agent "pi" (default) | "omp"; synchronous
  *   const added = appendToFiles({ dir: out, count: 10, seed: 1 }); // number of bytes appended
  *
  * Determinism: mulberry32 PRNG; every session i draws from its own stream seeded by (seed, i), and planted markers
@@ -46,10 +46,36 @@
  *  - ~10% sessions have an abandoned branch (sometimes with a branch_summary), ~5% are forks (new file, header
  *    parentSession = "/home/dev/.pi/agent/sessions/--home-dev-<p>--/<parent basename>", the parent's first N
  *    entries copied with the same ids/timestamps), ~8% have compaction(s) (context above model window − 16384).
+ *
+ * omp mode (`--agent omp`, `generateCorpus({ ..., agent: "omp" })`; default "pi", whose output does not change):
+ * the store of oh-my-pi 18.x (facts: shared/reference/omp.md §1, §4). Same sessions, projects and text kit, plus:
+ *  - DIR/sessions/-<project>/<fileTimestamp>_<id>.jsonl (omp's bucket for a cwd under $HOME=/home/dev: "-" + the
+ *    relative path with / replaced by -). Line 1 is the fixed-width title slot, exactly 256 UTF-8 bytes with the
+ *    newline: {"type":"title","v":1,"title":"…","updatedAt":"…","source":"auto"|"user","pad":"   …"}; ~70% of
+ *    sessions have a short auto title (also in the header's `title`), the rest "". Line 2 is the header.
+ *  - model_change {model:"provider/id"}; no session_info; ~12% of sessions get a user rename
+ *    title_change {title, previousTitle?, source:"user"} (the slot then holds that title, source "user");
+ *    user messages carry attribution:"user"; a few `developer` messages and `pythonExecution` messages
+ *    {code, output, exitCode, timestamp}; compaction/branch_summary have fromExtension (not fromHook) and compactions
+ *    usually a shortSummary; custom {customType:"session_exit"} ends every session and precedes each resume after
+ *    a pause of hours. Forks name their parent as /home/dev/.omp/agent/sessions/-<p>/<parent basename>.
+ *  - ~40% of live sessions call the `task` tool (1–8 agents a call, arguments {agents:[{name,task}]}); each agent's
+ *    transcript is DIR/sessions/-<p>/<session stem>/<name>.jsonl (name like explore-1, fix-2): title slot (title ""),
+ *    header, session_init {systemPrompt, task, tools[]}, the task as a user message (attribution:"agent"), a few
+ *    tool steps with the agent's tools, a final reply; the parent's task toolResult quotes each agent's reply.
+ *    Sub-agent files outnumber sessions about 5:1. A session and its agents share the session's size target.
+ *  - ~5% of sessions (only ones older than 45 days, never with sub-agents, never fork parents) are written instead as
+ *    DIR/archive/sessions/<YYYY-MM>/<fileTimestamp>_<id>.jsonl.gz (gzip of the same bytes).
+ *  - Sizes: `bytes` counts uncompressed bytes of all files (sessions, sub-agents, archives before gzip); the summary
+ *    adds `subagentFiles`, `subagentBytes`, `archivedFiles`, `archivedBytes`, `archivedCompressedBytes`; `files`
+ *    counts every file written, `sessions` the top-level sessions (live + archived), `fileBytes` is over those.
+ *  - Markers are planted the same way (sub-agent messages count in the global message counter; the copy of an
+ *    agent's reply in the parent's task result drops any marker, so `occurrences` stays the number of lines).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 
 const GENERATOR = "lookback/bench/gen-corpus.mjs";
 const GEN_VERSION = 1;
@@ -60,6 +86,8 @@ const MAX_TARGET = 24_000_000; // per-file target; a file overshoots by at most 
 const MAX_BYTES = 50 * 1024; // pi DEFAULT_MAX_BYTES
 const MAX_LINES = 2000; // pi DEFAULT_MAX_LINES
 const ZH_SESSION_P = 0.14;
+const HOME = "/home/dev";
+const SLOT_BYTES = 256; // omp title slot, newline included
 
 export const MARKERS = [
   { term: "DHTDynamicResolverV2", every: 2500, offset: 1234, cjk: false },
@@ -828,9 +856,9 @@ function buildProject(name, lang, G) {
     }
   }
   files.sort();
-  const cwd = `/home/dev/${name}`;
+  const cwd = `${HOME}/${name}`;
   return { name, lang, cwd, dirName: `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`, files, src, tests, subs,
-    zhComments: r.chance(0.15) };
+    zhComments: r.chance(0.15), ompDir: `-${cwd.slice(HOME.length + 1).replace(/[/\\:]/g, "-")}` };
 }
 
 function langOf(p) {
@@ -1198,6 +1226,17 @@ function uuidv7(r, t) {
 const SKILLS = ["code-review", "commit", "debug-flaky-test", "perf-profile", "sqlite-tuning", "release-notes"];
 const LABELS = ["checkpoint", "before-refactor", "good-state", "wip", "bisect-start", "known-good", "回滚点", "try-2"];
 const CUSTOM_TYPES = ["git-context", "todo-reminder", "lookback-results", "ci-status"];
+const TOOL_W = [["read", 34], ["bash", 25], ["edit", 19], ["grep", 7], ["write", 5], ["ls", 4], ["find", 4]];
+// omp sub-agent kinds: [kind, weight, tools]
+const SUB_KINDS = [
+  ["explore", 42, ["read", "grep", "find", "ls"]], ["fix", 18, ["read", "grep", "edit", "bash"]],
+  ["review", 12, ["read", "grep", "bash"]], ["test", 10, ["read", "bash", "edit"]], ["plan", 10, ["read", "grep", "find"]],
+  ["docs", 8, ["read", "grep", "write"]],
+];
+const DEV_NOTES = ["<system-reminder>Plan mode is active. Do not edit files until the user approves the plan.</system-reminder>",
+  "<system-reminder>The todo list has open items; keep it up to date.</system-reminder>",
+  "<system-reminder>Context is getting large; prefer targeted reads (offset/limit) over whole files.</system-reminder>",
+  "<system-reminder>The user edited files outside the session since your last turn.</system-reminder>"];
 
 class Session {
   constructor(G, i) {

@@ -16,30 +16,32 @@ const opt = (name, def) => {
 };
 const sizes = opt("mb", "50").split(",").map(Number);
 const reps = Number(opt("reps", "20"));
+/** "pi" (default) or "omp": which agent's store the corpus imitates. */
+const agent = opt("agent", "pi");
 const seed = 42;
 mkdirSync("bench/out", { recursive: true });
 
 function worker(...args) {
-	const out = execFileSync(process.execPath, ["--max-old-space-size=8192", "bench/worker.mjs", ...args], { encoding: "utf8", maxBuffer: 64 << 20 });
+	const out = execFileSync(process.execPath, ["--max-old-space-size=8192", "bench/worker.mjs", ...args, "--agent", agent], { encoding: "utf8", maxBuffer: 64 << 20 });
 	return JSON.parse(out.trim().split("\n").pop());
 }
 
 function corpus(mb) {
-	const dir = join("bench", "corpus", `${mb}mb`);
+	const dir = join("bench", "corpus", agent === "pi" ? `${mb}mb` : `${mb}mb-${agent}`);
 	const summaryPath = join(dir, "corpus.json");
 	if (existsSync(summaryPath)) {
 		const s = JSON.parse(readFileSync(summaryPath, "utf8"));
-		if (s.seed === seed && (s.mb ?? s.targetMb) === mb) return { dir, summary: s };
+		if (s.seed === seed && (s.mb ?? s.targetMb) === mb && (s.agent ?? "pi") === agent) return { dir, summary: s };
 	}
 	const t = performance.now();
-	const summary = generateCorpus({ out: dir, mb, seed });
+	const summary = generateCorpus({ out: dir, mb, seed, agent });
 	console.error(`generated ${mb} MB corpus in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 	return { dir, summary };
 }
 
 function mostCommonProject(sessions) {
 	const counts = readdirSync(sessions).map((d) => [d, readdirSync(join(sessions, d)).length]).sort((a, b) => b[1] - a[1]);
-	return counts[0][0].replace(/^--home-dev-/, "").replace(/--$/, "");
+	return counts[0][0].replace(/^--home-dev-/, "").replace(/^-/, "").replace(/--$/, "");
 }
 
 function oneShot(indexPath, sessions, query, sync) {
@@ -66,8 +68,9 @@ for (const size of sizes) {
 	const { dir, summary } = corpus(size);
 	const sessions = join(dir, "sessions");
 	const project = mostCommonProject(sessions);
-	const wasmDb = join("bench", "out", `${size}mb-wasm.db`);
-	const nativeDb = join("bench", "out", `${size}mb-native.db`);
+	const tag = agent === "pi" ? `${size}mb` : `${size}mb-${agent}`;
+	const wasmDb = join("bench", "out", `${tag}-wasm.db`);
+	const nativeDb = join("bench", "out", `${tag}-native.db`);
 	console.error(`[${size} MB] building with sql.js…`);
 	const wasmBuild = worker("build", "--engine", "wasm", "--sessions", sessions, "--index", wasmDb);
 	console.error(`[${size} MB] building with native SQLite…`);
@@ -92,7 +95,7 @@ const lines = [`lookback benchmark, ${date}, ${machine}`, ""];
 for (const r of results) {
 	const w = r.wasmBuild;
 	const n = r.nativeBuild;
-	lines.push(`## ${r.size} MB of JSONL: ${w.files} files, ${w.entries} entries indexed, ${f1(mb(w.textBytes))} MB of indexed text`);
+	lines.push(`## ${r.size} MB of ${agent === "pi" ? "Pi" : "omp"} JSONL: ${w.files} files, ${w.entries} entries indexed, ${f1(mb(w.textBytes))} MB of indexed text`);
 	lines.push("");
 	lines.push("| | lookback (sql.js) | native SQLite FTS5 | lookback/native |");
 	lines.push("|---|---|---|---|");
@@ -126,5 +129,5 @@ lines.push(`## No-change sync of ${many.files} small session files (30 folders):
 lines.push("");
 const text = lines.join("\n");
 console.log(text);
-for (const r of results) writeFileSync(join("bench", "out", `bench-${r.size}mb.json`), `${JSON.stringify({ date, machine, ...r, manyFilesSync: many }, null, 2)}\n`);
-writeFileSync(join("bench", "out", "bench.md"), `${text}\n`);
+for (const r of results) writeFileSync(join("bench", "out", `bench-${r.size}mb${agent === "pi" ? "" : `-${agent}`}.json`), `${JSON.stringify({ date, machine, ...r, manyFilesSync: many }, null, 2)}\n`);
+writeFileSync(join("bench", "out", agent === "pi" ? "bench.md" : `bench-${agent}.md`), `${text}\n`);

@@ -34,14 +34,21 @@ async function engine(name) {
 	return name === "native" ? nativeSql : await loadEngine();
 }
 
+const agent = args.agent ?? "pi";
+
 function source() {
-	return fileSource([{ path: args.sessions, layout: "nested" }]);
+	const roots = [{ path: args.sessions, layout: "nested", agent }];
+	// omp's store: gzipped archives of `omp gc` beside the sessions folder
+	if (agent === "omp") roots.push({ path: join(args.sessions, "..", "archive", "sessions"), layout: "archive", agent });
+	return fileSource(roots);
 }
 
+/** Every .jsonl under `dir` (omp keeps sub-agent transcripts in folders beside their session). */
 function jsonlFiles(dir) {
 	const out = [];
 	for (const d of readdirSync(dir, { withFileTypes: true })) {
-		if (d.isDirectory()) for (const f of readdirSync(join(dir, d.name))) if (f.endsWith(".jsonl")) out.push(join(dir, d.name, f));
+		if (d.isDirectory()) out.push(...jsonlFiles(join(dir, d.name)));
+		else if (d.name.endsWith(".jsonl")) out.push(join(dir, d.name));
 	}
 	return out;
 }

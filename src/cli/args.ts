@@ -18,6 +18,7 @@ const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
 	since: {},
 	until: {},
 	project: {},
+	agent: {},
 	role: { repeat: true },
 	limit: {},
 	around: {},

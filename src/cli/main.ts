@@ -32,6 +32,7 @@ filters: --since T --until T   a date (2026-07-30), ISO datetime, or age (30m, 6
          --project P           substring of the session's cwd or name
          --role R              user, assistant, tool, summary, meta (repeatable)
          --limit N             sessions to show (default 10)
+         --agent pi|omp        only sessions of one agent
 SESSION: a session id, a unique id prefix, or a session file path inside the session folders.
 
 options: --index FILE          index file (default <agentDir>/lookback/index.db)
@@ -45,9 +46,9 @@ options: --index FILE          index file (default <agentDir>/lookback/index.db)
 
 const COMMANDS: Record<string, { positionals: "none" | "one" | "many"; options: string[] }> = {
 	index: { positionals: "none", options: [] },
-	search: { positionals: "many", options: ["since", "until", "project", "role", "limit"] },
+	search: { positionals: "many", options: ["since", "until", "project", "role", "limit", "agent"] },
 	read: { positionals: "one", options: ["around", "window", "branch-tip"] },
-	browse: { positionals: "none", options: ["since", "until", "project", "limit"] },
+	browse: { positionals: "none", options: ["since", "until", "project", "limit", "agent"] },
 	stats: { positionals: "none", options: [] },
 };
 const COMMON = new Set(["index", "agent-dir", "omp-agent-dir", "sessions-dir"]);
@@ -62,6 +63,12 @@ function checkCommand(args: ParsedArgs): void {
 	if (spec.positionals === "none" && n > 0) throw new LookbackError("bad-argument", `${args.command} takes no arguments, got "${args.positionals[0]}"`);
 	if (spec.positionals === "one" && n !== 1) throw new LookbackError("bad-argument", `${args.command} needs exactly one SESSION`);
 	if (spec.positionals === "many" && n === 0) throw new LookbackError("bad-argument", `${args.command} needs a QUERY`);
+}
+
+function agentOption(args: ParsedArgs): "pi" | "omp" | undefined {
+	const agent = option(args, "agent");
+	if (agent === undefined || agent === "pi" || agent === "omp") return agent;
+	throw new LookbackError("bad-argument", `--agent must be pi or omp, not "${agent}"`);
 }
 
 function roles(args: ParsedArgs): Role[] | undefined {
@@ -126,6 +133,7 @@ async function runCommand(ctx: Context): Promise<number> {
 				project: option(args, "project"),
 				role: roles(args),
 				limit: intOption(args, "limit", 1, 200),
+				agent: agentOption(args),
 			};
 			const sync = await syncFirst(ctx);
 			const response = index.search(request);
@@ -142,7 +150,7 @@ async function runCommand(ctx: Context): Promise<number> {
 			return 0;
 		}
 		case "browse": {
-			const options = { limit: intOption(args, "limit", 1, 1000), project: option(args, "project"), since: option(args, "since"), until: option(args, "until") };
+			const options = { limit: intOption(args, "limit", 1, 1000), project: option(args, "project"), since: option(args, "since"), until: option(args, "until"), agent: agentOption(args) };
 			const sync = await syncFirst(ctx);
 			const sessions = index.browse(options);
 			emit(ctx, "browse", { sessions }, formatBrowse(sessions, ctx.style), sync);

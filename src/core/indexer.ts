@@ -8,13 +8,29 @@ import type { Database } from "./engine.js";
 import { queryAll } from "./engine.js";
 import { errorMessage } from "./errors.js";
 import { fingerprint } from "./hash.js";
-import { splitLines } from "./jsonl.js";
+import { parseJsonObject, splitLines } from "./jsonl.js";
 import { newParseState, parseSessionLines, sessionIdFromFileName, type ParseState } from "./session-format.js";
 import { SessionWriter } from "./session-writer.js";
 import type { SessionFileInfo, SessionSource, SkipReason, SkippedFile, SyncWarning } from "./source.js";
 import { indexBytes } from "./stats.js";
 import { toEpochMs } from "./time.js";
 import { gunzipSync } from "fflate";
+
+/** omp's title slot: a first line of exactly 256 bytes starting `{"type":"title"`. */
+const SLOT_BYTES = 256;
+const SLOT_START = new TextEncoder().encode('{"type":"title"');
+
+function titleSlotLength(bytes: Uint8Array): number {
+	if (bytes.length < SLOT_BYTES || bytes[SLOT_BYTES - 1] !== 0x0a) return 0;
+	for (let i = 0; i < SLOT_START.length; i++) if (bytes[i] !== SLOT_START[i]) return 0;
+	return SLOT_BYTES;
+}
+
+function slotTitle(slot: Uint8Array): string | undefined {
+	if (titleSlotLength(slot) === 0) return undefined;
+	const parsed = parseJsonObject(new TextDecoder().decode(slot).trim());
+	return typeof parsed?.title === "string" && parsed.title.length > 0 ? parsed.title : undefined;
+}
 
 function isGzip(path: string): boolean {
 	return path.endsWith(".gz");
@@ -34,6 +50,8 @@ export interface SyncReport {
 	unchanged: number;
 	/** Files whose time changed with no new complete line (counted in unchanged too). */
 	touched: number;
+	/** omp sessions whose title slot was rewritten in place: the title is updated, the body not read again. */
+	retitled: number;
 	purged: number;
 	/** Files whose bytes were parsed (added + grown + rewritten). */
 	filesParsed: number;
@@ -76,6 +94,7 @@ interface KnownFile {
 	size: number;
 	mtime: number;
 	consumed: number;
+	head_off: number;
 	head_len: number;
 	head_hash: string;
 	session_id: string | null;
@@ -94,6 +113,7 @@ function emptyReport(): SyncReport {
 		rewritten: 0,
 		unchanged: 0,
 		touched: 0,
+		retitled: 0,
 		purged: 0,
 		filesParsed: 0,
 		bytesRead: 0,
@@ -132,7 +152,7 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	report.filesSeen = walk.files.length;
 
 	const known = new Map<string, KnownFile>();
-	for (const row of queryAll<KnownFile>(db, "SELECT id, path, root, size, mtime, consumed, head_len, head_hash, session_id, version, cwd, parent_path, next_seq, last_entry FROM sessions")) {
+	for (const row of queryAll<KnownFile>(db, "SELECT id, path, root, size, mtime, consumed, head_off, head_len, head_hash, session_id, version, cwd, parent_path, next_seq, last_entry FROM sessions")) {
 		known.set(row.path, row);
 	}
 
@@ -218,6 +238,7 @@ class FileSync {
 		}
 		// A gzipped archive cannot be read from an offset: it is indexed again whole when it changes.
 		if (!isGzip(file.path) && file.size >= known.consumed && (await this.headUnchanged(file, known))) {
+			if (known.head_off > 0) await this.retitle(file, known);
 			if (file.size > known.consumed) {
 				await this.grow(file, known);
 				this.report.grown++;
@@ -239,9 +260,22 @@ class FileSync {
 		return bytes;
 	}
 
+	/** omp rewrites its title slot in place on a rename: take the title from it without reading the body. */
+	private async retitle(file: SessionFileInfo, known: KnownFile): Promise<void> {
+		const slot = await this.source.read(file.path, 0, known.head_off);
+		this.report.fingerprintBytesRead += slot.length;
+		const title = slotTitle(slot);
+		if (title === undefined) return;
+		const changed = queryAll<{ n: number }>(this.db, "SELECT count(*) AS n FROM sessions WHERE id = ? AND name IS NOT ?", [known.id, title])[0]?.n ?? 0;
+		if (changed > 0) {
+			this.db.run("UPDATE sessions SET name = ? WHERE id = ?", [title, known.id]);
+			this.report.retitled++;
+		}
+	}
+
 	private async headUnchanged(file: SessionFileInfo, known: KnownFile): Promise<boolean> {
-		if (known.head_len === 0) return known.consumed === 0;
-		const head = await this.source.read(file.path, 0, known.head_len);
+		if (known.head_len === 0) return known.consumed === known.head_off;
+		const head = await this.source.read(file.path, known.head_off, known.head_off + known.head_len);
 		this.report.fingerprintBytesRead += head.length;
 		return head.length === known.head_len && fingerprint(head) === known.head_hash;
 	}
@@ -255,21 +289,24 @@ class FileSync {
 		const parsed = parseSessionLines(chunk.lines, state);
 		this.report.malformedLines += parsed.malformedLines;
 		this.report.pendingBytes += chunk.pendingBytes;
-		const headLen = Math.min(chunk.consumedBytes, DEFAULTS.headFingerprintBytes);
+		// The fingerprint skips omp's title slot, which omp rewrites in place on every rename.
+		const headOff = titleSlotLength(bytes);
+		const headLen = Math.max(0, Math.min(chunk.consumedBytes - headOff, DEFAULTS.headFingerprintBytes));
 		const header = state.header;
 		const problem = parsed.headerProblem ? `header ${parsed.headerProblem}` : null;
 		const sessionId = header?.id ?? (parsed.entries.length > 0 ? sessionIdFromFileName(file.path) : undefined) ?? null;
 		this.db.run(
-			`INSERT INTO sessions(path, root, size, mtime, consumed, head_len, head_hash, malformed, problem, session_id, version, cwd, started, parent_path, parent_id, next_seq, agent, kind, spawned_by, name)
-			 VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+			`INSERT INTO sessions(path, root, size, mtime, consumed, head_off, head_len, head_hash, malformed, problem, session_id, version, cwd, started, parent_path, parent_id, next_seq, agent, kind, spawned_by, name)
+			 VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 			[
 				file.path,
 				file.root,
 				file.size,
 				Math.floor(file.mtimeMs),
 				chunk.consumedBytes,
+				headOff,
 				headLen,
-				fingerprint(bytes.subarray(0, headLen)),
+				fingerprint(bytes.subarray(headOff, headOff + headLen)),
 				parsed.malformedLines,
 				problem,
 				sessionId,
@@ -279,7 +316,7 @@ class FileSync {
 				header?.parentSession ?? null,
 				header?.parentSession ? (parentIdOf(header.parentSession) ?? null) : null,
 				state.nextSeq,
-				file.agent ?? "pi",
+				headOff > 0 ? "omp" : (file.agent ?? "pi"), // only omp writes a title slot, whatever folder the file is in
 				file.kind ?? "session",
 				file.spawnedBy ?? null,
 				header?.title ?? null,

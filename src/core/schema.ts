@@ -8,7 +8,7 @@ import type { Database } from "./engine.js";
 import { queryOne } from "./engine.js";
 
 /** Bumped on any change to the tables; an index of another version is rebuilt. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** Application id written into the SQLite header, so a foreign database is told apart ("LkBk"). */
 export const APPLICATION_ID = 0x4c6b426b;
@@ -22,6 +22,7 @@ CREATE TABLE sessions(
   size INTEGER NOT NULL,
   mtime INTEGER NOT NULL,
   consumed INTEGER NOT NULL,
+  head_off INTEGER NOT NULL DEFAULT 0,
   head_len INTEGER NOT NULL,
   head_hash TEXT NOT NULL,
   malformed INTEGER NOT NULL DEFAULT 0,

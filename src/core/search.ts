@@ -39,6 +39,8 @@ export interface SearchRequest {
 	limit?: number;
 	/** "all" (default) includes omp sub-agent transcripts, "top" leaves them out. */
 	scope?: "top" | "all";
+	/** Only sessions written by this agent. */
+	agent?: "pi" | "omp";
 	/** Clock for relative times (tests). */
 	now?: number;
 	/** Entries never to return, e.g. what the asking agent already has in context: session rowid → entry ids. */
@@ -143,7 +145,7 @@ export function search(db: Database, request: SearchRequest): SearchResponse {
 	if (!parsed.ok) return { ...response, error: parsed.error };
 
 	const expander = vocabularyExpander(db);
-	const filters: Filters = { since, until, roles, project: request.project, limit, exclude: request.exclude, topOnly: request.scope === "top" };
+	const filters: Filters = { since, until, roles, project: request.project, limit, exclude: request.exclude, topOnly: request.scope === "top", agent: request.agent };
 	const attempts: Array<() => ReturnType<typeof compileQuery>> = [
 		() => compileQuery(parsed.root, expander),
 		() => compileQuery(parsed.root, expander, false),
@@ -188,6 +190,7 @@ interface Filters {
 	limit: number;
 	exclude?: SearchRequest["exclude"];
 	topOnly: boolean;
+	agent?: "pi" | "omp";
 }
 
 function runQuery(db: Database, query: CompiledQuery, f: Filters): Pick<SearchResponse, "results" | "totalSessions" | "rankedNewest"> {
@@ -204,6 +207,10 @@ function runQuery(db: Database, query: CompiledQuery, f: Filters): Pick<SearchRe
 		params.push(f.until);
 	}
 	if (f.topOnly) where.push("s.kind != 'subagent'");
+	if (f.agent) {
+		where.push("s.agent = ?");
+		params.push(f.agent);
+	}
 	if (f.project) {
 		where.push("(s.cwd LIKE ? ESCAPE '\\' OR s.name LIKE ? ESCAPE '\\')");
 		params.push(containsPattern(f.project), containsPattern(f.project));

@@ -142,6 +142,8 @@ export interface BrowseOptions {
 	limit?: number;
 	/** "top" (default) leaves out omp sub-agent transcripts, "all" lists them too. */
 	scope?: "top" | "all";
+	/** Only sessions written by this agent. */
+	agent?: "pi" | "omp";
 	project?: string;
 	since?: string | number;
 	until?: string | number;
@@ -153,6 +155,10 @@ export function browseSessions(db: Database, options: BrowseOptions = {}): Sessi
 	const where = ["session_id IS NOT NULL"];
 	if ((options.scope ?? "top") === "top") where.push("kind != 'subagent'");
 	const params: (string | number)[] = [];
+	if (options.agent) {
+		where.push("agent = ?");
+		params.push(options.agent);
+	}
 	if (options.project) {
 		where.push("(cwd LIKE ? ESCAPE '\\' OR name LIKE ? ESCAPE '\\')");
 		params.push(containsPattern(options.project), containsPattern(options.project));

@@ -137,7 +137,8 @@ async function walkRoot(root: SessionRoot, result: WalkResult): Promise<void> {
 
 /** A session source over folders on disk. */
 export function fileSource(roots: SessionRoot[]): SessionSource {
-	const real = roots.map((r) => ({ ...r, path: realOrSame(r.path) }));
+	// A folder named twice (PI_CODING_AGENT_DIR is shared by Pi and omp) is walked once: no file is indexed twice.
+	const real = roots.map((r) => ({ ...r, path: realOrSame(r.path) })).filter((r, i, all) => all.findIndex((o) => o.path === r.path) === i);
 	const rootPaths = real.map((r) => r.path);
 	return {
 		describe: () => rootPaths.join(", "),

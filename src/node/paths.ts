@@ -1,6 +1,6 @@
 /** Where Pi keeps things: the agent dir, its session roots, lookback's default index file. */
 
-import { readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { LookbackError } from "../core/index.js";
@@ -16,12 +16,21 @@ function expandHome(path: string): string {
 /** `PI_CODING_AGENT_DIR`, or `~/.pi/agent`. */
 export function piAgentDir(env: Env = process.env): string {
 	const dir = env.PI_CODING_AGENT_DIR;
-	return dir ? resolve(expandHome(dir)) : join(homedir(), ".pi", "agent");
+	return dir ? resolve(expandHome(dir)) : join(env.HOME || homedir(), ".pi", "agent");
 }
 
-/** omp's agent dir: `~/.omp/agent` (or `~/<PI_CONFIG_DIR>/agent`); omp also honours PI_CODING_AGENT_DIR, which then names one dir for both. */
+/**
+ * omp's agent dir, as omp resolves it: a profile (`OMP_PROFILE` / `PI_PROFILE`) → `~/.omp/profiles/<name>/agent`;
+ * `$XDG_DATA_HOME/omp` when that folder exists; else `~/.omp/agent` (`PI_CONFIG_DIR` renames `.omp`).
+ * omp also honours PI_CODING_AGENT_DIR, which then names one folder for both agents.
+ */
 export function ompAgentDir(env: Env = process.env): string {
-	return join(env.HOME || homedir(), env.PI_CONFIG_DIR || ".omp", "agent");
+	const home = env.HOME || homedir();
+	const root = join(home, env.PI_CONFIG_DIR || ".omp");
+	const profile = env.OMP_PROFILE || env.PI_PROFILE;
+	if (profile) return join(root, "profiles", profile, "agent");
+	if (env.XDG_DATA_HOME && existsSync(join(env.XDG_DATA_HOME, "omp"))) return join(env.XDG_DATA_HOME, "omp");
+	return join(root, "agent");
 }
 
 /** The default index file: `<agentDir>/lookback/index.db`. */

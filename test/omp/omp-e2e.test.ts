@@ -98,4 +98,20 @@ describe("session_search in the real omp", () => {
 		const tools = model.current.requests.slice(before).flatMap((r) => (r.tools ?? []).map((t) => t.function.name));
 		expect(tools).toContain("session_search");
 	});
+
+	it("answers discovery with a sub-agent hit, and list with dates", async () => {
+		const h = home();
+		const found = await omp(["-p", "--model", "fakeprov/fake-1", "-e", EXTENSION, 'CALL session_search {"query":"pelican formatter"}'], h);
+		expect(found.code, `${found.stdout}\n${found.stderr}`).toBe(0);
+		const [discovery] = toolResults(h);
+		const hit = JSON.parse(discovery.text).results[0];
+		expect(hit).toMatchObject({ kind: "subagent", spawnedBySessionId: PARENT, spawnedByEntryId: "0000000a", resumeHint: `omp --resume ${PARENT}` });
+		const h2 = home();
+		const listed = await omp(["-p", "--model", "fakeprov/fake-1", "-e", EXTENSION, 'CALL session_search {"action":"list","since":"2026-11-01","until":"2026-11-15"}'], h2);
+		expect(listed.code, `${listed.stdout}\n${listed.stderr}`).toBe(0);
+		const list = JSON.parse(toolResults(h2)[0].text);
+		expect(list.action).toBe("list");
+		expect(list.results.map((r: { session_id: string }) => r.session_id)).toContain(PARENT);
+		for (const r of list.results) expect(r.time >= "2026-11-01" && r.time < "2026-11-16").toBe(true);
+	});
 });
