@@ -6,8 +6,8 @@
  *   node bench/gen-corpus.mjs --out DIR --mb 50 [--seed 42] [--agent pi|omp] [--force]
  *     writes DIR/sessions/--home-dev-<project>--/<fileTimestamp>_<uuidv7>.jsonl until the JSONL bytes reach
  *     mb * 10^6, writes DIR/corpus.json (the summary) and prints the summary as one JSON line.
- *     An existing DIR/sessions is deleted first only if DIR/corpus.json (written by this script) exists;
- *     otherwise a non-empty DIR/sessions is an error unless --force is given.
+ *     An existing DIR/sessions (and DIR/archive) is deleted first only if DIR/corpus.json (written by this script)
+ *     exists; otherwise a non-empty one is an error unless --force is given.
  *   node bench/gen-corpus.mjs --append DIR --count 10 [--seed 7]
  *     appends 1–3 valid entries to 10 existing files (see appendToFiles) and prints the bytes appended.
  *
@@ -59,11 +59,14 @@
  *    {code, output, exitCode, timestamp}; compaction/branch_summary have fromExtension (not fromHook) and compactions
  *    usually a shortSummary; custom {customType:"session_exit"} ends every session and precedes each resume after
  *    a pause of hours. Forks name their parent as /home/dev/.omp/agent/sessions/-<p>/<parent basename>.
- *  - ~40% of live sessions call the `task` tool (1–8 agents a call, arguments {agents:[{name,task}]}); each agent's
- *    transcript is DIR/sessions/-<p>/<session stem>/<name>.jsonl (name like explore-1, fix-2): title slot (title ""),
- *    header, session_init {systemPrompt, task, tools[]}, the task as a user message (attribution:"agent"), a few
- *    tool steps with the agent's tools, a final reply; the parent's task toolResult quotes each agent's reply.
- *    Sub-agent files outnumber sessions about 5:1. A session and its agents share the session's size target.
+ *  - ~40% of sessions call the `task` tool: their first tool step is a task call, later steps are with chance 0.5
+ *    up to 3–6 calls; 1–8 agents a call (mean ~4.9), arguments {agents:[{name,task}]}. Each agent's transcript is
+ *    DIR/sessions/-<p>/<session stem>/<name>.jsonl (name like explore-1, fix-2): title slot (title ""), header,
+ *    session_init {parentId:null, systemPrompt, task, tools[]}, the task as a user message (attribution:"agent"),
+ *    tool steps with the agent's tools (mean file ~22 KB), a final reply; the parent's task toolResult quotes each
+ *    agent's reply. A session and its agents share one size target (raised by 25 KB per allowed call), so the
+ *    agents' bytes count towards the corpus size. Sub-agent files outnumber sessions about 5:1 (4.3–5.2 over seeds
+ *    at 50–200 MB); fork files copy their parent's task calls, whose agents stay in the parent's folder.
  *  - ~5% of sessions (only ones older than 45 days, never with sub-agents, never fork parents) are written instead as
  *    DIR/archive/sessions/<YYYY-MM>/<fileTimestamp>_<id>.jsonl.gz (gzip of the same bytes).
  *  - Sizes: `bytes` counts uncompressed bytes of all files (sessions, sub-agents, archives before gzip); the summary
@@ -1233,16 +1236,18 @@ const SUB_KINDS = [
   ["review", 12, ["read", "grep", "bash"]], ["test", 10, ["read", "bash", "edit"]], ["plan", 10, ["read", "grep", "find"]],
   ["docs", 8, ["read", "grep", "write"]],
 ];
+const AGENT_COUNTS = [[1, 8], [2, 10], [3, 12], [4, 14], [5, 14], [6, 14], [7, 13], [8, 15]]; // agents per task call, mean ~4.9
 const DEV_NOTES = ["<system-reminder>Plan mode is active. Do not edit files until the user approves the plan.</system-reminder>",
   "<system-reminder>The todo list has open items; keep it up to date.</system-reminder>",
   "<system-reminder>Context is getting large; prefer targeted reads (offset/limit) over whole files.</system-reminder>",
   "<system-reminder>The user edited files outside the session since your last turn.</system-reminder>"];
 
 class Session {
-  constructor(G, i) {
+  /** `seedKey`/`sub`: an omp sub-agent transcript of session i (see runSub). */
+  constructor(G, i, seedKey, sub = false) {
     this.G = G;
     this.i = i;
-    const r = (this.r = new Rng(seedOf(G.seed, "session", i)));
+    const r = (this.r = new Rng(seedKey ?? seedOf(G.seed, "session", i)));
     this.P = G.projects[G.projZ.idx(r)];
     this.target = Math.min(MAX_TARGET, Math.max(1500, r.logn(110e3, 1.55)));
     this.t = Math.floor(END_MS - WINDOW_MS + r.next() * (WINDOW_MS - 4 * DAY));
@@ -1268,6 +1273,35 @@ class Session {
     this.branched = false;
     this.readFiles = new Set();
     this.modifiedFiles = new Set();
+    this.subBytes = 0; // bytes of this session's sub-agent files (omp)
+    this.hdr = 1; // lines before the first entry
+    if (G.omp) this.ompInit(seedKey, sub);
+  }
+
+  /** omp-only decisions, drawn from their own stream `this.o`. */
+  ompInit(seedKey, sub) {
+    const o = (this.o = new Rng(seedOf(this.G.seed, "omp", this.i, seedKey ?? "")));
+    this.hdr = 2;
+    this.isSub = sub;
+    this.title = "";
+    this.titleSource = "auto";
+    this.subs = [];
+    this.agentN = {};
+    this.taskCalls = 0;
+    if (sub) return;
+    this.wantTitle = o.chance(0.7);
+    this.renameTurn = o.chance(0.12) ? 1 + o.int(4) : -1;
+    // ~5%: every ~15th session by a golden-ratio sequence (evenly spread), if older than 45 days
+    this.archived = this.t < END_MS - 45 * DAY && (this.i * 0.6180339887498949) % 1 < 0.066;
+    this.wantTask = !this.archived && o.chance(0.42); // ~40% of all sessions
+    this.taskP = 0.5; // chance that a later tool step is another task call …
+    this.maxTasks = 3 + o.int(4); // … up to 3–6 calls a session
+    if (this.wantTask) this.target = Math.min(MAX_TARGET, this.target + this.maxTasks * 25e3); // room for the agents' transcripts
+  }
+
+  /** Whether the session (with its sub-agents) has reached its size target. */
+  full() {
+    return this.bytes + this.subBytes >= this.target;
   }
 
   get ver() {
@@ -1356,7 +1390,7 @@ class Session {
       if (j < 0) return s + phrase;
       return s.slice(0, j) + phrase + s.slice(j);
     };
-    if (msg.role === "bashExecution") msg.output = ins(msg.output);
+    if (msg.role === "bashExecution" || msg.role === "pythonExecution") msg.output = ins(msg.output);
     else if (msg.role === "assistant") {
       let b = msg.content.find((c) => c.type === "text");
       if (!b) {
@@ -1460,9 +1494,9 @@ class Session {
       if (this.t < lastT + 1000) this.t = lastT + 1000;
       this.startMs = this.t;
       this.id = uuidv7(r, this.t);
-      this.parentSession = `/home/dev/.pi/agent/sessions/${ps.P.dirName}/${ps.basename}`;
+      this.parentSession = G.omp ? `${HOME}/.omp/agent/sessions/${ps.P.ompDir}/${ps.basename}` : `/home/dev/.pi/agent/sessions/${ps.P.dirName}/${ps.basename}`;
       this.header();
-      for (let j = 1; j < k; j++) {
+      for (let j = ps.hdr; j < k; j++) {
         const m = ps.meta[j];
         this.ids.add(m.id);
         this.push(ps.lines[j], m.kind, { ...m });
@@ -1479,8 +1513,7 @@ class Session {
       this.startMs = this.t;
       this.id = uuidv7(r, this.t);
       this.header();
-      const m = this.model;
-      this.entry("model_change", (id, parentId, timestamp) => ({ type: "model_change", id, parentId, timestamp, provider: m.provider, modelId: m.model }));
+      this.modelChange();
       this.tick(1 + r.int(3));
       this.entry("thinking_level_change", (id, parentId, timestamp) => ({ type: "thinking_level_change", id, parentId, timestamp, thinkingLevel: this.thinking }));
     }
@@ -1489,9 +1522,25 @@ class Session {
   }
 
   header() {
+    if (this.G.omp) {
+      // omp: the fixed-width title slot comes first; its final text is written by finishSlot()
+      this.slotT = this.t;
+      this.push(" ".repeat(SLOT_BYTES - 1), "title", { id: null, parentId: null, type: "title", role: null, t: this.t, ctx: 0, mk: 0 });
+      if (!this.isSub && this.wantTitle) {
+        this.title = this.makeTitle();
+        this.G.stats.titled++;
+      }
+    }
     const h = { type: "session", version: 3, id: this.id, timestamp: isoOf(this.t), cwd: this.P.cwd };
+    if (this.title) h.title = this.title;
     if (this.parentSession) h.parentSession = this.parentSession;
     this.push(JSON.stringify(h), "session", { id: null, parentId: null, type: "session", role: null, t: this.t, ctx: 0, mk: 0 });
+  }
+
+  modelChange() {
+    const m = this.model;
+    if (this.G.omp) this.entry("model_change", (id, parentId, timestamp) => ({ type: "model_change", id, parentId, timestamp, model: `${m.provider}/${m.model}` }));
+    else this.entry("model_change", (id, parentId, timestamp) => ({ type: "model_change", id, parentId, timestamp, provider: m.provider, modelId: m.model }));
   }
 
   run(target) {
@@ -1499,13 +1548,188 @@ class Session {
     this.start();
     let turn = 0;
     do this.turn(turn++);
-    while (this.bytes < this.target);
+    while (!this.full());
+    if (this.G.omp) {
+      this.sessionExit();
+      this.finishSlot();
+    }
+  }
+
+  // ── omp
+  /** Rewrite line 1 (the title slot) with the final title: exactly SLOT_BYTES bytes with the newline. */
+  finishSlot() {
+    const slot = { type: "title", v: 1, title: this.title, updatedAt: isoOf(this.slotT), source: this.titleSource, pad: "" };
+    const n = SLOT_BYTES - 1 - byteLen(JSON.stringify(slot));
+    if (n < 0) throw new Error(`title too long for the slot: ${this.title}`);
+    slot.pad = " ".repeat(n);
+    const line = JSON.stringify(slot);
+    if (byteLen(line) !== SLOT_BYTES - 1) throw new Error("title slot has the wrong size");
+    this.lines[0] = line;
+  }
+
+  makeTitle() {
+    const o = this.o, T = this.G.T;
+    const topic = o.chance(0.5) ? T.kebab(o).replace(/-/g, " ") : T.pascal(o);
+    let t = this.zh ? `${o.pick(["修复", "重构", "优化", "排查", "实现", "调试"])} ${topic} ${o.pick(["的问题", "性能", "逻辑", "测试", ""])}`.trim()
+      : `${cap(o.pick(["fix", "refactor", "debug", "speed up", "investigate", "implement", "add tests for", "clean up", "review"]))} ${topic}${o.chance(0.3) ? ` in ${o.pick(this.P.subs)}` : ""}`;
+    while (byteLen(t) > 120) t = t.slice(0, -1);
+    return t;
+  }
+
+  sessionExit() {
+    this.tick(20 + this.o.int(2000));
+    this.entry("custom", (id, parentId, timestamp) => ({ type: "custom", customType: "session_exit", id, parentId, timestamp }));
+  }
+
+  rename() {
+    const prev = this.title;
+    this.tick(1000 + this.o.int(20000));
+    let title;
+    do title = this.makeTitle();
+    while (title === prev);
+    this.entry("title_change", (id, parentId, timestamp) => {
+      const e = { type: "title_change", id, parentId, timestamp, title };
+      if (prev) e.previousTitle = prev;
+      e.source = "user";
+      return e;
+    });
+    this.title = title;
+    this.titleSource = "user";
+    this.slotT = this.t;
+    this.G.stats.titleChanges++;
+  }
+
+  developerMessage() {
+    const o = this.o;
+    let text = o.pick(DEV_NOTES);
+    if (o.chance(0.4)) text += "\n\nOpen todos:\n" + Array.from({ length: 1 + o.int(4) }, (_, i) => `${i + 1}. ${this.sent()}`).join("\n");
+    const t0 = this.t;
+    this.tick(1 + o.int(5));
+    this.message({ role: "developer", content: [{ type: "text", text }], timestamp: t0 });
+  }
+
+  pythonExec() {
+    const r = this.r, T = this.G.T, P = this.P;
+    const x = r.next();
+    let code, output, exitCode = 0;
+    if (x < 0.3) {
+      const f = r.pick(P.files);
+      code = `import pathlib\ntext = pathlib.Path("${f}").read_text()\nprint(len(text.splitlines()), "lines")\nprint([l for l in text.splitlines() if "${T.camel(r)}" in l][:10])`;
+      output = `${20 + r.int(900)} lines\n[${Array.from({ length: r.int(4) }, () => `'${T.camel(r)}(${T.camel(r)})'`).join(", ")}]`;
+    } else if (x < 0.55) {
+      const pat = T.camel(r);
+      code = `import re, pathlib\nhits = [p for p in pathlib.Path(".").rglob("*") if p.is_file() and re.search(r"${pat}", p.read_text(errors="ignore"))]\nfor p in hits[:20]:\n    print(p)`;
+      output = P.files.filter(() => r.chance(0.08)).join("\n");
+    } else if (x < 0.8) {
+      code = codeSnippet("py", r, T, 2 + r.int(6), P);
+      output = r.chance(0.5) ? JSON.stringify({ [T.camel(r)]: r.int(1000), [T.camel(r)]: T.words(r, 3) }) : this.sent();
+    } else {
+      code = `import ${P.name.replace(/-/g, "_")}.${T.snake(r)} as m\nm.${T.snake(r)}(${r.int(100)})`;
+      output = stackTrace("py", r, T, P, errorLine("py", r, T));
+      exitCode = 1;
+    }
+    const t0 = this.t;
+    this.tick(r.logn(800, 1));
+    this.message({ role: "pythonExecution", code, output, exitCode, timestamp: t0 });
+  }
+
+  subTask(kind) {
+    const o = this.o, T = this.G.T, P = this.P;
+    const f = srcFile(o, P), id = T.camel(o), dir = o.pick(P.subs);
+    if (this.zh && o.chance(0.85)) {
+      if (kind === "explore") return `找出 \`${id}\` 的定义和所有调用方（重点看 ${dir} 模块），列出文件和行号。${T.zhSentence(o)}`;
+      if (kind === "fix") return `修复 ${testFile(o, P)} 里失败的测试：\`${errorLine(P.lang, o, T).split("\n")[0]}\`。只改 ${f}。`;
+      if (kind === "review") return `审查 ${f} 的改动，${T.zhSentence(o)}`;
+      if (kind === "test") return `给 \`${id}\` 补单元测试，覆盖边界条件，然后运行测试。`;
+      if (kind === "plan") return `为 ${dir} 模块的重构写一个计划：${T.zhSentence(o)}`;
+      return `更新 ${dir} 相关的文档，说明 \`${id}\` 的用法。`;
+    }
+    if (kind === "explore") return `Find where \`${id}\` is defined and every caller, starting in ${dir}/. Report file paths with line numbers and how the value flows. ${T.sentence(o)}`;
+    if (kind === "fix") return `Fix the failing test in ${testFile(o, P)}: \`${errorLine(P.lang, o, T).split("\n")[0]}\`. Only touch ${f} unless you must; run the test afterwards.`;
+    if (kind === "review") return `Review the current changes to ${f} for bugs, missing error handling and races. ${T.sentence(o)}`;
+    if (kind === "test") return `Add unit tests for \`${id}\` in ${f} covering ${T.words(o, 2 + o.int(3))}, then run them.`;
+    if (kind === "plan") return `Write a step-by-step plan to refactor the ${dir} module so that ${T.sentence(o).toLowerCase()}`;
+    return `Update the docs for \`${id}\` (${dir}) to match the code: ${T.sentence(o)}`;
+  }
+
+  /** The parent's `task` tool step: one call naming 1–8 agents, their transcripts, the combined result. */
+  taskStep() {
+    const G = this.G, r = this.r, o = this.o, P = this.P;
+    const n = o.weighted(AGENT_COUNTS);
+    const agents = [];
+    for (let a = 0; a < n; a++) {
+      const [kind, , tools] = o.weighted(SUB_KINDS.map((k) => [k, k[1]]));
+      const name = `${kind}-${(this.agentN[kind] = (this.agentN[kind] || 0) + 1)}`;
+      agents.push({ name, kind, tools, task: this.subTask(kind) });
+    }
+    const content = [];
+    if (this.thinking !== "off" && r.chance(0.4)) content.push(this.thinkingBlock());
+    content.push({ type: "text", text: this.zh ? `我让 ${n} 个子代理并行处理：${agents.map((a) => a.name).join("、")}。`
+      : r.pick([`I'll split this across ${n} sub-agent${n > 1 ? "s" : ""}.`, `Let me delegate the ${n > 1 ? "parallel parts" : "search"} to sub-agents.`, this.sent()]) });
+    const callId = this.toolCallId("task");
+    content.push({ type: "toolCall", id: callId, name: "task", arguments: { agents: agents.map(({ name, task }) => ({ name, task })) } });
+    this.assistant(content, "toolUse");
+    const t0 = this.t;
+    let tEnd = t0;
+    const res = [];
+    for (let a = 0; a < n; a++) {
+      const A = agents[a];
+      const S = new Session(G, this.i, seedOf(G.seed, "sub", this.i, A.name), true);
+      const left = this.target - this.bytes - this.subBytes;
+      const target = Math.min(Math.min(250e3, Math.max(2000, S.r.logn(6e3, 0.9))), Math.max(2000, left / (n - a)));
+      S.runSub(this, A, t0 + 30 + o.int(500), target);
+      this.subs.push({ name: A.name, text: S.lines.join("\n") + "\n", bytes: S.bytes });
+      this.subBytes += S.bytes;
+      tEnd = Math.max(tEnd, S.t);
+      res.push({ name: A.name, reply: S.reply, durationMs: S.t - S.startMs, toolUses: S.steps });
+    }
+    this.t = tEnd;
+    this.tick(20 + o.int(300));
+    // the agents' replies as the result (runSub's reply is the text before any marker was planted)
+    const text = res.map((x) => `## ${x.name}\n\n${x.reply.length > 4000 ? x.reply.slice(0, 4000) + "\n…" : x.reply}`).join("\n\n");
+    const msg = { role: "toolResult", toolCallId: callId, toolName: "task", content: [{ type: "text", text }],
+      details: { agents: res.map((x) => ({ name: x.name, status: "completed", durationMs: x.durationMs, toolUses: x.toolUses })) }, isError: false, timestamp: this.t };
+    this.tick(1 + r.int(4));
+    this.message(msg);
+    if (!this.taskCalls++) G.stats.sessionsWithTask++;
+    G.stats.taskCalls++;
+  }
+
+  /** Run as sub-agent `A` of `parent`, starting at `t`: a complete omp session file of its own. */
+  runSub(parent, A, t, target) {
+    const o = this.o, T = this.G.T;
+    this.target = target;
+    this.P = parent.P;
+    this.model = parent.model;
+    this.thinking = parent.thinking;
+    this.zh = parent.zh;
+    this.t = t;
+    this.startMs = t;
+    this.id = uuidv7(this.r, t);
+    this.header();
+    const P = this.P;
+    const systemPrompt = `You are ${A.name}, a ${A.kind} sub-agent working in ${P.cwd} for a parent coding agent. You can use these tools: ${A.tools.join(", ")}.\n\n` +
+      T.prose(o, o.logn(1400, 0.35)) + "\n\nWhen you are done, reply with a concise report for the parent agent: what you found or changed, with file paths.";
+    this.entry("session_init", (id, parentId, timestamp) => ({ type: "session_init", id, parentId, timestamp, systemPrompt, task: A.task, tools: A.tools }));
+    this.tick(5 + o.int(60));
+    const t0 = this.t;
+    this.tick(2);
+    this.message({ role: "user", content: [{ type: "text", text: A.task }], attribution: "agent", timestamp: t0 });
+    const w = TOOL_W.filter(([name]) => A.tools.includes(name));
+    this.steps = 0;
+    do {
+      this.toolStep(w);
+      this.steps++;
+    } while (!this.full() && this.steps < 40);
+    this.reply = this.finalReply();
+    this.finishSlot();
   }
 
   turn(k) {
     const r = this.r, G = this.G, T = G.T;
     if (k > 0 || this.isFork) {
       const x = r.next();
+      if (G.omp && x < 0.04) this.sessionExit(); // omp writes session_exit at every exit; resumed hours later
       this.tick(x < 0.04 ? r.logn(6 * 3600000, 1) : x < 0.15 ? r.logn(15 * 60000, 1) : r.logn(70000, 0.9));
     }
     if (this.wantBranch && !this.branched && k >= 1 && (r.chance(0.5) || this.bytes > this.target * 0.5)) this.branch();
@@ -1513,8 +1737,7 @@ class Session {
     if (k === this.modelChangeTurn) {
       this.model = r.weighted(MODELS.map((m) => [m, m.w]));
       this.compactAt = this.model.window - 16384;
-      const m = this.model;
-      this.entry("model_change", (id, parentId, timestamp) => ({ type: "model_change", id, parentId, timestamp, provider: m.provider, modelId: m.model }));
+      this.modelChange();
       this.tick(500);
     }
     if (this.wantCustom && r.chance(0.25)) {
@@ -1523,21 +1746,29 @@ class Session {
     }
     if (this.wantCustomMsg && r.chance(0.35)) this.customMessage();
     if (r.chance(0.04)) this.userBash();
+    if (G.omp) {
+      if (this.o.chance(0.025)) this.pythonExec();
+      if (this.o.chance(0.04)) this.developerMessage();
+    }
     this.userPrompt();
     // agent loop
     const steps = Math.min(80, Math.floor(r.logn(3.5, 1.0)));
     for (let s = 0; s < steps; s++) {
-      if (this.bytes >= this.target) break;
+      if (this.full()) break;
       if (r.chance(0.006)) { // aborted / error
         const aborted = r.chance(0.6);
         this.assistant(r.chance(0.5) ? [{ type: "text", text: this.sent() }] : [], aborted ? "aborted" : "error",
           aborted ? { errorMessage: "Request was aborted" } : { errorMessage: r.pick(["529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}", "terminated", "429 Too Many Requests: rate limit exceeded", "fetch failed: ECONNRESET"]) });
         return;
       }
-      this.toolStep();
+      if (this.wantTask && (!this.taskCalls || (this.taskCalls < this.maxTasks && this.o.chance(this.taskP)))) this.taskStep();
+      else this.toolStep();
     }
     this.finalReply();
-    if (k === 0 && this.wantName) {
+    if (G.omp) {
+      if (k === 0 && this.title) this.slotT = this.t; // the auto title is set after the first reply
+      if (k === this.renameTurn) this.rename();
+    } else if (k === 0 && this.wantName) {
       this.tick(200);
       const topic = r.chance(0.5) ? T.kebab(r).replace(/-/g, " ") : T.pascal(r);
       const name = this.zh ? `${r.pick(["修复", "重构", "优化", "排查", "实现", "调试"])} ${topic} ${r.pick(["的问题", "性能", "逻辑", "测试", ""])}`.trim()
@@ -1572,7 +1803,9 @@ class Session {
     this.lastCallCtx = back.ctx;
     if (r.chance(0.35)) {
       const summary = "The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n" + this.summaryText(r.logn(900, 0.6));
-      this.entry("branch_summary", (id, parentId, timestamp) => ({ type: "branch_summary", id, parentId, timestamp, fromId: parentId, summary, details: { readFiles: [...this.readFiles].slice(0, 20), modifiedFiles: [...this.modifiedFiles].slice(0, 10) }, fromHook: false }));
+      const details = { readFiles: [...this.readFiles].slice(0, 20), modifiedFiles: [...this.modifiedFiles].slice(0, 10) };
+      this.entry("branch_summary", (id, parentId, timestamp) => (this.G.omp ? { type: "branch_summary", id, parentId, timestamp, fromId: parentId, summary, details, fromExtension: false }
+        : { type: "branch_summary", id, parentId, timestamp, fromId: parentId, summary, details, fromHook: false }));
       if (r.chance(0.3)) this.entry("label", (id, parentId, timestamp) => ({ type: "label", id, parentId, timestamp, targetId: parentId, label: r.pick(LABELS) }));
     }
   }
@@ -1610,7 +1843,14 @@ class Session {
     const rf = [...this.readFiles], mf = [...this.modifiedFiles];
     summary += `\n\n<read-files>\n${rf.join("\n")}\n</read-files>\n\n<modified-files>\n${mf.join("\n")}\n</modified-files>`;
     this.tick(r.logn(25000, 0.5));
-    this.entry("compaction", (id, parentId, timestamp) => ({ type: "compaction", id, parentId, timestamp, summary, firstKeptEntryId: kept.id, tokensBefore, details: { readFiles: rf, modifiedFiles: mf }, fromHook: false }));
+    if (this.G.omp) {
+      const shortSummary = this.o.chance(0.85) ? this.sent().slice(0, 160) : null;
+      this.entry("compaction", (id, parentId, timestamp) => {
+        const e = { type: "compaction", id, parentId, timestamp, summary };
+        if (shortSummary) e.shortSummary = shortSummary;
+        return Object.assign(e, { firstKeptEntryId: kept.id, tokensBefore, details: { readFiles: rf, modifiedFiles: mf }, fromExtension: false });
+      });
+    } else this.entry("compaction", (id, parentId, timestamp) => ({ type: "compaction", id, parentId, timestamp, summary, firstKeptEntryId: kept.id, tokensBefore, details: { readFiles: rf, modifiedFiles: mf }, fromHook: false }));
     this.ctx = Math.round(summary.length / 4) + (tokensBefore - kept.ctx) + (kept.bytes >> 2);
     this.lastCallCtx = this.ctx;
     if (!this.compactions) this.G.stats.compactedSessions++;
@@ -1675,7 +1915,8 @@ class Session {
     }
     const t0 = this.t;
     this.tick(2 + r.int(10));
-    this.message({ role: "user", content: [{ type: "text", text }], timestamp: t0 });
+    if (this.G.omp) this.message({ role: "user", content: [{ type: "text", text }], attribution: "user", timestamp: t0 });
+    else this.message({ role: "user", content: [{ type: "text", text }], timestamp: t0 });
   }
 
   userBash() {
@@ -1745,7 +1986,7 @@ class Session {
     return { command: `sqlite3 .data/index.db "EXPLAIN QUERY PLAN SELECT * FROM ${T.snake(r)} WHERE ${T.snake(r)} = ?"`, output: `QUERY PLAN\n\`--SEARCH ${T.snake(r)} USING INDEX idx_${T.snake(r)} (${T.snake(r)}=?)`, exitCode: 0 };
   }
 
-  toolStep() {
+  toolStep(toolW = TOOL_W) {
     const r = this.r, G = this.G, T = G.T, P = this.P;
     const content = [];
     if (this.thinking !== "off" && r.chance(0.45)) content.push(this.thinkingBlock());
@@ -1758,7 +1999,7 @@ class Session {
     const nCalls = r.chance(0.15) ? 2 + r.int(3) : 1;
     const results = [];
     for (let c = 0; c < nCalls; c++) {
-      const tool = r.weighted([["read", 34], ["bash", 25], ["edit", 19], ["grep", 7], ["write", 5], ["ls", 4], ["find", 4]]);
+      const tool = r.weighted(toolW);
       const id = this.toolCallId(tool);
       const spec = this.toolSpec(tool);
       content.push({ type: "toolCall", id, name: tool, arguments: spec.args });
@@ -1919,17 +2160,19 @@ class Session {
       else if (x < 0.72) add(`| ${T.word(r)} | ${T.word(r)} | ${T.word(r)} |\n|---|---|---|\n${Array.from({ length: 2 + r.int(5), }, () => `| \`${T.camel(r)}\` | ${r.int(1000)} ms | ${T.words(r, 3)} |`).join("\n")}`);
       else add(zh ? T.zhParagraph(r, 1 + r.int(4)) : T.paragraph(r, 1 + r.int(4)));
     }
-    content.push({ type: "text", text: L.join("\n\n") });
+    const text = L.join("\n\n");
+    content.push({ type: "text", text });
     this.assistant(content, r.chance(0.01) ? "length" : "stop");
+    return text;
   }
 }
 
 // ─────────────────────────────────────────── Driver ───────────────────────────────────────────
 
-function makeGlobals(seed) {
+function makeGlobals(seed, agent = "pi") {
   const V = buildVocab(seed);
   const T = makeKit(V);
-  const G = { seed, T, fileCache: new Map(), msgIndex: 0, ring: [], projects: null, projZ: null, stats: null };
+  const G = { seed, T, omp: agent === "omp", fileCache: new Map(), msgIndex: 0, ring: [], projects: null, projZ: null, stats: null };
   const r = new Rng(seedOf(seed, "projects"));
   const names = PROJECTS.slice();
   for (let i = names.length - 1; i > 0; i--) { const j = r.int(i + 1); [names[i], names[j]] = [names[j], names[i]]; }
@@ -1937,7 +2180,8 @@ function makeGlobals(seed) {
   G.projects = names.slice(0, n).map(([name, lang]) => buildProject(name, lang, G));
   G.projZ = new Zipf(n, 0.9, 12);
   G.stats = { byKind: {}, messages: 0, entries: 0, copiedEntries: 0, zhMessages: 0, forks: 0, branchedSessions: 0,
-    compactedSessions: 0, compactions: 0, labels: 0, markers: MARKERS.map(() => ({ planted: 0, occurrences: 0 })) };
+    compactedSessions: 0, compactions: 0, labels: 0, markers: MARKERS.map(() => ({ planted: 0, occurrences: 0 })),
+    titled: 0, titleChanges: 0, sessionsWithTask: 0, taskCalls: 0 };
   return G;
 }
 
@@ -1951,53 +2195,87 @@ function isOurs(out) {
 
 /**
  * Generate a corpus. Synchronous. Returns the summary (also written to `${out}/corpus.json`).
- * @param {{out: string, mb: number, seed?: number, force?: boolean, quiet?: boolean}} opts
+ * @param {{out: string, mb: number, seed?: number, agent?: "pi" | "omp", force?: boolean}} opts
  */
-export function generateCorpus({ out, mb, seed = 42, force = false }) {
+export function generateCorpus({ out, mb, seed = 42, agent = "pi", force = false }) {
   if (!out) throw new Error("generateCorpus: `out` is required");
   if (!(mb > 0)) throw new Error("generateCorpus: `mb` must be > 0");
+  if (agent !== "pi" && agent !== "omp") throw new Error(`generateCorpus: \`agent\` must be "pi" or "omp", not ${JSON.stringify(agent)}`);
   const t0 = Date.now();
   const sessionsDir = path.join(out, "sessions");
-  if (fs.existsSync(sessionsDir) && fs.readdirSync(sessionsDir).length) {
-    if (!isOurs(out) && !force) throw new Error(`${sessionsDir} is not empty and ${out}/corpus.json was not written by this generator (use force)`);
-    fs.rmSync(sessionsDir, { recursive: true, force: true });
+  const archiveDir = path.join(out, "archive"); // omp: archive/sessions/<YYYY-MM>/*.jsonl.gz
+  const ours = isOurs(out);
+  for (const d of [sessionsDir, archiveDir]) {
+    if (fs.existsSync(d) && fs.readdirSync(d).length) {
+      if (!ours && !force) throw new Error(`${d} is not empty and ${out}/corpus.json was not written by this generator (use force)`);
+      fs.rmSync(d, { recursive: true, force: true });
+    }
   }
   fs.mkdirSync(sessionsDir, { recursive: true });
   const targetBytes = Math.round(mb * 1e6);
-  const G = makeGlobals(seed >>> 0);
+  const G = makeGlobals(seed >>> 0, agent);
+  const omp = G.omp;
   const made = new Set();
-  let total = 0, files = 0, minT = Infinity, maxT = -Infinity, largest = 0;
+  const mkdir = (dir) => { if (!made.has(dir)) { fs.mkdirSync(dir, { recursive: true }); made.add(dir); } };
+  let total = 0, files = 0, sessions = 0, minT = Infinity, maxT = -Infinity, largest = 0;
+  let subagentFiles = 0, subagentBytes = 0, archivedFiles = 0, archivedBytes = 0, archivedCompressedBytes = 0;
   const sizes = [];
   const projectsUsed = new Set();
   for (let i = 0; total < targetBytes; i++) {
     const S = new Session(G, i);
     const remaining = targetBytes - total;
     S.run(Math.min(S.target, Math.max(remaining, 1500)));
-    const dir = path.join(sessionsDir, S.P.dirName);
-    if (!made.has(dir)) { fs.mkdirSync(dir, { recursive: true }); made.add(dir); }
     const text = S.lines.join("\n") + "\n";
-    fs.writeFileSync(path.join(dir, S.basename), text);
-    total += S.bytes;
+    if (omp && S.archived) {
+      const dir = path.join(archiveDir, "sessions", isoOf(S.startMs).slice(0, 7));
+      mkdir(dir);
+      const gz = gzipSync(text);
+      fs.writeFileSync(path.join(dir, S.basename + ".gz"), gz);
+      archivedFiles++;
+      archivedBytes += S.bytes;
+      archivedCompressedBytes += gz.length;
+    } else {
+      const dir = path.join(sessionsDir, omp ? S.P.ompDir : S.P.dirName);
+      mkdir(dir);
+      fs.writeFileSync(path.join(dir, S.basename), text);
+      if (omp && S.subs.length) {
+        const sub = path.join(dir, S.basename.slice(0, -".jsonl".length));
+        mkdir(sub);
+        for (const a of S.subs) {
+          fs.writeFileSync(path.join(sub, `${a.name}.jsonl`), a.text);
+          subagentFiles++;
+          subagentBytes += a.bytes;
+          files++;
+        }
+      }
+    }
+    total += S.bytes + S.subBytes;
     files++;
+    sessions++;
     sizes.push(S.bytes);
     largest = Math.max(largest, S.bytes);
     projectsUsed.add(S.P.name);
     for (const m of S.meta) { if (m.t < minT) minT = m.t; if (m.t > maxT) maxT = m.t; }
     // keep recent sessions as fork candidates (drop line text of very large ones to bound memory)
-    G.ring.push(S);
-    if (G.ring.length > 6) G.ring.shift();
+    if (!(omp && S.archived)) {
+      G.ring.push(S);
+      if (G.ring.length > 6) G.ring.shift();
+    }
     S.r = null;
+    S.subs = null;
   }
   sizes.sort((a, b) => a - b);
   const st = G.stats;
   const summary = {
-    generator: GENERATOR, version: GEN_VERSION, seed: seed >>> 0, mb,
-    files, sessions: files, bytes: total, messages: st.messages, entries: st.entries, copiedEntries: st.copiedEntries,
+    generator: GENERATOR, version: GEN_VERSION, seed: seed >>> 0, mb, agent,
+    files, sessions, bytes: total, messages: st.messages, entries: st.entries, copiedEntries: st.copiedEntries,
     projects: projectsUsed.size, projectsDefined: G.projects.length,
     forks: st.forks, sessionsWithAbandonedBranch: st.branchedSessions, sessionsWithCompaction: st.compactedSessions,
     compactions: st.compactions, zhMessages: st.zhMessages,
     timeRange: { from: isoOf(minT), to: isoOf(maxT) },
-    fileBytes: { min: sizes[0], median: sizes[sizes.length >> 1], mean: Math.round(total / files), max: largest },
+    fileBytes: { min: sizes[0], median: sizes[sizes.length >> 1], mean: Math.round((total - subagentBytes) / sessions), max: largest },
+    subagentFiles, subagentBytes, archivedFiles, archivedBytes, archivedCompressedBytes,
+    titled: st.titled, titleChanges: st.titleChanges, sessionsWithTask: st.sessionsWithTask, taskCalls: st.taskCalls,
     bytesByKind: Object.fromEntries(Object.entries(st.byKind).sort((a, b) => b[1] - a[1])),
     markers: Object.fromEntries(MARKERS.map((m, i) => [m.term, { every: m.every, offset: m.offset, planted: st.markers[i].planted, occurrences: st.markers[i].occurrences }])),
     elapsedMs: Date.now() - t0,
@@ -2109,10 +2387,10 @@ if (isMain) {
     const bytes = appendToFiles({ dir: a.append, count: Number(a.count ?? 10), seed: Number(a.seed ?? 1) });
     console.log(JSON.stringify({ appendedBytes: bytes, elapsedMs: Date.now() - t0 }));
   } else if (a.out && a.mb) {
-    const s = generateCorpus({ out: a.out, mb: Number(a.mb), seed: Number(a.seed ?? 42), force: !!a.force });
+    const s = generateCorpus({ out: a.out, mb: Number(a.mb), seed: Number(a.seed ?? 42), agent: a.agent ?? "pi", force: !!a.force });
     console.log(JSON.stringify(s));
   } else {
-    console.error("usage: node bench/gen-corpus.mjs --out DIR --mb 50 [--seed 42] [--force]\n       node bench/gen-corpus.mjs --append DIR [--count 10] [--seed 1]");
+    console.error("usage: node bench/gen-corpus.mjs --out DIR --mb 50 [--seed 42] [--agent pi|omp] [--force]\n       node bench/gen-corpus.mjs --append DIR [--count 10] [--seed 1]");
     process.exit(2);
   }
   } catch (err) {
