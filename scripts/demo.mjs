@@ -2,7 +2,8 @@
 import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 
-const common = ["--agent-dir", "test/fixtures", "--index", ".demo/index.db"];
+// Only the bundled samples: not the Pi or omp history of whoever runs the demo.
+const common = ["--sessions-dir", "test/fixtures/sessions", "--only-sessions-dir", "--index", ".demo/index.db"];
 rmSync(".demo", { recursive: true, force: true });
 
 function lookback(...args) {
