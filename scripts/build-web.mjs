@@ -1,13 +1,13 @@
-// Builds the browser pieces into dist/web: the smoke page's bundle and the engine's wasm beside it.
+// Builds the browser pieces into dist/web: the viewer and the smoke page's bundles, and the engine's wasm beside them.
 import { build } from "esbuild";
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
 mkdirSync("dist/web", { recursive: true });
-await build({
-	entryPoints: ["web/src/smoke.ts"],
-	outfile: "dist/web/smoke.js",
+for (const name of ["smoke", "app"]) await build({
+	entryPoints: [`web/src/${name}.ts`],
+	outfile: `dist/web/${name}.js`,
 	bundle: true,
 	platform: "browser",
 	format: "esm",
@@ -17,4 +17,5 @@ await build({
 	logLevel: "warning",
 });
 copyFileSync(require.resolve("fts5-sql-bundle/dist/sql-wasm.wasm"), "dist/web/sql-wasm.wasm");
+copyFileSync("web/public/index.html", "dist/web/index.html");
 writeFileSync("dist/web/smoke.html", '<!doctype html><meta charset="utf-8"><title>lookback smoke</title><script type="module" src="/smoke.js"></script>\n');

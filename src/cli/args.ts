@@ -24,6 +24,7 @@ const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
 	around: {},
 	window: {},
 	"branch-tip": {},
+	port: {},
 };
 const FLAGS = new Set(["json", "no-sync", "help", "version", "only-sessions-dir"]);
 

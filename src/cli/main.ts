@@ -1,8 +1,12 @@
 /** The `lookback` command line, as a function of argv and streams, so tests run it in-process. */
 
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { LookbackError, ROLES, type Role, type SyncReport } from "../core/index.js";
 import { openNodeIndex, type NodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
+import { serveViewer } from "../node/serve.js";
 import { intOption, option, parseArgs, type ParsedArgs } from "./args.js";
 import { formatBrowse, formatMB, formatRead, formatSearch, formatStats, formatSyncSummary, formatWarnings, makeStyle, type Style } from "./format.js";
 
@@ -16,6 +20,12 @@ export interface CliIO {
 
 export const VERSION = "0.1.0";
 
+/** The built viewer: beside the bundled CLI (dist/web), or dist/web of the repo when run from the sources. */
+function webDir(): string {
+	const beside = fileURLToPath(new URL("./web/", import.meta.url));
+	return existsSync(join(beside, "app.js")) ? beside : fileURLToPath(new URL("../../dist/web/", import.meta.url));
+}
+
 const HELP = `lookback — search every past Pi session
 
 usage:
@@ -24,6 +34,7 @@ usage:
   lookback read SESSION [--around ENTRY] [--window N] [--branch-tip ENTRY]
   lookback browse [--limit N] [--project P] [--since T] [--until T]
   lookback stats                       what the index holds and costs
+  lookback serve [--port N]            the browser viewer on 127.0.0.1 (read-only)
 
 query:   words are ANDed; OR, NOT or -word, "a phrase", prefix*, (groups).
          A word of 3+ letters also finds words containing it (tateSto finds stateStore);
@@ -50,6 +61,7 @@ const COMMANDS: Record<string, { positionals: "none" | "one" | "many"; options: 
 	read: { positionals: "one", options: ["around", "window", "branch-tip"] },
 	browse: { positionals: "none", options: ["since", "until", "project", "limit", "agent"] },
 	stats: { positionals: "none", options: [] },
+	serve: { positionals: "none", options: ["port"] },
 };
 const COMMON = new Set(["index", "agent-dir", "omp-agent-dir", "sessions-dir"]);
 
@@ -154,6 +166,14 @@ async function runCommand(ctx: Context): Promise<number> {
 			const sync = await syncFirst(ctx);
 			const sessions = index.browse(options);
 			emit(ctx, "browse", { sessions }, formatBrowse(sessions, ctx.style), sync);
+			return 0;
+		}
+		case "serve": {
+			await syncFirst(ctx);
+			const serving = await serveViewer({ indexPath: opened.indexPath, webDir: webDir(), port: intOption(args, "port", 1, 65535) });
+			ctx.io.stdout(`lookback: the viewer is at ${serving.url} (127.0.0.1 only, read-only; Ctrl+C to stop)\n`);
+			await new Promise<void>((resolve) => process.once("SIGINT", () => resolve()));
+			await serving.close();
 			return 0;
 		}
 		case "stats": {
