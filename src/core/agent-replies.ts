@@ -11,7 +11,7 @@ import type { LookbackIndex } from "./lookback.js";
 import type { Role } from "./entry-text.js";
 import type { SearchHit, SearchRequest } from "./search.js";
 import type { SessionSummary } from "./session-rows.js";
-import type { SessionMessage, SessionView } from "./sessions.js";
+import { latestSummary, type SessionMessage, type SessionView } from "./sessions.js";
 
 /** Limits of the tool's replies. */
 export const REPLY_LIMITS = {
@@ -321,7 +321,7 @@ function storeFields(
 		cwd: s.cwd,
 		time: s.time ?? s.modified,
 		title: s.name ?? extra?.title ?? (row.first_prompt ?? "").replace(/\s+/g, " ").slice(0, 80),
-		summary: extra?.summary ?? index.summaryOf(s.path),
+		summary: extra?.summary ?? latestSummary(index.db, row.id),
 		snippet: s.snippet ?? row.first_prompt ?? "",
 		path: s.path,
 		message_count: s.messageCount,

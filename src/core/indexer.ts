@@ -167,13 +167,14 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 		let full = false;
 		for (const file of files) {
 			// The whole index lives in one in-memory array that is copied on save: stop before the ceiling, never crash at it.
-			if (!full && done % 32 === 0 && indexBytes(db) > maxIndex) {
+			const size = !full && done % 32 === 0 ? indexBytes(db) : 0;
+			if (size > maxIndex) {
 				full = true;
 				report.warnings.push({
 					kind: "index-near-ceiling",
-					indexBytes: indexBytes(db),
+					indexBytes: size,
 					limitBytes: maxIndex,
-					message: `the index reached ${Math.round(indexBytes(db) / 1e6)} MB, its limit of ${Math.round(maxIndex / 1e6)} MB; sessions not yet indexed are skipped; index fewer session folders (--only-sessions-dir) or give a project its own --index`,
+					message: `the index reached ${Math.round(size / 1e6)} MB, its limit of ${Math.round(maxIndex / 1e6)} MB; sessions not yet indexed are skipped; index fewer session folders (--only-sessions-dir) or give a project its own --index`,
 				});
 			}
 			if (full && known.get(file.path)?.size !== file.size) {

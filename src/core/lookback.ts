@@ -9,7 +9,7 @@ import { errorMessage, LookbackError } from "./errors.js";
 import { syncIndex, type SyncOptions, type SyncReport } from "./indexer.js";
 import { applyPragmas, createSchema, schemaProblem } from "./schema.js";
 import { search, type SearchRequest, type SearchResponse } from "./search.js";
-import { browseSessions, latestSummary, readSession, resolveSession, type BrowseOptions, type ReadOptions, type SessionView } from "./sessions.js";
+import { browseSessions, readSession, resolveSession, type BrowseOptions, type ReadOptions, type SessionView } from "./sessions.js";
 import type { SessionRow, SessionSummary } from "./session-rows.js";
 import type { SessionSource, SyncWarning } from "./source.js";
 import { indexStats, metaValue, setMeta, type IndexStats } from "./stats.js";
@@ -115,11 +115,6 @@ export class LookbackIndex {
 
 	read(ref: string, options: ReadOptions = {}): SessionView {
 		return readSession(this.db, resolveSession(this.db, ref), options);
-	}
-
-	/** The newest compaction or branch summary of a session (by id, prefix or path). */
-	summaryOf(ref: string): string | undefined {
-		return latestSummary(this.db, resolveSession(this.db, ref).id);
 	}
 
 	browse(options: BrowseOptions = {}): SessionSummary[] {

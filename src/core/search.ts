@@ -196,8 +196,9 @@ interface Filters {
 function runQuery(db: Database, query: CompiledQuery, f: Filters): Pick<SearchResponse, "results" | "totalSessions" | "rankedNewest"> {
 	const roles = f.roles.filter((r) => ROLES.includes(r));
 	const match = roles.length > 0 ? `{${roles.join(" ")}} : (${query.match})` : query.match;
-	const where: string[] = ["entries_fts MATCH ?", "s.session_id IS NOT NULL"];
-	const params: (string | number)[] = [match];
+	// Conditions on the joined entry and session; the FTS match itself runs in the ranked subquery below.
+	const where: string[] = ["s.session_id IS NOT NULL"];
+	const params: (string | number)[] = [];
 	if (f.since !== undefined) {
 		where.push("e.ts >= ?");
 		params.push(f.since);
@@ -227,10 +228,11 @@ function runQuery(db: Database, query: CompiledQuery, f: Filters): Pick<SearchRe
 		const ranked = `SELECT rowid AS rid, rank AS score FROM entries_fts WHERE entries_fts MATCH ?${boundary !== undefined ? " AND rowid >= ?" : ""} ORDER BY rank`;
 		candidates = queryAll<Candidate>(
 			db,
-			`SELECT ${columns}, c.score FROM (${ranked}) c CROSS JOIN entries e ON e.id = c.rid CROSS JOIN sessions s ON s.id = e.session WHERE ${where.slice(1).join(" AND ")} ORDER BY c.score, e.id DESC`,
-			boundary !== undefined ? [match, boundary, ...params.slice(1)] : [match, ...params.slice(1)],
+			`SELECT ${columns}, c.score FROM (${ranked}) c CROSS JOIN entries e ON e.id = c.rid CROSS JOIN sessions s ON s.id = e.session WHERE ${where.join(" AND ")} ORDER BY c.score, e.id DESC`,
+			boundary !== undefined ? [match, boundary, ...params] : [match, ...params],
 		);
-		if (boundary === undefined || where.length <= 2 || new Set(candidates.map((c) => c.session)).size >= f.limit) break;
+		const filtered = where.length > 1;
+		if (boundary === undefined || !filtered || new Set(candidates.map((c) => c.session)).size >= f.limit) break;
 	}
 	if (candidates.length === 0) return { results: [], totalSessions: 0, rankedNewest };
 
