@@ -1,9 +1,6 @@
 // Builds the browser pieces into dist/web: the viewer and the smoke page's bundles, and the engine's wasm beside them.
 import { build } from "esbuild";
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-
-const require = createRequire(import.meta.url);
 mkdirSync("dist/web", { recursive: true });
 for (const name of ["smoke", "app"]) await build({
 	entryPoints: [`web/src/${name}.ts`],
@@ -16,6 +13,6 @@ for (const name of ["smoke", "app"]) await build({
 	external: ["fs", "path", "crypto"],
 	logLevel: "warning",
 });
-copyFileSync(require.resolve("fts5-sql-bundle/dist/sql-wasm.wasm"), "dist/web/sql-wasm.wasm");
+copyFileSync("wasm/dist/sql-wasm.wasm", "dist/web/sql-wasm.wasm");
 copyFileSync("web/public/index.html", "dist/web/index.html");
 writeFileSync("dist/web/smoke.html", '<!doctype html><meta charset="utf-8"><title>lookback smoke</title><script type="module" src="/smoke.js"></script>\n');

@@ -1,5 +1,5 @@
-// Builds dist/: the CLI and the library for Node (ESM). The engine package stays external: its
-// Emscripten glue needs require() and finds its wasm beside itself.
+// Builds dist/: the CLI and the library for Node (ESM). The engine (wasm/dist) is not bundled: it is
+// loaded at run time from the package's wasm/ folder and checked against its checksums.
 import { build } from "esbuild";
 import { chmodSync } from "node:fs";
 
@@ -8,7 +8,6 @@ const common = {
 	platform: "node",
 	format: "esm",
 	target: "node20",
-	external: ["fts5-sql-bundle"],
 	sourcemap: true,
 	logLevel: "warning",
 };

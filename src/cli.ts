@@ -2,8 +2,11 @@
 /** The `lookback` binary: runs the command line with the process's streams. */
 
 import { run } from "./cli/main.js";
+import { compileWasmForQuickStart } from "./node/quick-start.js";
 
 process.title = "lookback";
+const command = process.argv[2];
+if (command === "search" || command === "read" || command === "browse" || command === "stats") compileWasmForQuickStart();
 const code = await run(process.argv.slice(2), {
 	stdout: (text) => process.stdout.write(text),
 	stderr: (text) => process.stderr.write(text),

@@ -18,7 +18,7 @@ export {
 	type IndexStats,
 } from "./core/index.js";
 export { loadEngine } from "./node/engine.js";
-export { fileStorage, writeFileAtomic } from "./node/file-storage.js";
+export { fileStorage } from "./node/file-storage.js";
 export { fileSource, type SessionRoot } from "./node/file-source.js";
 export { openNodeIndex, piSessionRoots, type NodeIndex, type NodeIndexOptions } from "./node/open.js";
 export { piAgentDir, defaultIndexPath, sessionPathInRoots } from "./node/paths.js";

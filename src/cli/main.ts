@@ -113,13 +113,12 @@ interface Context {
 	opened: NodeIndex;
 }
 
-/** Sync before a command (unless --no-sync; `index` always syncs) and save once if anything changed. */
+/** Sync before a command (unless --no-sync; `index` always syncs); the index commits as it syncs. */
 async function syncFirst(ctx: Context, options: { progress?: boolean; always?: boolean } = {}): Promise<SyncReport | undefined> {
 	if (!options.always && ctx.args.flags.has("no-sync")) return undefined;
 	const progress = options.progress ?? false;
 	const report = await ctx.opened.index.sync(ctx.opened.source, { onProgress: progress ? progressBar(ctx.io) : undefined });
 	if (!ctx.json) ctx.io.stderr(formatWarnings(report, ctx.style));
-	await ctx.opened.index.save();
 	return report;
 }
 

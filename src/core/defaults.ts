@@ -42,10 +42,14 @@ export const DEFAULTS = {
 	previewChars: 200,
 	/** Bytes of a file's head fingerprinted to detect a rewrite. */
 	headFingerprintBytes: 1024,
-	/** The index file stops growing past this size; sync reports it (the MEMFS ceiling is ~3.7 GB in Node). */
+	/** A snapshot index (held whole in memory: a browser's) stops growing past this size; sync reports it. An index opened in place has no ceiling. */
 	maxIndexBytes: 3_000_000_000,
-	/** An index file larger than this is not loaded: the in-memory engine cannot hold it (MEMFS ceiling ~3.7 GB in Node 20). */
+	/** A snapshot larger than this is not loaded: the in-memory engine cannot hold it (~3.7 GB). */
 	maxLoadBytes: 3_700_000_000,
+	/** SQLite's page cache per open index, in KiB: what a process holds of an index opened in place. */
+	pageCacheKiB: 16_000,
+	/** Indexing work committed per write transaction: other processes read and write between batches. */
+	syncBatchMs: 500,
 } as const;
 
 export type Defaults = typeof DEFAULTS;

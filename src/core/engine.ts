@@ -9,7 +9,7 @@ import { LookbackError, errorMessage } from "./errors.js";
 export type { Database, SqlJsStatic };
 
 /** Name of the engine build lookback is made for (see wasm/README.md). */
-export const ENGINE_BUILD = "fts5-sql-bundle@1.0.2 (sql.js with SQLite 3.49.1 and FTS5)";
+export const ENGINE_BUILD = "lookback's engine build (wasm/dist: sql.js 1.13.0 with SQLite 3.52.0, FTS5 and its filesystem exported)";
 
 /** What the engine reports about itself. */
 export interface EngineInfo {

@@ -6,7 +6,7 @@ export type LookbackErrorCode =
 	| "engine-missing-feature"
 	| "index-corrupt"
 	| "index-too-large"
-	| "index-conflict"
+	| "index-busy"
 	| "session-not-found"
 	| "session-ambiguous"
 	| "path-outside-roots"

@@ -3,11 +3,11 @@
 // The library API
 export { LookbackIndex, type OpenIndexOptions } from "./lookback.js";
 export { checkEngine, ENGINE_BUILD, type EngineInfo, type SqlJsStatic, type Database } from "./engine.js";
-export { LookbackError, type LookbackErrorCode } from "./errors.js";
+export { errorMessage, LookbackError, type LookbackErrorCode } from "./errors.js";
 export { DEFAULTS } from "./defaults.js";
 
 // Storage and sources
-export { memoryStorage, type IndexStorage } from "./storage.js";
+export { isInPlace, memoryStorage, type IndexStorage, type InPlaceStorage, type SnapshotStorage } from "./storage.js";
 export {
 	isTmpSessionFolder,
 	memorySource,

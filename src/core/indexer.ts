@@ -12,7 +12,8 @@ import { parseJsonObject, splitLines } from "./jsonl.js";
 import { newParseState, parseSessionLines, sessionIdFromFileName, type ParseState } from "./session-format.js";
 import { SessionWriter } from "./session-writer.js";
 import type { SessionFileInfo, SessionSource, SkipReason, SkippedFile, SyncWarning } from "./source.js";
-import { indexBytes } from "./stats.js";
+import { indexBytes, metaValue, setMeta } from "./stats.js";
+import { transactions, type Transactions } from "./transactions.js";
 import { toEpochMs } from "./time.js";
 import { gunzipSync } from "fflate";
 
@@ -67,8 +68,10 @@ export interface SyncReport {
 	/** The first skipped files, for messages (at most 50). */
 	skippedFiles: SkippedFile[];
 	warnings: SyncWarning[];
-	/** Whether the index changed (and so needs saving). */
+	/** Whether the index changed (and so a snapshot needs saving). */
 	changed: boolean;
+	/** Whether the sync was stopped (`signal`) before every file was read; the rest is read by the next sync. */
+	interrupted: boolean;
 	durationMs: number;
 }
 
@@ -83,8 +86,14 @@ export interface SyncOptions {
 	onProgress?: (progress: SyncProgress) => void;
 	/** Files larger than this are skipped (default 32 MiB). */
 	maxFileBytes?: number;
-	/** The index stops taking new text past this size (default `DEFAULTS.maxIndexBytes`). */
+	/** The index stops taking new text past this size (snapshot storages; an index opened in place has no ceiling). */
 	maxIndexBytes?: number;
+	/** How transactions wait their turn (default: a storage nobody else writes). */
+	transactions?: Transactions;
+	/** Work committed per write transaction, in milliseconds (default `DEFAULTS.syncBatchMs`). */
+	batchMs?: number;
+	/** Stop at the next file: what is done so far is committed. */
+	signal?: AbortSignal;
 }
 
 interface KnownFile {
@@ -125,6 +134,7 @@ function emptyReport(): SyncReport {
 		skippedFiles: [],
 		warnings: [],
 		changed: false,
+		interrupted: false,
 		durationMs: 0,
 	};
 }
@@ -134,11 +144,30 @@ function skip(report: SyncReport, file: SkippedFile): void {
 	if (report.skippedFiles.length < 50) report.skippedFiles.push(file);
 }
 
-/** Bring the index up to date with the source. Never throws for bad data; a failure becomes a warning. */
+const KNOWN_COLUMNS = "id, path, root, size, mtime, consumed, head_off, head_len, head_hash, session_id, version, cwd, parent_path, next_seq, last_entry";
+
+function knownFiles(db: Database): Map<string, KnownFile> {
+	const known = new Map<string, KnownFile>();
+	for (const row of queryAll<KnownFile>(db, `SELECT ${KNOWN_COLUMNS} FROM sessions`)) known.set(row.path, row);
+	return known;
+}
+
+function unchanged(file: SessionFileInfo, known: KnownFile | undefined): boolean {
+	return known !== undefined && known.size === file.size && known.mtime === Math.floor(file.mtimeMs);
+}
+
+/**
+ * Bring the index up to date with the source. Never throws for bad data; a failure becomes a warning.
+ * What needs work is decided from one read, so a sync that finds nothing new writes nothing. The work is
+ * committed in batches of about `batchMs`, each one write transaction that first re-reads what is indexed
+ * (another process may have indexed the same files meanwhile), so readers are never shut out for long.
+ */
 export async function syncIndex(db: Database, source: SessionSource, options: SyncOptions = {}): Promise<SyncReport> {
 	const started = Date.now();
 	const report = emptyReport();
 	const maxFileBytes = options.maxFileBytes ?? DEFAULTS.maxFileBytes;
+	const tx = options.transactions ?? transactions();
+	const batchMs = options.batchMs ?? DEFAULTS.syncBatchMs;
 	let walk;
 	try {
 		walk = await source.walk();
@@ -151,71 +180,112 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	for (const s of walk.skipped) skip(report, s);
 	report.filesSeen = walk.files.length;
 
-	const known = new Map<string, KnownFile>();
-	for (const row of queryAll<KnownFile>(db, "SELECT id, path, root, size, mtime, consumed, head_off, head_len, head_hash, session_id, version, cwd, parent_path, next_seq, last_entry FROM sessions")) {
-		known.set(row.path, row);
-	}
-
-	db.run("BEGIN");
-	const writer = new SessionWriter(db);
+	let known: Map<string, KnownFile>;
 	try {
-		const sync = new FileSync(db, source, writer, report);
-		let done = 0;
-		// Oldest first, so that entry rowids follow recency (newest-window ranking relies on it).
-		const files = [...walk.files].sort((a, b) => a.mtimeMs - b.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-		const maxIndex = options.maxIndexBytes ?? DEFAULTS.maxIndexBytes;
-		let full = false;
-		for (const file of files) {
-			// The whole index lives in one in-memory array that is copied on save: stop before the ceiling, never crash at it.
-			const size = !full && done % 32 === 0 ? indexBytes(db) : 0;
-			if (size > maxIndex) {
-				full = true;
-				report.warnings.push({
-					kind: "index-near-ceiling",
-					indexBytes: size,
-					limitBytes: maxIndex,
-					message: `the index reached ${Math.round(size / 1e6)} MB, its limit of ${Math.round(maxIndex / 1e6)} MB; sessions not yet indexed are skipped; index fewer session folders (--only-sessions-dir) or give a project its own --index`,
-				});
-			}
-			if (full && known.get(file.path)?.size !== file.size) {
-				skip(report, { path: file.path, reason: "index-full" });
-			} else if (file.size > maxFileBytes) {
-				skip(report, { path: file.path, reason: "oversized", detail: `${file.size} bytes` });
-			} else {
-				try {
-					await sync.file(file, known.get(file.path));
-				} catch (error) {
-					skip(report, { path: file.path, reason: "unreadable", detail: errorMessage(error) });
-				}
-			}
-			known.delete(file.path);
-			options.onProgress?.({ done: ++done, total: walk.files.length, bytesRead: report.bytesRead, path: file.path });
-		}
-		const complete = new Set(walk.completeRoots);
-		const missing = new Set(walk.missingRoots ?? []);
-		const missingWithFiles = new Set<string>();
-		for (const gone of known.values()) {
-			if (missing.has(gone.root)) missingWithFiles.add(gone.root);
-			if (!complete.has(gone.root)) continue;
-			writer.purgeSession(gone.id);
-			report.purged++;
-		}
-		if (missingWithFiles.size > 0) {
-			const roots = [...missingWithFiles];
-			report.warnings.push({ kind: "incomplete-walk", roots, message: `session folder missing: ${roots.join(", ")}; its sessions are kept` });
-		}
-		writer.finish();
-		db.run("COMMIT");
+		known = tx.read(db, () => knownFiles(db));
 	} catch (error) {
-		db.run("ROLLBACK");
 		report.warnings.push({ kind: "sync-failed", error: errorMessage(error) });
 		report.durationMs = Date.now() - started;
 		return report;
 	}
-	report.entriesIndexed = writer.entriesIndexed;
-	report.changed = report.added + report.grown + report.rewritten + report.purged + report.touched > 0;
+	// Oldest first, so that entry rowids follow recency (newest-window ranking relies on it).
+	const files = [...walk.files].sort((a, b) => a.mtimeMs - b.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+	const todo: SessionFileInfo[] = [];
+	let done = 0;
+	for (const file of files) {
+		if (file.size > maxFileBytes) {
+			skip(report, { path: file.path, reason: "oversized", detail: `${file.size} bytes` });
+			done++;
+		} else if (unchanged(file, known.get(file.path))) {
+			report.unchanged++;
+			done++;
+		} else todo.push(file);
+	}
+	const seen = new Set(walk.files.map((f) => f.path));
+	const complete = new Set(walk.completeRoots);
+	const missing = new Set(walk.missingRoots ?? []);
+	const gone = [...known.values()].filter((k) => !seen.has(k.path) && complete.has(k.root)).map((k) => k.path);
+	const missingWithFiles = [...new Set([...known.values()].filter((k) => !seen.has(k.path) && missing.has(k.root)).map((k) => k.root))];
+	if (missingWithFiles.length > 0) {
+		report.warnings.push({ kind: "incomplete-walk", roots: missingWithFiles, message: `session folder missing: ${missingWithFiles.join(", ")}; its sessions are kept` });
+	}
+	if (done > 0) options.onProgress?.({ done, total: walk.files.length, bytesRead: 0, path: files[done - 1]?.path ?? "" });
+
+	let entriesIndexed = 0;
+	let next = 0;
+	let full = false;
+	const maxIndex = options.maxIndexBytes ?? Number.POSITIVE_INFINITY;
+	try {
+		while (next < todo.length || gone.length > 0) {
+			await tx.beginWrite(db);
+			const writer = new SessionWriter(db);
+			try {
+				known = knownFiles(db);
+				const sync = new FileSync(db, source, writer, report);
+				const batchStarted = Date.now();
+				let inBatch = 0;
+				while (next < todo.length && (inBatch++ === 0 || Date.now() - batchStarted < batchMs)) {
+					if (options.signal?.aborted) break;
+					const file = todo[next++];
+					// A snapshot index lives in one in-memory array that is copied on save: stop before its ceiling, never crash at it.
+					const size = !full && Number.isFinite(maxIndex) && next % 32 === 1 ? indexBytes(db) : 0;
+					if (size > maxIndex) {
+						full = true;
+						report.warnings.push({
+							kind: "index-near-ceiling",
+							indexBytes: size,
+							limitBytes: maxIndex,
+							message: `the index reached ${Math.round(size / 1e6)} MB, its limit of ${Math.round(maxIndex / 1e6)} MB; sessions not yet indexed are skipped; index fewer session folders (--only-sessions-dir) or give a project its own --index`,
+						});
+					}
+					const before = known.get(file.path);
+					if (full && before?.size !== file.size) skip(report, { path: file.path, reason: "index-full" });
+					else if (unchanged(file, before)) report.unchanged++;
+					else {
+						try {
+							await sync.file(file, before);
+						} catch (error) {
+							skip(report, { path: file.path, reason: "unreadable", detail: errorMessage(error) });
+						}
+					}
+					options.onProgress?.({ done: ++done, total: walk.files.length, bytesRead: report.bytesRead, path: file.path });
+				}
+				const last = next >= todo.length || options.signal?.aborted === true;
+				if (last) {
+					for (const path of gone.splice(0)) {
+						const row = known.get(path);
+						if (!row) continue;
+						writer.purgeSession(row.id);
+						report.purged++;
+					}
+				}
+				writer.finish();
+				entriesIndexed = writer.entriesIndexed + entriesIndexed;
+				if (last && changedBy(report)) {
+					setMeta(db, "last_sync", JSON.stringify({ at: new Date().toISOString(), skipped: report.skipped }));
+					setMeta(db, "generation", String(Number(metaValue(db, "generation") ?? 0) + 1));
+				}
+				await tx.commit(db);
+			} catch (error) {
+				tx.rollback(db);
+				throw error;
+			}
+			if (options.signal?.aborted) {
+				report.interrupted = next < todo.length;
+				break;
+			}
+		}
+	} catch (error) {
+		report.warnings.push({ kind: "sync-failed", error: errorMessage(error) });
+	}
+	report.entriesIndexed = entriesIndexed;
+	report.changed = changedBy(report);
 	report.durationMs = Date.now() - started;
 	return report;
+}
+
+function changedBy(report: SyncReport): boolean {
+	return report.added + report.grown + report.rewritten + report.purged + report.touched + report.retitled > 0;
 }
 
 /** Decides what to do with one file and does it. */
@@ -231,10 +301,6 @@ class FileSync {
 		if (!known) {
 			await this.whole(file);
 			this.report.added++;
-			return;
-		}
-		if (known.size === file.size && known.mtime === Math.floor(file.mtimeMs)) {
-			this.report.unchanged++;
 			return;
 		}
 		// A gzipped archive cannot be read from an offset: it is indexed again whole when it changes.

@@ -7,19 +7,20 @@ import { DEFAULTS } from "./defaults.js";
 import { checkEngine, type Database, type EngineInfo, type SqlJsStatic } from "./engine.js";
 import { errorMessage, LookbackError } from "./errors.js";
 import { syncIndex, type SyncOptions, type SyncReport } from "./indexer.js";
-import { applyPragmas, createSchema, schemaProblem } from "./schema.js";
+import { applyPragmas, createSchema, isEmptyDatabase, schemaProblem } from "./schema.js";
 import { search, type SearchRequest, type SearchResponse } from "./search.js";
 import { browseSessions, readSession, resolveSession, type BrowseOptions, type ReadOptions, type SessionView } from "./sessions.js";
 import type { SessionRow, SessionSummary } from "./session-rows.js";
 import type { SessionSource, SyncWarning } from "./source.js";
-import { indexStats, metaValue, setMeta, type IndexStats } from "./stats.js";
-import type { IndexStorage } from "./storage.js";
+import { indexStats, type IndexStats } from "./stats.js";
+import { isInPlace, type IndexStorage, type InPlaceStorage, type SnapshotStorage } from "./storage.js";
+import { transactions, type Transactions } from "./transactions.js";
 
 export interface OpenIndexOptions {
 	/** An initialised FTS5 sql.js module (see `loadEngine` in the Node and web adapters). */
 	sql: SqlJsStatic;
 	storage: IndexStorage;
-	/** Refuse to load an index file larger than this (default `DEFAULTS.maxLoadBytes`). */
+	/** Refuse to load a snapshot larger than this (default `DEFAULTS.maxLoadBytes`). */
 	maxLoadBytes?: number;
 }
 
@@ -29,14 +30,13 @@ export interface OpenIndexOptions {
  * const index = await LookbackIndex.open({ sql, storage: fileStorage(path) });
  * await index.sync(source);
  * const { results } = index.search({ query: "sqlite lock", since: "2w" });
- * await index.save();
+ * await index.save(); // a snapshot storage only: an index opened in place commits as it syncs
  */
 export class LookbackIndex {
 	/** Warnings from opening (an unusable index set aside and rebuilt), reported by the next sync. */
 	private pendingWarnings: SyncWarning[];
 	private changed = false;
-	/** The source of the last sync, to re-sync a newer index another process saved. */
-	private lastSource?: SessionSource;
+	private readonly tx: Transactions;
 
 	private constructor(
 		private database: Database,
@@ -46,83 +46,87 @@ export class LookbackIndex {
 		warnings: SyncWarning[],
 	) {
 		this.pendingWarnings = warnings;
+		this.tx = transactions(isInPlace(storage) ? (error) => storage.isBusy(error) : undefined);
 	}
 
 	/** Open the index the storage holds, or a new one. An unusable index is set aside (kept) and rebuilt. */
 	static async open(options: OpenIndexOptions): Promise<LookbackIndex> {
 		const engine = checkEngine(options.sql);
-		const { db, warnings } = await loadDatabase(options.sql, options.storage, options.maxLoadBytes);
-		const index = new LookbackIndex(db, options.sql, options.storage, engine, warnings);
-		index.changed = warnings.length > 0;
+		const { storage, sql } = options;
+		const tx = transactions(isInPlace(storage) ? (error) => storage.isBusy(error) : undefined);
+		const { db, warnings } = isInPlace(storage) ? await openInPlace(sql, storage, tx) : await loadSnapshot(sql, storage, options.maxLoadBytes);
+		const index = new LookbackIndex(db, sql, storage, engine, warnings);
+		index.changed = warnings.length > 0 && !isInPlace(storage);
 		return index;
 	}
 
-	/** The database (replaced when a newer index saved by another process is taken over). */
+	/** The database (opened again when another process replaced the file). */
 	get db(): Database {
 		return this.database;
 	}
 
-	/** Whether the index changed since it was opened or last saved. */
+	/** Whether a snapshot index changed since it was opened or last saved (an index opened in place never waits for a save). */
 	get dirty(): boolean {
 		return this.changed;
 	}
 
+	/** Open the file again if it was replaced underneath (by an older lookback that saves whole files, or a user). */
+	private async current(): Promise<void> {
+		if (!isInPlace(this.storage) || this.tx.writing() || !this.storage.replaced()) return;
+		this.database.close();
+		this.database = (await openInPlace(this.sql, this.storage, this.tx)).db;
+	}
+
 	/** Bring the index up to date with a session source. Never throws for bad session data. */
 	async sync(source: SessionSource, options: SyncOptions = {}): Promise<SyncReport> {
-		this.lastSource = source;
-		const report = await syncIndex(this.db, source, options);
+		await this.current();
+		const inPlace = isInPlace(this.storage);
+		const report = await syncIndex(this.db, source, { maxIndexBytes: inPlace ? undefined : DEFAULTS.maxIndexBytes, ...options, transactions: this.tx });
 		report.warnings.unshift(...this.pendingWarnings);
 		this.pendingWarnings = [];
-		if (report.changed) {
-			this.changed = true;
-			setMeta(this.db, "last_sync", JSON.stringify({ at: new Date().toISOString(), skipped: report.skipped }));
-		}
+		if (report.changed && !inPlace) this.changed = true;
 		return report;
 	}
 
-	/**
-	 * Save when something changed; returns whether it saved. Under the storage's lock: when another process
-	 * saved a newer index since this one was loaded, that index is taken over and brought up to date with this
-	 * process's last source first, so a newer index is never replaced by an older one.
-	 */
+	/** Save a snapshot index when something changed; returns whether it saved. An index opened in place has nothing to save. */
 	async save(): Promise<boolean> {
-		if (!this.changed) return false;
-		const exclusive = this.storage.exclusive?.bind(this.storage) ?? (<T>(fn: () => Promise<T>) => fn());
-		await exclusive(async () => {
-			if (this.storage.changedSinceLoad?.()) {
-				const newer = await loadDatabase(this.sql, this.storage);
-				this.database.close();
-				this.database = newer.db;
-				if (this.lastSource) await syncIndex(this.db, this.lastSource);
-			}
-			setMeta(this.db, "generation", String(Number(metaValue(this.db, "generation") ?? 0) + 1));
-			const bytes = this.db.export();
-			applyPragmas(this.db); // export() reopens the connection, which resets per-connection settings
-			await this.storage.save(bytes);
-		});
+		if (!this.changed || isInPlace(this.storage)) return false;
+		const bytes = this.db.export();
+		applyPragmas(this.db, "snapshot"); // export() reopens the connection, which resets per-connection settings
+		await this.storage.save(bytes);
 		this.changed = false;
 		return true;
 	}
 
+	/** Run reads as one read transaction: a consistent view, and one lock taken instead of one per statement. */
+	reading<T>(fn: (db: Database) => T): T {
+		if (isInPlace(this.storage) && !this.tx.writing() && this.storage.replaced()) {
+			this.database.close();
+			this.database = this.storage.open(this.sql);
+			this.tx.attempt(() => applyPragmas(this.database, "in-place"));
+		}
+		return this.tx.read(this.db, () => fn(this.db));
+	}
+
 	search(request: SearchRequest): SearchResponse {
-		return search(this.db, request);
+		return this.reading((db) => search(db, request));
 	}
 
 	/** A session by full id, unique id prefix or indexed path. */
 	session(ref: string): SessionRow {
-		return resolveSession(this.db, ref);
+		return this.reading((db) => resolveSession(db, ref));
 	}
 
 	read(ref: string, options: ReadOptions = {}): SessionView {
-		return readSession(this.db, resolveSession(this.db, ref), options);
+		return this.reading((db) => readSession(db, resolveSession(db, ref), options));
 	}
 
 	browse(options: BrowseOptions = {}): SessionSummary[] {
-		return browseSessions(this.db, options);
+		return this.reading((db) => browseSessions(db, options));
 	}
 
 	stats(): IndexStats {
-		return indexStats(this.db);
+		return this.reading((db) => indexStats(db));
 	}
 
 	close(): void {
@@ -130,14 +134,16 @@ export class LookbackIndex {
 	}
 }
 
-/** The database a storage holds, or a new one; an unusable one is set aside (kept) with a warning. */
-async function loadDatabase(sql: SqlJsStatic, storage: IndexStorage, maxLoadBytes: number = DEFAULTS.maxLoadBytes): Promise<{ db: Database; warnings: SyncWarning[] }> {
+type Opened = { db: Database; warnings: SyncWarning[] };
+
+/** The database a snapshot storage holds, or a new one; an unusable one is set aside (kept) with a warning. */
+async function loadSnapshot(sql: SqlJsStatic, storage: SnapshotStorage, maxLoadBytes: number = DEFAULTS.maxLoadBytes): Promise<Opened> {
 	const warnings: SyncWarning[] = [];
 	const bytes = await storage.load();
 	if (bytes && bytes.length > maxLoadBytes) {
 		throw new LookbackError(
 			"index-too-large",
-			`the index ${storage.describe()} is ${(bytes.length / 1e9).toFixed(2)} GB; the in-memory engine holds at most ${(maxLoadBytes / 1e9).toFixed(2)} GB. Use a separate --index for some session folders, or delete it to rebuild a smaller one.`,
+			`the index ${storage.describe()} is ${(bytes.length / 1e9).toFixed(2)} GB; the in-memory engine holds at most ${(maxLoadBytes / 1e9).toFixed(2)} GB. Use a separate index for some session folders, or delete it to rebuild a smaller one.`,
 		);
 	}
 	let db: Database | undefined;
@@ -158,7 +164,44 @@ async function loadDatabase(sql: SqlJsStatic, storage: IndexStorage, maxLoadByte
 	}
 	const fresh = !db;
 	db ??= new sql.Database();
-	applyPragmas(db);
+	applyPragmas(db, "snapshot");
 	if (fresh) createSchema(db);
+	return { db, warnings };
+}
+
+/** The database an in-place storage holds, its tables created when it is new; an unusable one is set aside (kept) with a warning. */
+async function openInPlace(sql: SqlJsStatic, storage: InPlaceStorage, tx: Transactions): Promise<Opened> {
+	const warnings: SyncWarning[] = [];
+	let db = storage.open(sql);
+	let problem: string | undefined;
+	try {
+		tx.attempt(() => applyPragmas(db, "in-place"));
+		problem = tx.read(db, () => (isEmptyDatabase(db) ? undefined : schemaProblem(db)));
+	} catch (error) {
+		if (error instanceof LookbackError) {
+			db.close();
+			throw error;
+		}
+		problem = `unreadable index (${errorMessage(error)})`;
+	}
+	if (problem) {
+		db.close();
+		const setAside = await storage.setAside(problem);
+		warnings.push({ kind: "index-rebuilt", reason: problem, setAside });
+		db = storage.open(sql);
+		applyPragmas(db, "in-place");
+	}
+	if (tx.read(db, () => isEmptyDatabase(db))) {
+		await tx.beginWrite(db);
+		try {
+			// Another process may have created the tables since the read.
+			if (isEmptyDatabase(db)) createSchema(db);
+			await tx.commit(db);
+		} catch (error) {
+			tx.rollback(db);
+			db.close();
+			throw error;
+		}
+	}
 	return { db, warnings };
 }

@@ -94,9 +94,21 @@ export function schemaProblem(db: Database): string | undefined {
 	return undefined;
 }
 
-/** Settings for a session of work on the database (not stored in the file). */
-export function applyPragmas(db: Database): void {
-	db.run("PRAGMA journal_mode = MEMORY");
+/** Whether a database has nothing in it yet (a new file). */
+export function isEmptyDatabase(db: Database): boolean {
+	return (queryOne<{ n: number }>(db, "SELECT count(*) AS n FROM sqlite_master")?.n ?? 0) === 0;
+}
+
+/**
+ * Settings for a session of work on the database (not stored in the file). A snapshot lives in memory, so
+ * its journal can too; a file opened in place needs a real rollback journal, synced, or a crash mid-commit
+ * would corrupt it. WAL is out: it needs shared memory, which the wasm engine does not have.
+ */
+export function applyPragmas(db: Database, kind: "snapshot" | "in-place"): void {
+	if (kind === "in-place") {
+		db.run("PRAGMA journal_mode = DELETE");
+		db.run("PRAGMA synchronous = FULL");
+	} else db.run("PRAGMA journal_mode = MEMORY");
 	db.run("PRAGMA temp_store = MEMORY");
-	db.run("PRAGMA cache_size = -16000");
+	db.run(`PRAGMA cache_size = -${DEFAULTS.pageCacheKiB}`);
 }

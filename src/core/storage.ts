@@ -1,26 +1,46 @@
-/** Where the index file lives: load bytes, save bytes, say where. Filesystem and IndexedDB versions live outside core. */
+/**
+ * Where the index lives. Two kinds: a snapshot storage holds the whole database as bytes, loaded whole and
+ * saved whole (IndexedDB, memory); an in-place storage opens the database file where it lies, reads pages
+ * on demand and commits each transaction to it (files on Node and Bun). The adapters live outside core.
+ */
 
-export interface IndexStorage {
+import type { Database, SqlJsStatic } from "./engine.js";
+
+export interface SnapshotStorage {
 	/** The saved index, or null when there is none yet. */
 	load(): Promise<Uint8Array | null>;
-	/**
-	 * Replace the saved index in one step: a reader sees the old bytes or the new, never a mix. A storage that
-	 * several processes share throws LookbackError("index-conflict") when another process saved since this one
-	 * loaded, so that a newer index is never replaced by an older one.
-	 */
+	/** Replace the saved index in one step: a reader sees the old bytes or the new, never a mix. */
 	save(bytes: Uint8Array): Promise<void>;
 	/** Where the index is, for messages. */
 	describe(): string;
-	/** Run `fn` with the stored index locked against other processes (storages several processes share). */
-	exclusive?<T>(fn: () => Promise<T>): Promise<T>;
-	/** Whether another process saved the index since this one loaded it. */
-	changedSinceLoad?(): boolean;
 	/** Move an unusable index out of the way (kept, not deleted); returns where it went. */
 	setAside?(reason: string): Promise<string | undefined>;
 }
 
+export interface InPlaceStorage {
+	/** Where the index is, for messages. */
+	describe(): string;
+	/**
+	 * Open the stored database in place (created when missing). Every committed transaction is durable and
+	 * seen by the next transaction of every other process; the storage's locks keep them from colliding.
+	 */
+	open(sql: SqlJsStatic): Database;
+	/** Whether the file was replaced since it was opened (it is then opened again). */
+	replaced(): boolean;
+	/** Whether an error means another process holds the lock a statement needed, so that it can be retried. */
+	isBusy(error: unknown): boolean;
+	/** Move an unusable index out of the way (kept, not deleted), the database closed; returns where it went. */
+	setAside(reason: string): Promise<string | undefined>;
+}
+
+export type IndexStorage = SnapshotStorage | InPlaceStorage;
+
+export function isInPlace(storage: IndexStorage): storage is InPlaceStorage {
+	return typeof (storage as InPlaceStorage).open === "function";
+}
+
 /** An index held in memory only. */
-export function memoryStorage(initial: Uint8Array | null = null): IndexStorage & { bytes: Uint8Array | null; saves: number } {
+export function memoryStorage(initial: Uint8Array | null = null): SnapshotStorage & { bytes: Uint8Array | null; saves: number } {
 	const store = {
 		bytes: initial,
 		saves: 0,

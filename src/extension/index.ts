@@ -1,6 +1,6 @@
 /**
  * The lookback Pi extension: the `session_search` tool, the `/lookback` command, background indexing from
- * session_start and a save at session_shutdown. A thin face over the core's agent replies.
+ * session_start (committed in small batches as it goes) that session_shutdown stops. A thin face over the core's agent replies.
  */
 
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
@@ -9,7 +9,7 @@ import { liveContextFilter } from "./live-context.js";
 import { sessionSearchParams, type SessionSearchParams } from "./params.js";
 import { renderCall, renderResult } from "./render.js";
 import { runSessionSearch } from "./run-tool.js";
-import { saveShared, sharedIndex, startSync } from "./shared-index.js";
+import { sharedIndex, startSync, stopSync } from "./shared-index.js";
 
 const DESCRIPTION = `Search every past Pi session on this machine (all projects) without re-reading files.
 Modes: query → sessions ranked by their best matching message (the top one with the messages around the hit and the session's first and last messages); sessionId → read that session's active branch (first 20 and last 10 messages when long); sessionId + aroundMessageId → the messages around an entry (pass branchTip to stay on a branch); no arguments → recent sessions; action keyword/content/list → omp-session-store style.
@@ -51,12 +51,10 @@ export default function lookbackExtension(pi: ExtensionAPI): void {
 	pi.on("session_start", async (_event, ctx) => {
 		// Index in the background: the first index of a large history must not hold up the session.
 		const opened = await sharedIndex(ctx.sessionManager.getSessionDir() || undefined);
-		void startSync(opened)
-			.then(() => saveShared())
-			.catch(() => undefined);
+		void startSync(opened).catch(() => undefined);
 	});
 
 	pi.on("session_shutdown", async () => {
-		await saveShared().catch(() => undefined);
+		await stopSync();
 	});
 }

@@ -11,6 +11,7 @@ import { piAgentDir } from "../node/paths.js";
 interface Shared {
 	opened?: Promise<NodeIndex>;
 	syncing?: Promise<SyncReport>;
+	stop?: AbortController;
 	progress?: SyncProgress;
 	lastReport?: SyncReport;
 }
@@ -29,8 +30,10 @@ export function sharedIndex(sessionDir?: string): Promise<NodeIndex> {
 
 /** Start a sync unless one runs; resolves with its report. */
 export function startSync(opened: NodeIndex): Promise<SyncReport> {
-	shared.syncing ??= opened.index
-		.sync(opened.source, { onProgress: (p) => (shared.progress = p) })
+	if (shared.syncing) return shared.syncing;
+	const stop = (shared.stop = new AbortController());
+	shared.syncing = opened.index
+		.sync(opened.source, { onProgress: (p) => (shared.progress = p), signal: stop.signal })
 		.then((report) => {
 			shared.lastReport = report;
 			return report;
@@ -38,6 +41,7 @@ export function startSync(opened: NodeIndex): Promise<SyncReport> {
 		.finally(() => {
 			shared.syncing = undefined;
 			shared.progress = undefined;
+			shared.stop = undefined;
 		});
 	return shared.syncing;
 }
@@ -99,10 +103,11 @@ export function fileSize(path: string): number | undefined {
 	}
 }
 
-/** Save if the index changed (at session shutdown and after the first background index). */
-export async function saveShared(): Promise<void> {
-	if (!shared.opened) return;
-	const opened = await shared.opened;
+/**
+ * Stop a running sync at its next file (at session shutdown): every batch it finished is already
+ * committed, so this waits only for the file at hand and its small commit, never for a whole index.
+ */
+export async function stopSync(): Promise<void> {
+	shared.stop?.abort();
 	await shared.syncing?.catch(() => undefined);
-	await opened.index.save();
 }

@@ -1,21 +1,100 @@
-/** Loads the FTS5 sql.js build in Node, with the wasm read from disk. */
+/**
+ * Loads lookback's own engine build (wasm/dist: sql.js with FTS5 and Emscripten's FS exported) in Node or
+ * Bun, with its `fcntl` lock calls answered by lookback's lock files for the index files opened in place.
+ * The build is checked against the checksums committed beside it: any other build is refused.
+ */
 
-import { readFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { checkEngine, type SqlJsStatic } from "../core/index.js";
+import { fileURLToPath } from "node:url";
+import { checkEngine, LookbackError, type SqlJsStatic } from "../core/index.js";
+import { answerLockCall, FCNTL_LOCK_COMMANDS } from "./engine-locks.js";
+import type { EmscriptenFS, HostIoCounters } from "./host-fs.js";
+import type { IndexLocks } from "./index-locks.js";
 
 const require = createRequire(import.meta.url);
 
-let loaded: Promise<SqlJsStatic> | undefined;
+/** The engine module with what lookback's build adds to stock sql.js. */
+export type NodeEngine = SqlJsStatic & {
+	FS: EmscriptenFS;
+	HEAP16: Int16Array;
+	HEAP32: Int32Array;
+	_sqlite3_open: (path: number, out: number) => number;
+	_sqlite3_close_v2: (db: number) => number;
+	_sqlite3_extended_errcode: (db: number) => number;
+	_RegisterExtensionFunctions: (db: number) => number;
+	_malloc: (n: number) => number;
+	_free: (p: number) => void;
+	cwrap: (name: string, returns: string | null, args: string[]) => (...args: unknown[]) => unknown;
+};
 
-/** The engine module (loaded once per process) after checking it has FTS5, trigram and contentless delete. */
-export function loadEngine(): Promise<SqlJsStatic> {
-	loaded ??= (async () => {
-		const wasmBinary = await readFile(require.resolve("fts5-sql-bundle/dist/sql-wasm.wasm"));
-		const { initSqlJs } = require("fts5-sql-bundle") as { initSqlJs: (options: object) => Promise<SqlJsStatic> };
-		const SQL = await initSqlJs({ wasmBinary });
-		checkEngine(SQL);
-		return SQL;
-	})();
+/** Locks of the index files opened in place, by host path; the fcntl hook looks them up. */
+export const lockRegistry = new Map<string, IndexLocks>();
+/** Counted page I/O of the files opened in place. */
+export const hostIo: HostIoCounters = { reads: 0, bytesRead: 0, writes: 0, fsyncs: 0 };
+
+/** The folder holding sql-wasm.cjs, sql-wasm.wasm and SHA256SUMS, from the sources or from dist/. */
+export function engineDir(): string {
+	for (const relative of ["../../wasm/dist/", "../wasm/dist/"]) {
+		const dir = fileURLToPath(new URL(relative, import.meta.url));
+		if (existsSync(`${dir}SHA256SUMS`)) return dir;
+	}
+	throw new LookbackError("engine-missing-feature", "lookback's engine build (wasm/dist) is missing from this install");
+}
+
+/** Refuse any build but the one whose checksums are committed beside it. */
+function verifyBuild(dir: string, name: string, bytes: Uint8Array): void {
+	const sums = readFileSync(`${dir}SHA256SUMS`, "utf8");
+	const expected = new RegExp(`^([0-9a-f]{64})\\s+\\*?${name.replace(".", "\\.")}$`, "m").exec(sums)?.[1];
+	const actual = createHash("sha256").update(bytes).digest("hex");
+	if (expected !== actual) {
+		throw new LookbackError("engine-missing-feature", `${dir}${name} is not lookback's engine build (sha256 ${actual.slice(0, 12)}…, expected ${expected?.slice(0, 12) ?? "none"}…); reinstall lookback`);
+	}
+}
+
+let loaded: Promise<NodeEngine> | undefined;
+
+/** The engine (loaded once per process), checked: lookback's build, FTS5, trigram, contentless delete, FS, the lock hook. */
+export function loadEngine(): Promise<NodeEngine> {
+	loaded ??= loadEngineFrom(engineDir());
 	return loaded;
+}
+
+/** Load the engine build in `dir` (a folder path ending in "/"); refused unless it matches its checksums. */
+export async function loadEngineFrom(dir: string): Promise<NodeEngine> {
+	const wasmBinary = readFileSync(`${dir}sql-wasm.wasm`);
+	verifyBuild(dir, "sql-wasm.wasm", wasmBinary);
+	verifyBuild(dir, "sql-wasm.cjs", readFileSync(`${dir}sql-wasm.cjs`));
+	const initSqlJs = require(`${dir}sql-wasm.cjs`) as (options: object) => Promise<NodeEngine>;
+	let engine: NodeEngine | undefined;
+	let hooked = false;
+	let fail: (error: unknown) => void = () => undefined;
+	const failed = new Promise<never>((_, reject) => (fail = reject));
+	const instantiateWasm = (imports: Record<string, Record<string, unknown>>, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => {
+		for (const module of Object.values(imports)) {
+			for (const [key, fn] of Object.entries(module)) {
+				if (typeof fn !== "function" || fn.name !== "___syscall_fcntl64") continue;
+				const fcntl = fn as (fd: number, cmd: number, varargs: number) => number;
+				module[key] = (fd: number, cmd: number, varargs: number) => {
+					if (engine && FCNTL_LOCK_COMMANDS.has(cmd)) {
+						const host = (engine.FS.getStream(fd)?.node as { host?: string } | undefined)?.host;
+						const locks = host === undefined ? undefined : lockRegistry.get(host);
+						if (locks) return answerLockCall(locks, engine, cmd, engine.HEAP32[varargs >>> 2] >>> 0);
+					}
+					return fcntl(fd, cmd, varargs);
+				};
+				hooked = true;
+			}
+		}
+		if (!hooked) fail(new LookbackError("engine-missing-feature", "the engine build has no fcntl import to back its file locks"));
+		else WebAssembly.instantiate(wasmBinary, imports as WebAssembly.Imports).then((result) => receive(result.instance, result.module), fail);
+		return {};
+	};
+	engine = await Promise.race([initSqlJs({ wasmBinary, instantiateWasm }), failed]);
+	if (!hooked || typeof engine.FS?.mount !== "function" || typeof engine.FS.hashRemoveNode !== "function") {
+		throw new LookbackError("engine-missing-feature", "the engine build does not export the filesystem lookback opens its index through");
+	}
+	checkEngine(engine);
+	return engine;
 }

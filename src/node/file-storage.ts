@@ -1,153 +1,95 @@
 /**
- * The index as one file, replaced atomically: the new bytes go to a temp file in the same folder, are
- * fsynced, then renamed over the old file, so a reader sees the old index or the new, never half of one.
+ * The index file opened in place (Node and Bun): SQLite reads the pages it needs through a pass-through
+ * filesystem and commits each transaction to the file with a rollback journal beside it, under lookback's
+ * lock files. Nothing loads, exports or copies the whole file.
  */
 
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
-import { LookbackError, type IndexStorage } from "../core/index.js";
-import { processAlive, withFileLock } from "./file-lock.js";
+import { mkdirSync, renameSync, statSync } from "node:fs";
+import { basename, dirname, resolve } from "node:path";
+import { LookbackError, errorMessage, type Database, type InPlaceStorage, type SqlJsStatic } from "../core/index.js";
+import { hostIo, lockRegistry, type NodeEngine } from "./engine.js";
+import { mountHostDir } from "./host-fs.js";
+import { IndexLocks } from "./index-locks.js";
 
-/** What identifies one version of the index file: a save renames a new file over it, so the inode changes. */
-type Stamp = { ino: number; size: number; mtimeMs: number } | null;
+const mounts = new WeakMap<object, Map<string, string>>();
 
-function stampOf(path: string): Stamp {
-	try {
-		const s = statSync(path);
-		return { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs };
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-		throw error;
-	}
+/** The engine path of a host folder, mounted once per engine. */
+function mountpointOf(engine: NodeEngine, hostDir: string): string {
+	let byDir = mounts.get(engine);
+	if (!byDir) mounts.set(engine, (byDir = new Map()));
+	let mountpoint = byDir.get(hostDir);
+	if (!mountpoint) byDir.set(hostDir, (mountpoint = mountHostDir(engine.FS, hostDir, hostIo)));
+	return mountpoint;
 }
 
-function sameStamp(a: Stamp, b: Stamp): boolean {
-	return a === b || (a !== null && b !== null && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs);
-}
-
-const TEMP = /^(.+)\.(\d+)\.[0-9a-z]+\.tmp$/;
-/** A temp file older than this is stale even if its process id is alive again (ids get reused). */
-const STALE_MS = 10 * 60 * 1000;
-
-/** Remove temp files a dead or long-gone writer left beside the index; returns how many. */
-export function cleanStaleTemps(path: string): number {
-	const dir = dirname(path);
-	const base = basename(path);
-	let removed = 0;
-	let names: string[];
+/** A sql.js Database whose connection is the file at `enginePath` instead of an in-memory copy. */
+function openAt(engine: NodeEngine, enginePath: string): Database {
+	const db = new engine.Database() as Database & { db: number };
+	engine._sqlite3_close_v2(db.db);
+	const open = engine.cwrap("sqlite3_open", "number", ["string", "number"]) as (path: string, out: number) => number;
+	const out = engine._malloc(4);
 	try {
-		names = readdirSync(dir);
-	} catch {
-		return 0;
-	}
-	for (const name of names) {
-		const m = TEMP.exec(name);
-		if (!m || m[1] !== base) continue;
-		const full = join(dir, name);
-		try {
-			const age = Date.now() - statSync(full).mtimeMs;
-			if (Number(m[2]) === process.pid || (processAlive(Number(m[2])) && age < STALE_MS)) continue;
-			rmSync(full, { force: true });
-			removed++;
-		} catch {
-			// it went away meanwhile
+		const rc = open(enginePath, out);
+		db.db = engine.HEAP32[out >>> 2];
+		if (rc !== 0) {
+			const code = engine._sqlite3_extended_errcode(db.db);
+			engine._sqlite3_close_v2(db.db);
+			throw new LookbackError("io", `cannot open the index (SQLite error ${code})`);
 		}
+	} finally {
+		engine._free(out);
 	}
-	return removed;
+	engine._RegisterExtensionFunctions(db.db);
+	return db;
 }
 
-/** Write bytes to `path` atomically (temp file, fsync, rename, fsync of the folder). */
-export function writeFileAtomic(path: string, bytes: Uint8Array): void {
-	mkdirSync(dirname(path), { recursive: true });
-	const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
-	const fd = openSync(temp, "wx", 0o644);
+function inode(path: string): number | undefined {
 	try {
-		let written = 0;
-		while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
-		fsyncSync(fd);
-	} catch (error) {
-		closeSync(fd);
-		rmSync(temp, { force: true });
-		throw error;
-	}
-	closeSync(fd);
-	renameSync(temp, path);
-	try {
-		const dirFd = openSync(dirname(path), "r");
-		try {
-			fsyncSync(dirFd);
-		} finally {
-			closeSync(dirFd);
-		}
+		return statSync(path).ino;
 	} catch {
-		// not every platform can fsync a folder; the rename is still atomic
+		return undefined;
 	}
 }
 
-/**
- * Storage of the index in one file, shared safely by several processes: a save holds a lock beside the file,
- * and refuses (LookbackError "index-conflict") when another process saved since this one loaded.
- */
-export function fileStorage(path: string): IndexStorage {
-	let loaded: Stamp = null;
-	let held = false;
-	const lockPath = `${path}.lock`;
+/** Storage of the index in one file, opened in place, shared safely by every process that follows the lock protocol. */
+export function fileStorage(path: string): InPlaceStorage & { locks: IndexLocks } {
+	const host = resolve(path);
+	const locks = lockRegistry.get(host) ?? new IndexLocks(host);
+	let openedInode: number | undefined;
+	let seenBusy = locks.counters.busy;
 	return {
+		locks,
 		describe: () => path,
-		async load() {
-			cleanStaleTemps(path);
-			for (;;) {
-				const before = stampOf(path);
-				if (before === null) {
-					loaded = null;
-					return null;
-				}
-				try {
-					const bytes = new Uint8Array(await readFile(path));
-					if (!sameStamp(before, stampOf(path))) continue; // replaced while being read: read the new one
-					loaded = before;
-					return bytes;
-				} catch (error) {
-					if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-				}
-			}
+		open(sql: SqlJsStatic) {
+			const engine = sql as NodeEngine;
+			if (!engine.FS) throw new LookbackError("engine-missing-feature", "an index file is opened in place only by lookback's engine build (src/node/engine.ts)");
+			mkdirSync(dirname(host), { recursive: true });
+			lockRegistry.set(host, locks);
+			const db = openAt(engine, `${mountpointOf(engine, dirname(host))}/${basename(host)}`);
+			openedInode = inode(host);
+			return db;
 		},
-		async exclusive(fn) {
-			mkdirSync(dirname(path), { recursive: true });
-			return withFileLock(lockPath, async () => {
-				held = true;
-				try {
-					return await fn();
-				} finally {
-					held = false;
-				}
-			});
-		},
-		changedSinceLoad: () => !sameStamp(stampOf(path), loaded),
-		async save(bytes) {
-			const write = () => {
-				if (!sameStamp(stampOf(path), loaded)) {
-					throw new LookbackError("index-conflict", `another process saved ${path} since it was loaded`);
-				}
-				writeFileAtomic(path, bytes);
-				loaded = stampOf(path);
-			};
-			if (held) write();
-			else {
-				mkdirSync(dirname(path), { recursive: true });
-				await withFileLock(lockPath, write);
-			}
+		replaced: () => inode(host) !== openedInode,
+		isBusy(error: unknown) {
+			// BUSY can surface under another message (an FTS5 table loading its settings): the lock layer knows.
+			const busyNow = locks.counters.busy !== seenBusy;
+			seenBusy = locks.counters.busy;
+			return busyNow || /database is locked/.test(errorMessage(error));
 		},
 		async setAside() {
-			const aside = `${path}.unusable-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+			const aside = `${host}.unusable-${new Date().toISOString().replace(/[:.]/g, "-")}`;
 			try {
-				renameSync(path, aside);
-				loaded = null;
-				return aside;
+				renameSync(host, aside);
 			} catch {
 				return undefined;
 			}
+			// A journal left beside it belongs to it: applied to the new file it would corrupt it.
+			try {
+				renameSync(`${host}-journal`, `${aside}-journal`);
+			} catch {
+				// none
+			}
+			return aside;
 		},
 	};
 }

@@ -1,17 +1,21 @@
-/** Several processes syncing and saving one index file at once; processes killed in the middle of a save. */
+/** Several processes on one index opened in place; processes killed or frozen in the middle of a commit. */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { LookbackIndex } from "../../src/core/index.js";
+import { lockWaits } from "../../src/node/engine-locks.js";
 import { loadEngine } from "../../src/node/engine.js";
+import { fileSource } from "../../src/node/file-source.js";
 import { fileStorage } from "../../src/node/file-storage.js";
 import { tempDir } from "../helpers.js";
 
 const WRITER = join(import.meta.dirname, "index-writer.mjs");
+const waits = { ...lockWaits };
+afterEach(() => Object.assign(lockWaits, waits));
 
-function writer(indexPath: string, sessions: string, name: string, rounds: number) {
-	const child = spawn(process.execPath, [WRITER, indexPath, sessions, name, String(rounds)], { stdio: ["ignore", "pipe", "pipe"] });
+function writer(indexPath: string, sessions: string, name: string, rounds: number, sessionsPerRound = 1) {
+	const child = spawn(process.execPath, [WRITER, indexPath, sessions, name, String(rounds), String(sessionsPerRound)], { stdio: ["ignore", "pipe", "pipe"] });
 	let out = "";
 	let err = "";
 	child.stdout.on("data", (c) => (out += c));
@@ -22,13 +26,32 @@ function writer(indexPath: string, sessions: string, name: string, rounds: numbe
 	return { child, done, rounds: () => out.trim().split("\n").filter(Boolean).length };
 }
 
-async function openQuiet(indexPath: string) {
-	const index = await LookbackIndex.open({ sql: await loadEngine(), storage: fileStorage(indexPath) });
-	return index;
+async function open(indexPath: string) {
+	return LookbackIndex.open({ sql: await loadEngine(), storage: fileStorage(indexPath) });
+}
+
+const nothing = { describe: () => "none", roots: () => [], walk: async () => ({ files: [], skipped: [], completeRoots: [], warnings: [] }), read: async () => new Uint8Array() };
+
+const JOURNAL_MAGIC = Buffer.from([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]);
+
+/**
+ * Whether a journal that SQLite would roll back lies beside the index. A journal whose header is still
+ * zero (a commit killed before its journal was complete, the index not yet touched) is ignored by SQLite.
+ */
+function hotJournal(indexPath: string): boolean {
+	try {
+		return readFileSync(`${indexPath}-journal`).subarray(0, 8).equals(JOURNAL_MAGIC);
+	} catch {
+		return false;
+	}
+}
+
+function integrity(index: LookbackIndex): unknown[] {
+	return index.reading((db) => db.exec("PRAGMA integrity_check")[0].values.flat());
 }
 
 describe("one index, several processes", () => {
-	it("four processes syncing and saving at once lose nothing and never corrupt the file", async () => {
+	it("four processes syncing at once lose nothing and never corrupt the file", async () => {
 		const root = tempDir("concurrent");
 		const sessions = join(root, "sessions");
 		const indexPath = join(root, "index.db");
@@ -37,17 +60,17 @@ describe("one index, several processes", () => {
 		const runs = ["a", "b", "c", "d"].map((n) => writer(indexPath, sessions, n, rounds));
 		const results = await Promise.all(runs.map((r) => r.done));
 		for (const r of results) expect(r.code, r.err).toBe(0);
-		const index = await openQuiet(indexPath);
-		// Nothing synced here: every session some process saved must be in the file as the last save left it.
+		const index = await open(indexPath);
+		// Nothing synced here: every session some process committed must be in the file.
 		for (const n of ["a", "b", "c", "d"]) {
 			for (let r = 0; r < rounds; r++) expect(index.search({ query: `marker${n}x${r}` }).results, `${n}${r}`).toHaveLength(1);
 		}
 		expect(index.stats().sessions).toBe(16);
-		expect(index.stats().generation).toBeGreaterThanOrEqual(16);
+		expect(integrity(index)).toEqual(["ok"]);
 		index.close();
 	});
 
-	it("a process killed at any point of a save leaves the old or the new index, and its leftovers are cleaned", async () => {
+	it("a process killed at any point of a sync leaves an index the next process opens, rolls back if needed and uses", async () => {
 		const root = tempDir("crash");
 		const sessions = join(root, "sessions");
 		const indexPath = join(root, "index.db");
@@ -55,7 +78,7 @@ describe("one index, several processes", () => {
 		let seed = 12345;
 		const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
 		for (let i = 0; i < 6; i++) {
-			const run = writer(indexPath, sessions, `k${i}`, 0);
+			const run = writer(indexPath, sessions, `k${i}`, 0, 20);
 			for (let t = 0; run.rounds() < 1; t++) {
 				if (t > 1500) throw new Error(`writer ${i} made no round: ${JSON.stringify(await Promise.race([run.done, Promise.resolve("running")]))}`);
 				await new Promise((r) => setTimeout(r, 20));
@@ -64,37 +87,66 @@ describe("one index, several processes", () => {
 			run.child.kill("SIGKILL");
 			const exit = await run.done;
 			expect(exit.signal).toBe("SIGKILL");
-			const index = await openQuiet(indexPath);
-			const report = await index.sync({ describe: () => "none", roots: () => [], walk: async () => ({ files: [], skipped: [], completeRoots: [], warnings: [] }), read: async () => new Uint8Array() });
+			const index = await open(indexPath);
+			const report = await index.sync(nothing);
 			expect(report.warnings.filter((w) => w.kind === "index-rebuilt")).toEqual([]);
 			expect(index.stats().sessions).toBeGreaterThan(0);
+			expect(integrity(index)).toEqual(["ok"]);
 			index.close();
-			expect(readdirSync(root).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+			expect(hotJournal(indexPath)).toBe(false);
 		}
 	});
 
-	it("recovers a lock left by a dead process, also one killed before it wrote its pid", async () => {
-		const root = tempDir("lock");
+	it("takes over the locks of a dead process", async () => {
+		const root = tempDir("stale");
 		const indexPath = join(root, "index.db");
-		writeFileSync(`${indexPath}.lock`, `999999999 ${Date.now()}\n`);
-		const storage = fileStorage(indexPath);
-		await storage.load();
-		await storage.save(new Uint8Array([1, 2, 3]));
-		expect(existsSync(`${indexPath}.lock`)).toBe(false);
-		writeFileSync(`${indexPath}.lock`, "");
-		utimesSync(`${indexPath}.lock`, new Date(Date.now() - 10_000), new Date(Date.now() - 10_000));
-		await storage.save(new Uint8Array([4]));
-		expect(existsSync(`${indexPath}.lock`)).toBe(false);
+		(await open(indexPath)).close();
+		const dead = "999999999 12345 deadbeef -";
+		mkdirSync(`${indexPath}.locks/shared`, { recursive: true });
+		for (const name of ["reserved", "pending"]) writeFileSync(`${indexPath}.locks/${name}`, dead);
+		writeFileSync(`${indexPath}.locks/shared/999999999.12345.deadbeef.-`, "");
+		lockWaits.readMs = 2_000;
+		const index = await open(indexPath);
+		const sessions = join(root, "sessions", "--p--");
+		mkdirSync(sessions, { recursive: true });
+		writeFileSync(join(sessions, "2026-11-30T00-00-00-000Z_s1.jsonl"), `${JSON.stringify({ type: "session", version: 3, id: "s1", timestamp: "2026-11-30T00:00:00Z", cwd: "/p" })}\n`);
+		const report = await index.sync(fileSource([{ path: join(root, "sessions"), layout: "nested" }]));
+		expect(report.added).toBe(1);
+		expect(readdirSync(`${indexPath}.locks`).sort()).toEqual(["shared"]);
+		expect(readdirSync(`${indexPath}.locks/shared`)).toEqual([]);
+		index.close();
 	});
 
-	it("refuses to replace an index another process saved since it was loaded", async () => {
-		const root = tempDir("conflict");
+	it("a reader never rolls back the journal of a live writer frozen mid-commit; once the writer is dead it does", async () => {
+		const root = tempDir("frozen");
+		const sessions = join(root, "sessions");
 		const indexPath = join(root, "index.db");
-		const a = fileStorage(indexPath);
-		const b = fileStorage(indexPath);
-		await a.load();
-		await b.load();
-		await a.save(new Uint8Array([1]));
-		await expect(b.save(new Uint8Array([2]))).rejects.toThrow(/another process saved/);
+		mkdirSync(sessions);
+		const seedRun = writer(indexPath, sessions, "seed", 1, 5);
+		expect((await seedRun.done).code).toBe(0);
+		const before = await open(indexPath);
+		const sessionsBefore = before.stats().sessions;
+		before.close();
+
+		// A big batch, frozen (SIGSTOP) the moment its commit has a complete journal and is writing the index.
+		const run = writer(indexPath, sessions, "big", 1, 400);
+		const deadline = Date.now() + 60_000;
+		while (!(hotJournal(indexPath) && existsSync(`${indexPath}.locks/pending`))) {
+			if (Date.now() > deadline || run.child.exitCode !== null) throw new Error("never caught the writer mid-commit");
+		}
+		run.child.kill("SIGSTOP");
+		try {
+			lockWaits.readMs = 300;
+			await expect(open(indexPath)).rejects.toThrow(/index is busy/);
+			expect(hotJournal(indexPath)).toBe(true);
+		} finally {
+			run.child.kill("SIGKILL");
+			await run.done;
+		}
+		const after = await open(indexPath);
+		expect(after.stats().sessions).toBe(sessionsBefore);
+		expect(integrity(after)).toEqual(["ok"]);
+		expect(hotJournal(indexPath)).toBe(false);
+		after.close();
 	});
 });

@@ -31,7 +31,7 @@ describe("the core in Chromium", () => {
 		await page.goto(`${url}/smoke.html`);
 		await page.waitForFunction(() => "lookbackSmoke" in globalThis);
 		const built = (await page.evaluate(() => (globalThis as any).lookbackSmoke("build", "死锁"))) as Smoke;
-		expect(built).toMatchObject({ engine: "3.49.1", added: 10, saved: true, sessions: 10, warnings: [] });
+		expect(built).toMatchObject({ engine: "3.52.0", added: 10, saved: true, sessions: 10, warnings: [] });
 		expect(built.results.map((r) => r[0])).toEqual([SAMPLE.chinese]);
 		await page.reload();
 		await page.waitForFunction(() => "lookbackSmoke" in globalThis);

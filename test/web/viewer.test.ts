@@ -23,7 +23,6 @@ beforeAll(async () => {
 	indexPath = join(dir, "index.db");
 	const opened = await openNodeIndex({ indexPath, sessionsDirs: [FIXTURES], onlySessionsDirs: true, env: {} });
 	await opened.index.sync(opened.source);
-	await opened.index.save();
 	opened.index.close();
 	serving = await serveViewer({ indexPath, webDir: WEB });
 	browser = await launchChromium();

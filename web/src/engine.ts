@@ -1,6 +1,6 @@
-/** Loads the FTS5 sql.js build in a browser, the wasm fetched by URL or passed as bytes. */
+/** Loads lookback's engine build (wasm/dist) in a browser, the wasm fetched by URL or passed as bytes. */
 
-import initSqlJs from "fts5-sql-bundle/dist/sql-wasm.js";
+import initSqlJs from "../../wasm/dist/sql-wasm.cjs";
 import { checkEngine, type SqlJsStatic } from "../../src/core/index.js";
 
 export interface WebEngineOptions {

@@ -1,4 +1,4 @@
-declare module "fts5-sql-bundle/dist/sql-wasm.js" {
+declare module "*/wasm/dist/sql-wasm.cjs" {
 	const initSqlJs: (options?: object) => Promise<unknown>;
 	export default initSqlJs;
 }
