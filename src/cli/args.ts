@@ -25,6 +25,7 @@ const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
 	window: {},
 	"branch-tip": {},
 	port: {},
+	engine: {},
 };
 const FLAGS = new Set(["json", "no-sync", "help", "version", "only-sessions-dir"]);
 

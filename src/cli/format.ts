@@ -1,6 +1,6 @@
 /** Human output: compact, readable, coloured only on a terminal and never when NO_COLOR is set. */
 
-import { DEFAULTS, type IndexStats, type SearchResponse, type SessionSummary, type SessionView, type SyncReport } from "../core/index.js";
+import { DEFAULTS, type EngineInfo, type IndexStats, type SearchResponse, type SessionSummary, type SessionView, type SyncReport } from "../core/index.js";
 
 export interface Style {
 	bold(s: string): string;
@@ -80,7 +80,7 @@ export function formatRead(view: SessionView, style: Style): string {
 	return `${lines.join("\n")}\n`;
 }
 
-export function formatStats(stats: IndexStats, indexPath: string): string {
+export function formatStats(stats: IndexStats, indexPath: string, engine: EngineInfo): string {
 	const ratio = stats.corpusBytes > 0 ? ((stats.indexBytes / stats.corpusBytes) * 100).toFixed(1) : "—";
 	return [
 		`index       ${indexPath}`,
@@ -90,6 +90,7 @@ export function formatStats(stats: IndexStats, indexPath: string): string {
 		`text        ${(stats.textChars / 1e6).toFixed(2)} M characters indexed, stored in ${formatMB(stats.storedTextBytes)}; ${stats.vocabulary} words for substring search`,
 		`skipped     ${stats.skipped.oversized} oversized, ${stats.skipped["tmp-folder"]} in tmp folders, ${stats.skipped.unreadable} unreadable, ${stats.skipped["index-full"]} not taken by a full index; ${stats.malformedLines} malformed lines`,
 		`last sync   ${stats.lastSync ?? "—"}`,
+		`engine      ${engine.build.startsWith("lookback") ? "wasm" : engine.build} (SQLite ${engine.sqliteVersion})`,
 		"",
 	].join("\n");
 }

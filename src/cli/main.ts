@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LookbackError, ROLES, type Role, type SyncReport } from "../core/index.js";
+import { engineChoice } from "../node/engine-choice.js";
 import { openNodeIndex, type NodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
 import { serveViewer } from "../node/serve.js";
@@ -52,6 +53,7 @@ options: --index FILE          index file (default <agentDir>/lookback/index.db)
          --sessions-dir DIR    another session folder to index (repeatable)
          --only-sessions-dir   index only the --sessions-dir folders
          --no-sync             search the index as it is, without looking for new sessions
+         --engine E            auto (default), wasm, or builtin (node:sqlite / bun:sqlite); or LOOKBACK_ENGINE
          --json                machine-readable output (shapes in README)
 `;
 
@@ -63,7 +65,7 @@ const COMMANDS: Record<string, { positionals: "none" | "one" | "many"; options: 
 	stats: { positionals: "none", options: [] },
 	serve: { positionals: "none", options: ["port"] },
 };
-const COMMON = new Set(["index", "agent-dir", "omp-agent-dir", "sessions-dir"]);
+const COMMON = new Set(["index", "agent-dir", "omp-agent-dir", "sessions-dir", "engine"]);
 
 function checkCommand(args: ParsedArgs): void {
 	const spec = COMMANDS[args.command];
@@ -177,7 +179,7 @@ async function runCommand(ctx: Context): Promise<number> {
 		}
 		case "stats": {
 			const stats = index.stats();
-			emit(ctx, "stats", { index: opened.indexPath, ...stats }, formatStats(stats, opened.indexPath));
+			emit(ctx, "stats", { index: opened.indexPath, engine: index.engine, ...stats }, formatStats(stats, opened.indexPath, index.engine));
 			return 0;
 		}
 	}
@@ -212,6 +214,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 			ompAgentDir: option(args, "omp-agent-dir"),
 			sessionsDirs: args.options.get("sessions-dir"),
 			onlySessionsDirs: args.flags.has("only-sessions-dir"),
+			engine: engineChoice(option(args, "engine"), io.env),
 			env: io.env,
 		});
 		return await runCommand({ args, io, style, json: args.flags.has("json"), opened });

@@ -44,7 +44,8 @@ export function checkEngine(SQL: SqlJsStatic): EngineInfo {
 			}
 			checked.add(SQL);
 		}
-		return { sqliteVersion: version, build: ENGINE_BUILD };
+		const name = (SQL as { name?: unknown }).name;
+		return { sqliteVersion: version, build: typeof name === "string" ? name : ENGINE_BUILD };
 	} finally {
 		db.close();
 	}

@@ -39,8 +39,8 @@ function slotsOf(start: number, len: number): LockSlot[] {
 	return slots;
 }
 
-/** Retry `attempt` with short jittered sleeps until it succeeds or `ms` pass. */
-function waitFor(attempt: () => boolean, ms: number): boolean {
+/** Retry `attempt` with short jittered sleeps until it succeeds or `ms` pass (blocking: engines call locks synchronously). */
+export function waitFor(attempt: () => boolean, ms: number): boolean {
 	const deadline = Date.now() + ms;
 	let pause = 1;
 	for (;;) {

@@ -7,6 +7,7 @@
 import { mkdirSync, renameSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { LookbackError, errorMessage, type Database, type InPlaceStorage, type SqlJsStatic } from "../core/index.js";
+import { isBuiltinEngine } from "./builtin-engine.js";
 import { hostIo, lockRegistry, type NodeEngine } from "./engine.js";
 import { mountHostDir } from "./host-fs.js";
 import { IndexLocks } from "./index-locks.js";
@@ -61,9 +62,14 @@ export function fileStorage(path: string): InPlaceStorage & { locks: IndexLocks 
 		locks,
 		describe: () => path,
 		open(sql: SqlJsStatic) {
-			const engine = sql as NodeEngine;
-			if (!engine.FS) throw new LookbackError("engine-missing-feature", "an index file is opened in place only by lookback's engine build (src/node/engine.ts)");
 			mkdirSync(dirname(host), { recursive: true });
+			if (isBuiltinEngine(sql)) {
+				const db = sql.openFile(host, locks);
+				openedInode = inode(host);
+				return db;
+			}
+			const engine = sql as NodeEngine;
+			if (!engine.FS) throw new LookbackError("engine-missing-feature", "an index file is opened in place only by lookback's engine build (src/node/engine.ts) or a built-in SQLite");
 			lockRegistry.set(host, locks);
 			const db = openAt(engine, `${mountpointOf(engine, dirname(host))}/${basename(host)}`);
 			openedInode = inode(host);

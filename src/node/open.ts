@@ -1,7 +1,7 @@
 /** One call that opens the index of a Pi install on Node: engine, index file, session roots. */
 
 import { LookbackIndex, type SessionSource } from "../core/index.js";
-import { loadEngine } from "./engine.js";
+import { chooseEngine, engineChoice, type EngineChoice } from "./engine-choice.js";
 import { fileSource, type SessionRoot } from "./file-source.js";
 import { fileStorage } from "./file-storage.js";
 import { resolve } from "node:path";
@@ -18,6 +18,8 @@ export interface NodeIndexOptions {
 	onlySessionsDirs?: boolean;
 	/** omp's agent dir (default `~/.omp/agent`); its sessions, sub-agent transcripts and archives are indexed too. */
 	ompAgentDir?: string;
+	/** Which SQLite runs the index (default: `LOOKBACK_ENGINE`, else auto). */
+	engine?: EngineChoice;
 	env?: Env;
 }
 
@@ -52,7 +54,7 @@ export async function openNodeIndex(options: NodeIndexOptions = {}): Promise<Nod
 	const agentDir = options.agentDir ?? piAgentDir(env);
 	const indexPath = options.indexPath ?? defaultIndexPath(agentDir);
 	const roots = piSessionRoots({ ...options, agentDir, env });
-	const sql = await loadEngine();
+	const sql = await chooseEngine(options.engine ?? engineChoice(undefined, env));
 	const index = await LookbackIndex.open({ sql, storage: fileStorage(indexPath) });
 	return { index, source: fileSource(roots), indexPath, roots, ompAgentDir: options.onlySessionsDirs ? undefined : (options.ompAgentDir ?? ompAgentDir(env)) };
 }

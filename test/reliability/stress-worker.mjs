@@ -1,12 +1,14 @@
 // One process of the lock stress test (stress.test.ts), on the built library.
+// Run by Node 20 (wasm), Node 22 (node:sqlite) or Bun (bun:sqlite).
 //   node stress-worker.mjs writer INDEX SESSIONS WORKDIR   adds a session, syncs, logs the marker once committed; until killed
 //   node stress-worker.mjs reader INDEX SESSIONS WORKDIR SECONDS   reads and checks a consistent view; logs every failure
 import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { fileSource, fileStorage, loadEngine, LookbackIndex } from "../../dist/index.js";
+import { chooseEngine, fileSource, fileStorage, LookbackIndex } from "../../dist/index.js";
 
 const [mode, indexPath, sessions, work, secondsText] = process.argv.slice(2);
-const sql = await loadEngine();
+// The engine comes from LOOKBACK_ENGINE: the test mixes wasm with node:sqlite and bun:sqlite processes.
+const sql = await chooseEngine(process.env.LOOKBACK_ENGINE ?? "wasm");
 const source = fileSource([{ path: sessions, layout: "nested" }]);
 const filler = "lorem ipsum dolor sit amet consectetur adipiscing elit ".repeat(60);
 

@@ -2,7 +2,9 @@
  * The lock protocol under fire: one writer SIGKILLed at random points again and again, three readers
  * (SIGKILLed now and then too) checking every view they get. Nothing may fail with a corruption error,
  * no view may be torn or go back in time, nothing committed may be lost, and the file must pass
- * `PRAGMA integrity_check` at the end. LOOKBACK_STRESS_SECONDS sets the length (default 60).
+ * `PRAGMA integrity_check` at the end. Where Node 22 and Bun are present, the writer runs in turn on the wasm
+ * engine, node:sqlite and bun:sqlite, and the readers are one of each. LOOKBACK_STRESS_SECONDS sets the
+ * length (default 60).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
@@ -11,10 +13,16 @@ import { describe, expect, it } from "vitest";
 import { LookbackIndex } from "../../src/core/index.js";
 import { loadEngine } from "../../src/node/engine.js";
 import { fileStorage } from "../../src/node/file-storage.js";
+import { BUN, NODE22 } from "../agents.js";
 import { tempDir } from "../helpers.js";
 
 const WORKER = join(import.meta.dirname, "stress-worker.mjs");
 const SECONDS = Number(process.env.LOOKBACK_STRESS_SECONDS ?? 60);
+const RUNTIMES = [
+	{ exe: process.execPath, engine: "wasm" },
+	...(NODE22 ? [{ exe: NODE22, engine: "node:sqlite" }] : []),
+	...(BUN ? [{ exe: BUN, engine: "bun:sqlite" }] : []),
+];
 
 describe("readers and a writer killed mid-commit, for a minute", () => {
 	it(
@@ -26,9 +34,12 @@ describe("readers and a writer killed mid-commit, for a minute", () => {
 			mkdirSync(sessions);
 			const procs = new Map<string, ChildProcess>();
 			let stopping = false;
+			let writerStarts = 0;
 			const start = (name: string) => {
 				const args = name === "writer" ? ["writer", indexPath, sessions, work] : ["reader", indexPath, sessions, work, String(SECONDS + 5)];
-				const child = spawn(process.execPath, [WORKER, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+				const runtime = name === "writer" ? RUNTIMES[writerStarts++ % RUNTIMES.length] : RUNTIMES[(Number(name.slice(1)) - 1) % RUNTIMES.length];
+				runtimesUsed.add(`${name === "writer" ? "writer" : "reader"} ${runtime.engine}`);
+				const child = spawn(runtime.exe, [WORKER, ...args], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, LOOKBACK_ENGINE: runtime.engine === "wasm" ? "wasm" : "builtin" } });
 				let err = "";
 				child.stderr!.on("data", (c) => (err += c));
 				child.on("exit", (code, signal) => {
@@ -38,6 +49,7 @@ describe("readers and a writer killed mid-commit, for a minute", () => {
 				procs.set(name, child);
 			};
 			const errors: string[] = [];
+			const runtimesUsed = new Set<string>();
 			for (const name of ["writer", "r1", "r2", "r3"]) start(name);
 			let writerKills = 0;
 			let readerKills = 0;
@@ -70,7 +82,7 @@ describe("readers and a writer killed mid-commit, for a minute", () => {
 			const present = new Set(index.reading((db) => db.exec("SELECT session_id FROM sessions")[0]?.values.flat() ?? []));
 			index.close();
 
-			const summary = { writerKills, readerKills, reads: reads.reduce((a, b) => a + b, 0), commits: committed.length, problems: problems.slice(0, 5), errors, writerErrors: writerErrors.slice(0, 500) };
+			const summary = { engines: [...runtimesUsed].sort(), writerKills, readerKills, reads: reads.reduce((a, b) => a + b, 0), commits: committed.length, problems: problems.slice(0, 5), errors, writerErrors: writerErrors.slice(0, 500) };
 			console.log(`stress: ${JSON.stringify(summary)}`);
 			expect(writerKills).toBeGreaterThanOrEqual(Math.min(15, Math.floor(SECONDS / 4)));
 			expect(problems, "reader failures").toEqual([]);
