@@ -1,6 +1,11 @@
 // The subset of the sql.js API lookback uses, over native SQLite (better-sqlite3), so the very same core
 // code (schema, indexer, search) runs on both engines and the benchmark compares engines, not programs.
-import Database from "better-sqlite3";
+import { renameSync } from "node:fs";
+import { createRequire } from "node:module";
+
+// Loaded on first use: Bun runs the benchmark worker too, and it cannot load better-sqlite3's addon.
+let Database;
+const load = () => (Database ??= createRequire(import.meta.url)("better-sqlite3"));
 
 class NativeStatement {
 	constructor(stmt) {
@@ -42,8 +47,9 @@ class NativeStatement {
 }
 
 export class NativeDatabase {
-	constructor(bytes) {
-		this.db = bytes ? new Database(Buffer.from(bytes)) : new Database(":memory:");
+	constructor(bytes, path) {
+		const Db = load();
+		this.db = path ? new Db(path) : bytes ? new Db(Buffer.from(bytes)) : new Db(":memory:");
 	}
 	run(sql, params) {
 		if (params && params.length > 0) {
@@ -76,3 +82,18 @@ export class NativeDatabase {
 
 /** Stands in for the initialised sql.js module. */
 export const nativeSql = { Database: NativeDatabase };
+
+/** The index file opened in place by native SQLite (one process: the baseline takes no lookback locks). */
+export function nativeFileStorage(path) {
+	return {
+		describe: () => path,
+		open: () => new NativeDatabase(undefined, path),
+		replaced: () => false,
+		isBusy: (error) => /locked|busy/i.test(String(error?.message)),
+		async setAside() {
+			const aside = `${path}.unusable`;
+			renameSync(path, aside);
+			return aside;
+		},
+	};
+}

@@ -1,10 +1,11 @@
-// No-change sync over many session files: 3,000 small sessions in 30 project folders, indexed once,
-// then synced again with nothing changed (what every search before a command costs).
+// No-change sync over many session files: N small sessions in 30 project folders, indexed once into an
+// index file opened in place, then synced again with nothing changed (what every search before a command costs).
 // node bench/sync-many.mjs [--files 3000]   prints one JSON line
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileSource, LookbackIndex, loadEngine, memoryStorage } from "../dist/index.js";
+
+import { fileSource, fileStorage, LookbackIndex, loadEngine } from "../dist/index.js";
 
 const i = process.argv.indexOf("--files");
 const count = i >= 0 ? Number(process.argv[i + 1]) : 3000;
@@ -22,7 +23,9 @@ if (!existsSync(root)) {
 		writeFileSync(join(dir, `2026-11-01T00-00-00-000Z_${id}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
 	}
 }
-const index = await LookbackIndex.open({ sql: await loadEngine(), storage: memoryStorage() });
+const indexPath = join("bench", "out", `many-${count}.db`);
+for (const leftover of [indexPath, `${indexPath}.locks`]) rmSync(leftover, { force: true, recursive: true });
+const index = await LookbackIndex.open({ sql: await loadEngine(), storage: fileStorage(indexPath) });
 const source = fileSource([{ path: root, layout: "nested" }]);
 const first = await index.sync(source);
 const times = [];

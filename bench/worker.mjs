@@ -1,14 +1,15 @@
-// One measurement in a fresh process (so peak memory and cold start are its own):
-//   build  --engine wasm|native --sessions DIR --index FILE
-//   query  --engine wasm|native --sessions DIR --index FILE --reps N --project P
+// One measurement in a fresh process (so peak memory and cold start are its own), run by Node 20, Node 22 or Bun:
+//   build  --engine wasm|native|builtin --sessions DIR --index FILE
+//   query  --engine wasm|native|builtin --sessions DIR --index FILE --reps N --project P
+// wasm: lookback's engine build; builtin: node:sqlite or bun:sqlite; native: better-sqlite3 (the baseline).
 //   scan   --sessions DIR --reps N --project P
 // Prints one JSON line.
 import { readdirSync, readFileSync, rmSync, statSync, truncateSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileSource, fileStorage, loadEngine, LookbackIndex } from "../dist/index.js";
+import { chooseEngine, fileSource, fileStorage, LookbackIndex } from "../dist/index.js";
 import { appendToFiles } from "./gen-corpus.mjs";
-import { nativeSql } from "./native-db.mjs";
+import { nativeFileStorage, nativeSql } from "./native-db.mjs";
 import { benchQueries } from "./queries.mjs";
 
 const args = Object.fromEntries(
@@ -31,7 +32,11 @@ function stats(times) {
 }
 
 async function engine(name) {
-	return name === "native" ? nativeSql : await loadEngine();
+	return name === "native" ? nativeSql : await chooseEngine(name);
+}
+
+function storage(name, path) {
+	return name === "native" ? nativeFileStorage(path) : fileStorage(path);
 }
 
 const agent = args.agent ?? "pi";
@@ -54,21 +59,19 @@ function jsonlFiles(dir) {
 }
 
 async function build() {
-	rmSync(args.index, { force: true });
+	for (const leftover of [args.index, `${args.index}-journal`, `${args.index}.locks`]) rmSync(leftover, { force: true, recursive: true });
 	const t0 = performance.now();
 	const sql = await engine(args.engine);
-	const index = await LookbackIndex.open({ sql, storage: fileStorage(args.index) });
+	const index = await LookbackIndex.open({ sql, storage: storage(args.engine, args.index) });
 	const t1 = performance.now();
 	const report = await index.sync(source());
 	const t2 = performance.now();
-	await index.save();
-	const t3 = performance.now();
 	const st = index.stats();
 	return {
 		engine: args.engine,
+		engineName: index.engine.build,
 		initMs: t1 - t0,
 		syncMs: t2 - t1,
-		saveMs: t3 - t2,
 		files: report.filesSeen,
 		entries: report.entriesIndexed,
 		jsonlBytes: report.bytesRead,
@@ -85,7 +88,7 @@ async function query() {
 	const t0 = performance.now();
 	const sql = await engine(args.engine);
 	const t1 = performance.now();
-	const index = await LookbackIndex.open({ sql, storage: fileStorage(args.index) });
+	const index = await LookbackIndex.open({ sql, storage: storage(args.engine, args.index) });
 	const t2 = performance.now();
 	const queries = benchQueries({ project: args.project });
 	const first = index.search({ query: queries[0].query });

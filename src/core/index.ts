@@ -7,6 +7,7 @@ export { errorMessage, LookbackError, type LookbackErrorCode } from "./errors.js
 export { DEFAULTS } from "./defaults.js";
 
 // Storage and sources
+export { mountEngineFiles, type EmscriptenFS, type EngineFiles, type EngineFileStat, type EngineIoCounters, type FsNode } from "./engine-files.js";
 export { isInPlace, memoryStorage, type IndexStorage, type InPlaceStorage, type SnapshotStorage } from "./storage.js";
 export {
 	isTmpSessionFolder,

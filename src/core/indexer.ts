@@ -146,13 +146,27 @@ function skip(report: SyncReport, file: SkippedFile): void {
 
 const KNOWN_COLUMNS = "id, path, root, size, mtime, consumed, head_off, head_len, head_hash, session_id, version, cwd, parent_path, next_seq, last_entry";
 
-function knownFiles(db: Database): Map<string, KnownFile> {
-	const known = new Map<string, KnownFile>();
-	for (const row of queryAll<KnownFile>(db, `SELECT ${KNOWN_COLUMNS} FROM sessions`)) known.set(row.path, row);
-	return known;
+/** What decides whether a file needs work: one narrow query for every indexed file (rows as arrays: far cheaper than objects). */
+interface Stamp {
+	size: number;
+	mtime: number;
+	root: string;
 }
 
-function unchanged(file: SessionFileInfo, known: KnownFile | undefined): boolean {
+function knownStamps(db: Database): Map<string, Stamp> {
+	const stamps = new Map<string, Stamp>();
+	for (const [path, size, mtime, root] of db.exec("SELECT path, size, mtime, root FROM sessions")[0]?.values ?? []) {
+		stamps.set(path as string, { size: size as number, mtime: mtime as number, root: root as string });
+	}
+	return stamps;
+}
+
+/** The indexed row of one file, read inside the write transaction (another process may have indexed it meanwhile). */
+function knownFile(db: Database, path: string): KnownFile | undefined {
+	return queryAll<KnownFile>(db, `SELECT ${KNOWN_COLUMNS} FROM sessions WHERE path = ?`, [path])[0];
+}
+
+function unchanged(file: SessionFileInfo, known: Stamp | undefined): boolean {
 	return known !== undefined && known.size === file.size && known.mtime === Math.floor(file.mtimeMs);
 }
 
@@ -180,9 +194,9 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	for (const s of walk.skipped) skip(report, s);
 	report.filesSeen = walk.files.length;
 
-	let known: Map<string, KnownFile>;
+	let known: Map<string, Stamp>;
 	try {
-		known = tx.read(db, () => knownFiles(db));
+		known = tx.read(db, () => knownStamps(db));
 	} catch (error) {
 		report.warnings.push({ kind: "sync-failed", error: errorMessage(error) });
 		report.durationMs = Date.now() - started;
@@ -204,8 +218,9 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	const seen = new Set(walk.files.map((f) => f.path));
 	const complete = new Set(walk.completeRoots);
 	const missing = new Set(walk.missingRoots ?? []);
-	const gone = [...known.values()].filter((k) => !seen.has(k.path) && complete.has(k.root)).map((k) => k.path);
-	const missingWithFiles = [...new Set([...known.values()].filter((k) => !seen.has(k.path) && missing.has(k.root)).map((k) => k.root))];
+	const unseen = [...known.entries()].filter(([path]) => !seen.has(path));
+	const gone = unseen.filter(([, k]) => complete.has(k.root)).map(([path]) => path);
+	const missingWithFiles = [...new Set(unseen.filter(([, k]) => missing.has(k.root)).map(([, k]) => k.root))];
 	if (missingWithFiles.length > 0) {
 		report.warnings.push({ kind: "incomplete-walk", roots: missingWithFiles, message: `session folder missing: ${missingWithFiles.join(", ")}; its sessions are kept` });
 	}
@@ -220,7 +235,6 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 			await tx.beginWrite(db);
 			const writer = new SessionWriter(db);
 			try {
-				known = knownFiles(db);
 				const sync = new FileSync(db, source, writer, report);
 				const batchStarted = Date.now();
 				let inBatch = 0;
@@ -238,7 +252,7 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 							message: `the index reached ${Math.round(size / 1e6)} MB, its limit of ${Math.round(maxIndex / 1e6)} MB; sessions not yet indexed are skipped; index fewer session folders (--only-sessions-dir) or give a project its own --index`,
 						});
 					}
-					const before = known.get(file.path);
+					const before = knownFile(db, file.path);
 					if (full && before?.size !== file.size) skip(report, { path: file.path, reason: "index-full" });
 					else if (unchanged(file, before)) report.unchanged++;
 					else {
@@ -253,7 +267,7 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 				const last = next >= todo.length || options.signal?.aborted === true;
 				if (last) {
 					for (const path of gone.splice(0)) {
-						const row = known.get(path);
+						const row = knownFile(db, path);
 						if (!row) continue;
 						writer.purgeSession(row.id);
 						report.purged++;

@@ -7,10 +7,11 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkEngine, LookbackError, type SqlJsStatic } from "../core/index.js";
 import { answerLockCall, FCNTL_LOCK_COMMANDS } from "./engine-locks.js";
-import type { EmscriptenFS, HostIoCounters } from "./host-fs.js";
+import type { EmscriptenFS, EngineIoCounters } from "../core/index.js";
 import type { IndexLocks } from "./index-locks.js";
 
 const require = createRequire(import.meta.url);
@@ -32,7 +33,7 @@ export type NodeEngine = SqlJsStatic & {
 /** Locks of the index files opened in place, by host path; the fcntl hook looks them up. */
 export const lockRegistry = new Map<string, IndexLocks>();
 /** Counted page I/O of the files opened in place. */
-export const hostIo: HostIoCounters = { reads: 0, bytesRead: 0, writes: 0, fsyncs: 0 };
+export const hostIo: EngineIoCounters = { reads: 0, bytesRead: 0, writes: 0, fsyncs: 0 };
 
 /** The folder holding sql-wasm.cjs, sql-wasm.wasm and SHA256SUMS, from the sources or from dist/. */
 export function engineDir(): string {
@@ -78,8 +79,8 @@ export async function loadEngineFrom(dir: string): Promise<NodeEngine> {
 				const fcntl = fn as (fd: number, cmd: number, varargs: number) => number;
 				module[key] = (fd: number, cmd: number, varargs: number) => {
 					if (engine && FCNTL_LOCK_COMMANDS.has(cmd)) {
-						const host = (engine.FS.getStream(fd)?.node as { host?: string } | undefined)?.host;
-						const locks = host === undefined ? undefined : lockRegistry.get(host);
+						const node = engine.FS.getStream(fd)?.node;
+						const locks = node?.backend === undefined ? undefined : lockRegistry.get(join(node.backend, node.file));
 						if (locks) return answerLockCall(locks, engine, cmd, engine.HEAP32[varargs >>> 2] >>> 0);
 					}
 					return fcntl(fd, cmd, varargs);

@@ -3,9 +3,9 @@
  * A root that cannot be listed fully is reported, so nothing under it is purged.
  */
 
-import { realpathSync } from "node:fs";
-import { open, readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { readdirSync, realpathSync, statSync } from "node:fs";
+import { open } from "node:fs/promises";
+import { join, sep } from "node:path";
 import {
 	type AgentKind,
 	isTmpSessionFolder,
@@ -36,7 +36,11 @@ function realOrSame(path: string): string {
 	}
 }
 
-const STAT_BATCH = 64;
+/**
+ * Files stat'ed between two yields to the event loop. Synchronous stat is about twice as fast as the
+ * promise API here (a no-change sync of 15,000 files is mostly stat), and yielding keeps a TUI responsive.
+ */
+const STAT_BATCH = 500;
 /** How deep sub-agent folders (omp: `<session>/<agent>.jsonl`, and theirs) and archive buckets are followed. */
 const MAX_DEPTH = 4;
 
@@ -44,21 +48,20 @@ const MAX_DEPTH = 4;
 type Found = Omit<SessionFileInfo, "size" | "mtimeMs">;
 
 async function statAll(found: Found[], files: SessionFileInfo[], skipped: SkippedFile[]): Promise<void> {
-	for (let i = 0; i < found.length; i += STAT_BATCH) {
-		const batch = found.slice(i, i + STAT_BATCH);
-		const stats = await Promise.allSettled(batch.map((f) => stat(f.path)));
-		stats.forEach((s, j) => {
-			if (s.status === "fulfilled") {
-				if (s.value.isFile()) files.push({ ...batch[j], size: s.value.size, mtimeMs: s.value.mtimeMs });
-			} else {
-				skipped.push({ path: batch[j].path, reason: "unreadable", detail: String((s.reason as Error).message) });
-			}
-		});
+	for (let i = 0; i < found.length; i++) {
+		if (i > 0 && i % STAT_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
+		const f = found[i];
+		try {
+			const st = statSync(f.path);
+			if (st.isFile()) files.push({ ...f, size: st.size, mtimeMs: st.mtimeMs });
+		} catch (error) {
+			skipped.push({ path: f.path, reason: "unreadable", detail: String((error as Error).message) });
+		}
 	}
 }
 
 async function listDir(dir: string): Promise<{ files: string[]; dirs: string[] }> {
-	const entries = await readdir(dir, { withFileTypes: true });
+	const entries = readdirSync(dir, { withFileTypes: true });
 	return {
 		files: entries.filter((e) => e.isFile() || e.isSymbolicLink()).map((e) => e.name),
 		dirs: entries.filter((e) => e.isDirectory()).map((e) => e.name),
@@ -77,7 +80,9 @@ async function projectFolder(dir: string, base: Omit<Found, "path">, found: Foun
 	const { files, dirs } = await listDir(dir);
 	const sessions = new Set(files.filter((n) => n.endsWith(".jsonl")));
 	for (const name of sessions) {
-		found.push({ ...base, path: join(dir, name), ...(spawnedBy ? { kind: "subagent" as const, spawnedBy } : {}) });
+		// dir is already normalised: a plain concatenation is far cheaper than join() over thousands of files
+		const path = `${dir}${sep}${name}`;
+		found.push(spawnedBy ? { ...base, path, kind: "subagent", spawnedBy } : { ...base, path });
 	}
 	if (depth >= MAX_DEPTH) return;
 	for (const sub of dirs) {

@@ -6,10 +6,10 @@
 
 import { mkdirSync, renameSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
-import { LookbackError, errorMessage, type Database, type InPlaceStorage, type SqlJsStatic } from "../core/index.js";
+import { LookbackError, errorMessage, mountEngineFiles, type Database, type InPlaceStorage, type SqlJsStatic } from "../core/index.js";
 import { isBuiltinEngine } from "./builtin-engine.js";
 import { hostIo, lockRegistry, type NodeEngine } from "./engine.js";
-import { mountHostDir } from "./host-fs.js";
+import { hostFiles } from "./host-files.js";
 import { IndexLocks } from "./index-locks.js";
 
 const mounts = new WeakMap<object, Map<string, string>>();
@@ -19,7 +19,7 @@ function mountpointOf(engine: NodeEngine, hostDir: string): string {
 	let byDir = mounts.get(engine);
 	if (!byDir) mounts.set(engine, (byDir = new Map()));
 	let mountpoint = byDir.get(hostDir);
-	if (!mountpoint) byDir.set(hostDir, (mountpoint = mountHostDir(engine.FS, hostDir, hostIo)));
+	if (!mountpoint) byDir.set(hostDir, (mountpoint = mountEngineFiles(engine.FS, hostFiles(hostDir), hostDir, hostIo)));
 	return mountpoint;
 }
 
