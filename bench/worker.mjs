@@ -16,6 +16,8 @@ const args = Object.fromEntries(
 	process.argv.slice(3).reduce((acc, a, i, arr) => (a.startsWith("--") ? [...acc, [a.slice(2), arr[i + 1]]] : acc), []),
 );
 const command = process.argv[2];
+// --liftoff 1: compile the engine's wasm with Liftoff only (what the CLI does for one-shot commands).
+if (args.liftoff) (await import("node:v8")).setFlagsFromString("--liftoff-only");
 const reps = Number(args.reps ?? 20);
 
 function peakRssMB() {

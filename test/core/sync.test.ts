@@ -18,6 +18,27 @@ function hits(index: LookbackIndex, query: string): number {
 }
 
 describe("sync", () => {
+	it("commits in batches and stops at the next file when asked, the rest left for the next sync", async () => {
+		const source = fileSource([{ path: FIXTURES, layout: "nested" }]);
+		const index = await LookbackIndex.open({ sql: await loadEngine(), storage: memoryStorage() });
+		const stop = new AbortController();
+		const report = await index.sync(source, {
+			batchMs: 0,
+			signal: stop.signal,
+			onProgress: (p) => {
+				if (p.done === 3) stop.abort();
+			},
+		});
+		expect(report.interrupted).toBe(true);
+		expect(report.added).toBe(3);
+		expect(index.stats().sessions).toBe(3);
+		const rest = await index.sync(source);
+		expect(rest.interrupted).toBe(false);
+		expect(rest.added).toBe(7);
+		expect(rest.unchanged).toBe(3);
+		expect(index.stats().sessions).toBe(10);
+	});
+
 	it("indexes every sample session and parses nothing on a second sync with no change", async () => {
 		const { index, source, report } = await indexOf(FIXTURES);
 		expect(report.added).toBe(10);
