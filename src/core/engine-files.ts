@@ -176,8 +176,16 @@ export function mountEngineFiles(FS: EmscriptenFS, files: EngineFiles, key: stri
 		}),
 	};
 
-	const mountpoint = `/files${++mounts}`;
-	FS.mkdir(mountpoint);
+	// The counter starts again when this module is loaded again in the same engine: skip names already taken.
+	let mountpoint = `/files${++mounts}`;
+	for (;;) {
+		try {
+			FS.mkdir(mountpoint);
+			break;
+		} catch {
+			mountpoint = `/files${++mounts}`;
+		}
+	}
 	FS.mount({ mount: () => make(null, "/", true) }, {}, mountpoint);
 	return mountpoint;
 }

@@ -30,10 +30,21 @@ export type NodeEngine = SqlJsStatic & {
 	cwrap: (name: string, returns: string | null, args: string[]) => (...args: unknown[]) => unknown;
 };
 
+/**
+ * One engine per process, kept on the process rather than on this module: Pi loads an extension's modules
+ * anew for every session, while the glue (a CommonJS module) and its wasm instance stay, with the lock hook
+ * that the first load installed. Every load of this module must see that hook's registry and that engine.
+ */
+const processWide = ((globalThis as { [key: symbol]: unknown })[Symbol.for("lookback.engine")] ??= {
+	engines: new Map<string, Promise<NodeEngine>>(),
+	lockRegistry: new Map<string, IndexLocks>(),
+	hostIo: { reads: 0, bytesRead: 0, writes: 0, fsyncs: 0 },
+}) as { engines: Map<string, Promise<NodeEngine>>; lockRegistry: Map<string, IndexLocks>; hostIo: EngineIoCounters };
+
 /** Locks of the index files opened in place, by host path; the fcntl hook looks them up. */
-export const lockRegistry = new Map<string, IndexLocks>();
+export const lockRegistry = processWide.lockRegistry;
 /** Counted page I/O of the files opened in place. */
-export const hostIo: EngineIoCounters = { reads: 0, bytesRead: 0, writes: 0, fsyncs: 0 };
+export const hostIo: EngineIoCounters = processWide.hostIo;
 
 /** The folder holding sql-wasm.cjs, sql-wasm.wasm and SHA256SUMS, from the sources or from dist/. */
 export function engineDir(): string {
@@ -54,16 +65,24 @@ function verifyBuild(dir: string, name: string, bytes: Uint8Array): void {
 	}
 }
 
-let loaded: Promise<NodeEngine> | undefined;
-
 /** The engine (loaded once per process), checked: lookback's build, FTS5, trigram, contentless delete, FS, the lock hook. */
 export function loadEngine(): Promise<NodeEngine> {
-	loaded ??= loadEngineFrom(engineDir());
-	return loaded;
+	return loadEngineFrom(engineDir());
 }
 
-/** Load the engine build in `dir` (a folder path ending in "/"); refused unless it matches its checksums. */
-export async function loadEngineFrom(dir: string): Promise<NodeEngine> {
+/** The engine build in `dir` (a folder path ending in "/"), loaded once per process; refused unless it matches its checksums. */
+export function loadEngineFrom(dir: string): Promise<NodeEngine> {
+	let engine = processWide.engines.get(dir);
+	if (!engine) {
+		engine = instantiate(dir);
+		processWide.engines.set(dir, engine);
+		// A refused build is not kept: the error is said again to whoever asks next.
+		engine.catch(() => processWide.engines.delete(dir));
+	}
+	return engine;
+}
+
+async function instantiate(dir: string): Promise<NodeEngine> {
 	const wasmBinary = readFileSync(`${dir}sql-wasm.wasm`);
 	verifyBuild(dir, "sql-wasm.wasm", wasmBinary);
 	verifyBuild(dir, "sql-wasm.cjs", readFileSync(`${dir}sql-wasm.cjs`));

@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { LookbackIndex } from "../../src/core/index.js";
 import { lockWaits } from "../../src/node/engine-locks.js";
 import { loadEngine } from "../../src/node/engine.js";
@@ -148,5 +148,37 @@ describe("one index, several processes", () => {
 		expect(integrity(after)).toEqual(["ok"]);
 		expect(hotJournal(indexPath)).toBe(false);
 		after.close();
+	});
+});
+
+describe("modules loaded again in the same process (Pi loads an extension anew for every session)", () => {
+	it("keep one engine, one lock registry and the lock hook", async () => {
+		const first = await import("../../src/node/engine.js");
+		const engine = await first.loadEngine();
+		vi.resetModules();
+		const again = await import("../../src/node/engine.js");
+		expect(again).not.toBe(first);
+		expect(await again.loadEngine()).toBe(engine);
+		expect(again.lockRegistry).toBe(first.lockRegistry);
+
+		// A live other process about to commit: a read through the reloaded modules must wait for it, not go ahead.
+		const root = tempDir("reload");
+		const indexPath = join(root, "index.db");
+		(await open(indexPath)).close();
+		const sleeper = spawn("sleep", ["30"]);
+		try {
+			const stat = readFileSync(`/proc/${sleeper.pid}/stat`, "utf8");
+			const start = stat.slice(stat.lastIndexOf(") ") + 2).split(" ")[19];
+			const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim().slice(0, 8);
+			writeFileSync(`${indexPath}.locks/pending`, `${sleeper.pid} ${start} feedface ${boot}`);
+			const { fileStorage: reloadedStorage } = await import("../../src/node/file-storage.js");
+			const { LookbackIndex: ReloadedIndex } = await import("../../src/core/index.js");
+			const { lockWaits: reloadedWaits } = await import("../../src/node/engine-locks.js");
+			reloadedWaits.readMs = 300;
+			lockWaits.readMs = 300;
+			await expect(ReloadedIndex.open({ sql: engine, storage: reloadedStorage(indexPath) })).rejects.toThrow(/index is busy/);
+		} finally {
+			sleeper.kill("SIGKILL");
+		}
 	});
 });
