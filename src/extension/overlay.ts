@@ -139,8 +139,9 @@ export class LookbackOverlay implements Component, Focusable {
 	}
 
 	private scrollPreview(delta: number): void {
-		const total = this.preview?.lines.length ?? 0;
-		this.previewTop = Math.max(0, Math.min(Math.max(0, total - this.previewHeight()), this.previewTop + delta));
+		const last = Math.max(0, (this.preview?.lines.length ?? 0) - this.previewHeight());
+		// The preview opens on the hit, which may already be past `last`: scrolling down never moves it up.
+		this.previewTop = delta > 0 ? Math.max(this.previewTop, Math.min(last, this.previewTop + delta)) : Math.max(0, this.previewTop + delta);
 	}
 
 	private previewHeight(): number {
