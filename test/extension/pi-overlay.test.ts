@@ -128,7 +128,7 @@ describe("the lookback overlay in Pi's TUI", () => {
 		s = await shows(/Summary of an earlier session "Planted: zanzibar migration"/);
 		expect(s).toMatch(/Hello from the fake server\./);
 		const request = model.current.requests.slice(asked).at(-1);
-		expect(JSON.stringify(request.messages)).toContain("zanzibarquokka migration safely");
+		expect(JSON.stringify(request?.messages)).toContain("zanzibarquokka migration safely");
 		keys("C-c");
 		await hides(/Summary of an earlier session/);
 
