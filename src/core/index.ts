@@ -54,5 +54,6 @@ export {
 } from "./agent-replies.js";
 export { parseTimeFilter } from "./time.js";
 export { parseQuery, type ParsedQuery, type QueryNode } from "./query-parser.js";
+export { splitInlineFilters, type InlineFilters, type SplitQuery } from "./inline-filters.js";
 export { projectName } from "./project.js";
 export { SCHEMA_VERSION } from "./schema.js";

@@ -1,18 +1,69 @@
-/** `/lookback QUERY` for people inside Pi: pick a hit, then resume it or put a summary of it into the conversation. */
+/**
+ * `/lookback [QUERY]` for people inside Pi and omp. With a TUI it opens the search overlay and runs the
+ * action picked there; without one (print and RPC modes) it answers in text: the index status, or a list to
+ * pick a hit from. `--resume PATH` and `--new-session PATH` are the actions a key binding hands over as a command.
+ */
 
-import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
-import { discover, type ToolHit } from "../core/index.js";
+import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { discover, errorMessage, type ToolHit } from "../core/index.js";
+import type { NodeIndex } from "../node/open.js";
+import { excerptText } from "./excerpt.js";
+import { runAction } from "./handoff.js";
+import { liveContextFilter } from "./live-context.js";
+import { LookbackOverlay, type OverlayAction, type OverlayActionKind } from "./overlay.js";
+import { overlayPreview, overlayResults, sessionRow } from "./overlay-results.js";
 import { summaryLines } from "./render.js";
 import { fileSize, sharedIndex, syncBeforeSearch } from "./shared-index.js";
 
-function hitSummary(hit: ToolHit): string {
-	const around = hit.context?.window.map((m) => `[${m.role}] ${m.text.replace(/\s+/g, " ").slice(0, 400)}`).join("\n") ?? hit.snippet;
-	return `From an earlier session "${hit.name ?? hit.sessionId}" (${hit.cwd ?? ""}, ${hit.time ?? ""}; ${hit.resumeHint}):\n${around}`;
+/** Opens the overlay; `shown` is false where the host has no TUI to show it in (its `custom` returns at once). */
+async function openOverlay(opened: NodeIndex, query: string, ctx: ExtensionContext): Promise<{ shown: boolean; action?: OverlayAction }> {
+	let shown = false;
+	const exclude = liveContextFilter(ctx.sessionManager);
+	const source = { search: (line: string) => overlayResults(opened.index, line, exclude), preview: (row: Parameters<typeof overlayPreview>[1]) => overlayPreview(opened.index, row) };
+	const action = await ctx.ui.custom<OverlayAction | undefined>(
+		(tui, theme, _keybindings, done) => {
+			shown = true;
+			return new LookbackOverlay(tui, theme, source, done, query);
+		},
+		{ overlay: true, overlayOptions: { anchor: "top-left", width: "100%", maxHeight: "100%" } },
+	);
+	return { shown, action: action ?? undefined };
 }
 
-export async function runLookbackCommand(pi: ExtensionAPI, args: string, ctx: ExtensionCommandContext): Promise<void> {
+/** `/lookback` or the key binding: the overlay, then the picked action; false when there is no TUI. */
+export async function lookbackOverlay(query: string, ctx: ExtensionContext): Promise<boolean> {
+	if (!ctx.hasUI) return false;
 	const opened = await sharedIndex(ctx.sessionManager.getSessionDir() || undefined);
+	await syncBeforeSearch(opened);
+	const { shown, action } = await openOverlay(opened, query, ctx);
+	if (action) await runAction(opened, action, ctx);
+	return shown;
+}
+
+const TYPED_ACTIONS: Record<string, OverlayActionKind> = { "--resume": "resume", "--new-session": "new-session" };
+
+export async function runLookbackCommand(pi: ExtensionAPI, args: string, ctx: ExtensionCommandContext): Promise<void> {
 	const query = args.trim();
+	const typed = /^(--resume|--new-session)\s+(.+)$/.exec(query);
+	if (typed) {
+		const opened = await sharedIndex(ctx.sessionManager.getSessionDir() || undefined);
+		try {
+			await runAction(opened, { kind: TYPED_ACTIONS[typed[1]], row: sessionRow(opened.index, typed[2].trim()) }, ctx);
+		} catch (e) {
+			ctx.ui.notify(`lookback: ${errorMessage(e)}`, "error");
+		}
+		return;
+	}
+	if (await lookbackOverlay(query, ctx)) return;
+	await answerInText(pi, query, ctx);
+}
+
+function hitExcerpt(hit: ToolHit): string {
+	return excerptText({ title: hit.name ?? hit.sessionId, project: hit.cwd ?? hit.project, time: hit.time, resumeHint: hit.resumeHint }, hit.context?.window ?? [], hit.snippet);
+}
+
+async function answerInText(pi: ExtensionAPI, query: string, ctx: ExtensionCommandContext): Promise<void> {
+	const opened = await sharedIndex(ctx.sessionManager.getSessionDir() || undefined);
 	if (query.length === 0) {
 		const state = await syncBeforeSearch(opened);
 		const s = opened.index.stats();
@@ -32,5 +83,5 @@ export async function runLookbackCommand(pi: ExtensionAPI, args: string, ctx: Ex
 	if (!hit) return;
 	const action = await ctx.ui.select(hit.name ?? hit.sessionId, ["Insert a summary of this hit into the conversation", "Resume this session"]);
 	if (action?.startsWith("Resume")) await ctx.switchSession(hit.path);
-	else if (action) pi.sendMessage({ customType: "lookback", content: hitSummary(hit), display: true });
+	else if (action) pi.sendMessage({ customType: "lookback", content: hitExcerpt(hit), display: true });
 }

@@ -4,7 +4,7 @@
  */
 
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
-import { runLookbackCommand } from "./command.js";
+import { lookbackOverlay, runLookbackCommand } from "./command.js";
 import { liveContextFilter } from "./live-context.js";
 import { sessionSearchParams, type SessionSearchParams } from "./params.js";
 import { renderCall, renderResult } from "./render.js";
@@ -19,6 +19,9 @@ function themeOf(a: unknown, b: unknown): Parameters<typeof renderCall>[1] {
 	const isTheme = (t: unknown) => typeof (t as { fg?: unknown } | undefined)?.fg === "function";
 	return (isTheme(a) ? a : b) as Parameters<typeof renderCall>[1];
 }
+
+/** The key that opens the overlay. */
+export const SHORTCUT = "alt+s";
 
 export default function lookbackExtension(pi: ExtensionAPI): void {
 	pi.registerTool({
@@ -44,8 +47,16 @@ export default function lookbackExtension(pi: ExtensionAPI): void {
 	});
 
 	pi.registerCommand("lookback", {
-		description: "Search past sessions (/lookback QUERY), or show the index status (/lookback)",
+		description: "Search past sessions as you type (/lookback [QUERY]); without a TUI, the index status or a list of hits",
 		handler: (args, ctx) => runLookbackCommand(pi, args, ctx),
+	});
+
+	// Alt+S is free in both Pi's and omp's default key maps (Ctrl+letter keys are taken by the editor and app).
+	pi.registerShortcut(SHORTCUT, {
+		description: "Search past sessions (lookback)",
+		handler: async (ctx) => {
+			if (!(await lookbackOverlay("", ctx))) ctx.ui.notify("lookback: the search overlay needs the interactive TUI; use /lookback QUERY", "info");
+		},
 	});
 
 	pi.on("session_start", async (_event, ctx) => {

@@ -16,7 +16,11 @@ interface Shared {
 	lastReport?: SyncReport;
 }
 
-const shared: Shared = {};
+// Pi loads extension modules afresh for every session (jiti without a module cache), so module state is per
+// session; the index and its engine (sql.js initialises once per process) are kept on the process instead.
+const KEY = Symbol.for("lookback.sharedIndex");
+const holder = globalThis as { [KEY]?: Shared };
+const shared: Shared = (holder[KEY] ??= {});
 
 /** The index, opened on first use with Pi's session roots (plus the current session's folder when it is a custom one). */
 export function sharedIndex(sessionDir?: string): Promise<NodeIndex> {

@@ -1,0 +1,19 @@
+/** A found session as text for the conversation: where it comes from, then the messages around the hit. */
+
+import type { ToolMessage } from "../core/index.js";
+
+export interface ExcerptSource {
+	title: string;
+	project: string;
+	time?: string;
+	resumeHint: string;
+}
+
+/** Characters of one message in an excerpt: enough to carry the point, short enough for an editor. */
+const MESSAGE_CHARS = 400;
+
+export function excerptText(source: ExcerptSource, messages: readonly ToolMessage[], fallback = ""): string {
+	const lines = messages.map((m) => `[${m.role}] ${m.text.replace(/\s+/g, " ").slice(0, MESSAGE_CHARS)}`);
+	const body = lines.length > 0 ? lines.join("\n") : fallback;
+	return `From an earlier session "${source.title}" (${source.project}, ${(source.time ?? "").slice(0, 16).replace("T", " ")}; ${source.resumeHint}):\n${body}`;
+}

@@ -1,0 +1,93 @@
+/**
+ * What a found session does for the conversation: its excerpt or a summary into the editor, resuming it,
+ * a new session seeded with its summary, its resume command on the clipboard. Each goes through the host's
+ * own API; where the host gives this context no such call, the person is told what to do instead.
+ */
+
+import { copyToClipboard, type ExtensionCommandContext, type ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { errorMessage, readWhole } from "../core/index.js";
+import { excerptText } from "./excerpt.js";
+import type { OverlayAction } from "./overlay.js";
+import { overlayPreview, type OverlayRow } from "./overlay-results.js";
+import type { NodeIndex } from "../node/open.js";
+import { fileSize } from "./shared-index.js";
+import { canSummarize, summarizeSession } from "./summarize.js";
+
+/** The custom message type a seeded session starts with. */
+export const SEED_TYPE = "lookback";
+
+/** A command context has the session switch; a shortcut's context does not (Pi and omp give shortcuts the plain one). */
+function sessionControl(ctx: ExtensionContext): ExtensionCommandContext | undefined {
+	const c = ctx as Partial<ExtensionCommandContext>;
+	return typeof c.switchSession === "function" && typeof c.newSession === "function" ? (ctx as ExtensionCommandContext) : undefined;
+}
+
+function insert(ctx: ExtensionContext, text: string): void {
+	const before = ctx.ui.getEditorText().trimEnd();
+	ctx.ui.setEditorText(before ? `${before}\n\n${text}` : text);
+}
+
+function excerpt(opened: NodeIndex, row: OverlayRow): string {
+	const preview = overlayPreview(opened.index, row);
+	return excerptText(row, preview.messages, row.snippet);
+}
+
+/** The summary text with where it comes from, or undefined after telling the person why not (and offering the excerpt). */
+async function summary(opened: NodeIndex, row: OverlayRow, ctx: ExtensionContext): Promise<string | undefined> {
+	const offerExcerpt = async (why: string) => {
+		if (await ctx.ui.confirm("lookback: no summary", `${why}. Insert the excerpt around the hit instead?`)) insert(ctx, excerpt(opened, row));
+		return undefined;
+	};
+	if (!canSummarize(ctx)) return offerExcerpt("This host gives extensions no model to call");
+	ctx.ui.setStatus("lookback", `summarizing "${row.title}" with ${ctx.model?.id ?? "the current model"}…`);
+	try {
+		const messages = readWhole(opened.index, row.path, { sizeOf: fileSize }).messages;
+		const result = await summarizeSession(ctx, row.title, messages);
+		if (!result.ok) return offerExcerpt(`The model gave no summary: ${result.error}`);
+		return `Summary of an earlier session "${row.title}" (${row.project}; ${row.resumeHint}):\n${result.text}`;
+	} catch (e) {
+		return offerExcerpt(`The model gave no summary: ${errorMessage(e)}`);
+	} finally {
+		ctx.ui.setStatus("lookback", undefined);
+	}
+}
+
+/** Where the context has no session switch: the command that does it, in the editor, one Enter away. */
+function viaCommand(ctx: ExtensionContext, command: string, what: string): void {
+	ctx.ui.setEditorText(command);
+	ctx.ui.notify(`lookback: press Enter to ${what} (a key binding cannot switch sessions itself)`, "info");
+}
+
+export async function runAction(opened: NodeIndex, action: OverlayAction, ctx: ExtensionContext): Promise<void> {
+	const { row } = action;
+	const control = sessionControl(ctx);
+	switch (action.kind) {
+		case "excerpt":
+			insert(ctx, excerpt(opened, row));
+			return;
+		case "summary": {
+			const text = await summary(opened, row, ctx);
+			if (text) insert(ctx, text);
+			return;
+		}
+		case "resume":
+			if (!control) return viaCommand(ctx, `/lookback --resume ${row.sessionId}`, `resume "${row.title}"`);
+			await control.switchSession(row.path);
+			return;
+		case "new-session": {
+			if (!control) return viaCommand(ctx, `/lookback --new-session ${row.sessionId}`, `start a new session from "${row.title}"`);
+			const text = await summary(opened, row, ctx);
+			if (!text) return;
+			await control.newSession({ setup: async (sm) => void sm.appendCustomMessageEntry(SEED_TYPE, text, true) });
+			return;
+		}
+		case "copy":
+			try {
+				await copyToClipboard(row.resumeHint);
+				ctx.ui.notify(`lookback: copied "${row.resumeHint}"`, "info");
+			} catch {
+				ctx.ui.notify(`lookback: no clipboard here; the resume command is: ${row.resumeHint}`, "warning");
+			}
+			return;
+	}
+}

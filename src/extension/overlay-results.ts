@@ -1,0 +1,103 @@
+/** What the overlay shows for a query line: ranked hits (or recent sessions when empty) and the preview of one. */
+
+import {
+	browseReply,
+	discover,
+	errorMessage,
+	hitContext,
+	readWhole,
+	splitInlineFilters,
+	type LookbackIndex,
+	type ToolHit,
+	type ToolMessage,
+} from "../core/index.js";
+import { fileSize } from "./shared-index.js";
+
+/** One line of the result list: a hit, or a recent session (no entryId) when the query is empty. */
+export interface OverlayRow {
+	sessionId: string;
+	path: string;
+	title: string;
+	project: string;
+	time?: string;
+	branchState?: ToolHit["branchState"];
+	/** Marked with the core's « » around every match. */
+	snippet: string;
+	entryId?: string;
+	resumeHint: string;
+	hit?: ToolHit;
+}
+
+export interface OverlayResults {
+	/** "recent sessions" or "3 of 12 sessions". */
+	heading: string;
+	rows: OverlayRow[];
+	/** A filter or query the index cannot use, said in words. */
+	error?: string;
+	notice?: string;
+}
+
+export interface OverlayPreview {
+	messages: ToolMessage[];
+	/** The hit's entry, when the row is a hit. */
+	focus?: string;
+	error?: string;
+}
+
+const LIMIT = 50;
+
+export function overlayResults(index: LookbackIndex, line: string, exclude?: (hit: { sessionPath: string; entryId: string }) => boolean): OverlayResults {
+	const { query, filters, error } = splitInlineFilters(line);
+	if (error) return { heading: "", rows: [], error };
+	try {
+		if (query.trim().length === 0) {
+			const { sessions } = browseReply(index, { limit: LIMIT, project: filters.project, since: filters.since, until: filters.until });
+			const rows = sessions.map((s) => ({
+				sessionId: s.sessionId,
+				path: s.path,
+				title: s.name ?? (s.preview ?? s.sessionId).replace(/\s+/g, " ").slice(0, 80),
+				project: s.project,
+				time: s.modified,
+				snippet: (s.preview ?? "").replace(/\s+/g, " ").slice(0, 300),
+				resumeHint: s.resumeHint,
+			}));
+			return { heading: "recent sessions", rows };
+		}
+		const reply = discover(index, { query, ...filters, limit: LIMIT, exclude });
+		const rows = reply.results.map((hit) => ({
+			sessionId: hit.sessionId,
+			path: hit.path,
+			title: hit.name ?? hit.sessionId,
+			project: hit.project,
+			time: hit.time,
+			branchState: hit.branchState,
+			snippet: hit.snippet,
+			entryId: hit.entryId,
+			resumeHint: hit.resumeHint,
+			hit,
+		}));
+		return { heading: `${rows.length} of ${reply.total} sessions`, rows, ...(reply.error ? { error: reply.error } : {}), ...(reply.notice ? { notice: reply.notice } : {}) };
+	} catch (e) {
+		return { heading: "", rows: [], error: errorMessage(e) };
+	}
+}
+
+/** The messages around a hit, or a recent session's first and last messages. */
+export function overlayPreview(index: LookbackIndex, row: OverlayRow): OverlayPreview {
+	try {
+		if (row.entryId) {
+			const context = row.hit?.context ?? hitContext(index, { sessionId: row.sessionId, path: row.path, entryId: row.entryId }, { sizeOf: fileSize });
+			return { messages: context.window, focus: row.entryId, ...(context.error ? { error: context.error } : {}) };
+		}
+		return { messages: readWhole(index, row.path, { sizeOf: fileSize }).messages };
+	} catch (e) {
+		return { messages: [], error: errorMessage(e) };
+	}
+}
+
+/** A session named by path or id as a row (for the actions typed as a command). */
+export function sessionRow(index: LookbackIndex, ref: string): OverlayRow {
+	const s = index.read(ref, { window: 1 }).session;
+	const title = s.name ?? (s.firstPrompt ?? s.sessionId).replace(/\s+/g, " ").slice(0, 80);
+	return { sessionId: s.sessionId, path: s.path, title, project: s.project, time: s.modified, snippet: "", resumeHint: s.resumeHint };
+}
