@@ -23,6 +23,12 @@ function mountpointOf(engine: NodeEngine, hostDir: string): string {
 	return mountpoint;
 }
 
+/** The engine path of a host file, its folder mounted in the engine (lookback's wasm build). */
+export function enginePathOf(engine: NodeEngine, hostPath: string): string {
+	const host = resolve(hostPath);
+	return `${mountpointOf(engine, dirname(host))}/${basename(host)}`;
+}
+
 function inode(path: string): number | undefined {
 	try {
 		return statSync(path).ino;
@@ -50,7 +56,7 @@ export function fileStorage(path: string): InPlaceStorage & { locks: IndexLocks 
 			const engine = sql as NodeEngine;
 			if (!engine.FS) throw new LookbackError("engine-missing-feature", "an index file is opened in place only by lookback's engine build (src/node/engine.ts) or a built-in SQLite");
 			lockRegistry.set(host, locks);
-			const db = openAt(engine, `${mountpointOf(engine, dirname(host))}/${basename(host)}`);
+			const db = openAt(engine, enginePathOf(engine, host));
 			openedInode = inode(host);
 			return db;
 		},
