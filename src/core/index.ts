@@ -27,7 +27,7 @@ export type { SyncOptions, SyncProgress, SyncReport } from "./indexer.js";
 export type { SearchHit, SearchRequest, SearchResponse } from "./search.js";
 export type { BrowseOptions, ReadOptions, SessionMessage, SessionView } from "./sessions.js";
 export type { SessionSummary, SessionRow } from "./session-rows.js";
-export type { IndexStats } from "./stats.js";
+export type { IndexOverview, IndexStats } from "./stats.js";
 export type { ActivityDay, ProjectCount } from "./activity.js";
 export type { Role } from "./entry-text.js";
 export { ROLES } from "./entry-text.js";

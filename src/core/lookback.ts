@@ -13,7 +13,7 @@ import { search, type SearchRequest, type SearchResponse } from "./search.js";
 import { browseSessions, readSession, resolveSession, type BrowseOptions, type ReadOptions, type SessionView } from "./sessions.js";
 import type { SessionRow, SessionSummary } from "./session-rows.js";
 import type { SessionSource, SyncWarning } from "./source.js";
-import { indexStats, type IndexStats } from "./stats.js";
+import { indexOverview, indexStats, type IndexOverview, type IndexStats } from "./stats.js";
 import { isInPlace, type IndexStorage, type InPlaceStorage, type SnapshotStorage } from "./storage.js";
 import { transactions, type Transactions } from "./transactions.js";
 
@@ -135,6 +135,11 @@ export class LookbackIndex {
 	/** Projects with their session and message counts. */
 	projects(): ProjectCount[] {
 		return this.reading((db) => projectCounts(db));
+	}
+
+	/** Sessions, messages and last sync, without reading the entries (see `stats` for every figure). */
+	overview(): IndexOverview {
+		return this.reading((db) => indexOverview(db));
 	}
 
 	stats(): IndexStats {

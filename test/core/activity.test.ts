@@ -13,6 +13,9 @@ describe("activity and projects", () => {
 		const first = sessions.reduce((a, b) => ((a.started ?? "") < (b.started ?? "") ? a : b));
 		expect(days[0].day).toBe(first.started?.slice(0, 10));
 		for (const d of days) expect(index.browse({ since: d.day, until: d.day, limit: 1000 }).length).toBeGreaterThanOrEqual(d.sessions);
+		const overview = index.overview();
+		const stats = index.stats();
+		expect(overview).toEqual({ sessions: stats.sessions, messages: days.reduce((n, d) => n + d.messages, 0), lastSync: stats.lastSync });
 		index.close();
 	});
 

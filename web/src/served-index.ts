@@ -57,8 +57,7 @@ async function openWhole(engine: FilesEngine, bytes: Uint8Array, description: st
 }
 
 function withInfo(index: LookbackIndex, info: Omit<IndexInfo, "sessions" | "messages" | "lastSync">): IndexInfo {
-	const stats = index.stats();
-	return { ...info, sessions: stats.sessions, messages: stats.indexedEntries, lastSync: stats.lastSync };
+	return { ...info, ...index.overview() };
 }
 
 async function problemOf(response: Response): Promise<string> {
