@@ -6,6 +6,9 @@
  * `code` ("ENOENT", "EACCES", …); anything else thrown inside the engine would abort it.
  */
 
+import type { Database, SqlJsStatic } from "./engine.js";
+import { LookbackError } from "./errors.js";
+
 export interface EngineFileStat {
 	size: number;
 	/** Identity of the file: SQLite shares one lock state between its connections to the same file. */
@@ -28,6 +31,44 @@ export interface EngineFiles {
 	/** Create an empty file (SQLite's journal). */
 	create(name: string): void;
 	unlink(name: string): void;
+}
+
+/** lookback's engine build: sql.js with Emscripten's FS and the few SQLite calls a mounted file needs. */
+export type FilesEngine = SqlJsStatic & {
+	FS: EmscriptenFS;
+	HEAP32: Int32Array;
+	_sqlite3_close_v2: (db: number) => number;
+	_sqlite3_extended_errcode: (db: number) => number;
+	_RegisterExtensionFunctions: (db: number) => number;
+	_malloc: (n: number) => number;
+	_free: (p: number) => void;
+	cwrap: (name: string, returns: string | null, args: string[]) => (...args: unknown[]) => unknown;
+};
+
+/** Whether a module is lookback's engine build with its filesystem exported. */
+export function hasEngineFiles(sql: SqlJsStatic): sql is FilesEngine {
+	return typeof (sql as Partial<FilesEngine>).FS?.mount === "function";
+}
+
+/** A sql.js Database whose connection is the file at `enginePath` (a mounted path) instead of an in-memory copy. */
+export function openAt(engine: FilesEngine, enginePath: string): Database {
+	const db = new engine.Database() as Database & { db: number };
+	engine._sqlite3_close_v2(db.db);
+	const open = engine.cwrap("sqlite3_open", "number", ["string", "number"]) as (path: string, out: number) => number;
+	const out = engine._malloc(4);
+	try {
+		const rc = open(enginePath, out);
+		db.db = engine.HEAP32[out >>> 2];
+		if (rc !== 0) {
+			const code = engine._sqlite3_extended_errcode(db.db);
+			engine._sqlite3_close_v2(db.db);
+			throw new LookbackError("io", `cannot open the index (SQLite error ${code})`);
+		}
+	} finally {
+		engine._free(out);
+	}
+	engine._RegisterExtensionFunctions(db.db);
+	return db;
 }
 
 /** Counted I/O, for tests that assert how little was read. */

@@ -5,6 +5,8 @@ export type LookbackErrorCode =
 	| "bad-query"
 	| "engine-missing-feature"
 	| "index-corrupt"
+	| "index-unusable"
+	| "read-only"
 	| "index-too-large"
 	| "index-busy"
 	| "session-not-found"

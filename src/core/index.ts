@@ -7,7 +7,7 @@ export { errorMessage, LookbackError, type LookbackErrorCode } from "./errors.js
 export { DEFAULTS } from "./defaults.js";
 
 // Storage and sources
-export { mountEngineFiles, type EmscriptenFS, type EngineFiles, type EngineFileStat, type EngineIoCounters, type FsNode } from "./engine-files.js";
+export { hasEngineFiles, mountEngineFiles, openAt, type FilesEngine, type EmscriptenFS, type EngineFiles, type EngineFileStat, type EngineIoCounters, type FsNode } from "./engine-files.js";
 export { isInPlace, memoryStorage, type IndexStorage, type InPlaceStorage, type SnapshotStorage } from "./storage.js";
 export {
 	isTmpSessionFolder,
@@ -27,7 +27,8 @@ export type { SyncOptions, SyncProgress, SyncReport } from "./indexer.js";
 export type { SearchHit, SearchRequest, SearchResponse } from "./search.js";
 export type { BrowseOptions, ReadOptions, SessionMessage, SessionView } from "./sessions.js";
 export type { SessionSummary, SessionRow } from "./session-rows.js";
-export type { IndexStats } from "./stats.js";
+export type { IndexOverview, IndexStats } from "./stats.js";
+export type { ActivityDay, ProjectCount } from "./activity.js";
 export type { Role } from "./entry-text.js";
 export { ROLES } from "./entry-text.js";
 

@@ -3,6 +3,7 @@
  * browse, save. The CLI, the Pi extension and the web page use nothing else.
  */
 
+import { activityByDay, projectCounts, type ActivityDay, type ProjectCount } from "./activity.js";
 import { DEFAULTS } from "./defaults.js";
 import { checkEngine, type Database, type EngineInfo, type SqlJsStatic } from "./engine.js";
 import { errorMessage, LookbackError } from "./errors.js";
@@ -12,7 +13,7 @@ import { search, type SearchRequest, type SearchResponse } from "./search.js";
 import { browseSessions, readSession, resolveSession, type BrowseOptions, type ReadOptions, type SessionView } from "./sessions.js";
 import type { SessionRow, SessionSummary } from "./session-rows.js";
 import type { SessionSource, SyncWarning } from "./source.js";
-import { indexStats, type IndexStats } from "./stats.js";
+import { indexOverview, indexStats, type IndexOverview, type IndexStats } from "./stats.js";
 import { isInPlace, type IndexStorage, type InPlaceStorage, type SnapshotStorage } from "./storage.js";
 import { transactions, type Transactions } from "./transactions.js";
 
@@ -79,6 +80,7 @@ export class LookbackIndex {
 
 	/** Bring the index up to date with a session source. Never throws for bad session data. */
 	async sync(source: SessionSource, options: SyncOptions = {}): Promise<SyncReport> {
+		if (isInPlace(this.storage) && this.storage.readOnly) throw new LookbackError("read-only", `the index ${this.storage.describe()} is open read-only`);
 		await this.current();
 		const inPlace = isInPlace(this.storage);
 		const report = await syncIndex(this.db, source, { maxIndexBytes: inPlace ? undefined : DEFAULTS.maxIndexBytes, ...options, transactions: this.tx });
@@ -123,6 +125,21 @@ export class LookbackIndex {
 
 	browse(options: BrowseOptions = {}): SessionSummary[] {
 		return this.reading((db) => browseSessions(db, options));
+	}
+
+	/** Sessions and messages per day, for the viewer's activity chart. */
+	activity(): ActivityDay[] {
+		return this.reading((db) => activityByDay(db));
+	}
+
+	/** Projects with their session and message counts. */
+	projects(): ProjectCount[] {
+		return this.reading((db) => projectCounts(db));
+	}
+
+	/** Sessions, messages and last sync, without reading the entries (see `stats` for every figure). */
+	overview(): IndexOverview {
+		return this.reading((db) => indexOverview(db));
 	}
 
 	stats(): IndexStats {
@@ -184,6 +201,12 @@ async function openInPlace(sql: SqlJsStatic, storage: InPlaceStorage, tx: Transa
 		}
 		problem = `unreadable index (${errorMessage(error)})`;
 	}
+	if (!problem && storage.readOnly && tx.read(db, () => isEmptyDatabase(db))) problem = "not a lookback index (an empty file)";
+	if (problem && storage.readOnly) {
+		db.close();
+		throw new LookbackError("index-unusable", `cannot read the index ${storage.describe()}: ${problem}`);
+	}
+	if (storage.readOnly) db.run("PRAGMA query_only = 1");
 	if (problem) {
 		db.close();
 		const setAside = await storage.setAside(problem);

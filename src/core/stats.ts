@@ -39,6 +39,28 @@ export function setMeta(db: Database, key: string, value: string): void {
 	db.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [key, value]);
 }
 
+/** What an index holds at a glance, from the sessions table and meta only (cheap over an index read by ranges). */
+export interface IndexOverview {
+	sessions: number;
+	messages: number;
+	lastSync?: string;
+}
+
+export function indexOverview(db: Database): IndexOverview {
+	const s = queryOne<{ n: number; messages: number }>(db, "SELECT count(session_id) AS n, coalesce(sum(message_count), 0) AS messages FROM sessions");
+	return { sessions: s?.n ?? 0, messages: s?.messages ?? 0, lastSync: lastSyncNote(db).at };
+}
+
+function lastSyncNote(db: Database): { at?: string; skipped?: Record<SkipReason, number> } {
+	const lastSync = metaValue(db, "last_sync");
+	if (!lastSync) return {};
+	try {
+		return JSON.parse(lastSync) as { at?: string; skipped?: Record<SkipReason, number> };
+	} catch {
+		return {}; // an unreadable note about the last sync is not worth failing stats for
+	}
+}
+
 export function indexStats(db: Database): IndexStats {
 	const s = queryOne<{ n: number; bytes: number; malformed: number }>(
 		db,
@@ -48,18 +70,9 @@ export function indexStats(db: Database): IndexStats {
 		db,
 		"SELECT count(*) AS n, count(body) AS indexed, coalesce(sum(chars), 0) AS chars, coalesce(sum(length(CAST(body AS BLOB))), 0) AS stored FROM entries",
 	);
-	const lastSync = metaValue(db, "last_sync");
-	let skipped: Record<SkipReason, number> = { oversized: 0, "tmp-folder": 0, unreadable: 0, "index-full": 0 };
-	let lastSyncAt: string | undefined;
-	if (lastSync) {
-		try {
-			const parsed = JSON.parse(lastSync) as { at?: string; skipped?: Record<SkipReason, number> };
-			skipped = { ...skipped, ...parsed.skipped };
-			lastSyncAt = parsed.at;
-		} catch {
-			// an unreadable note about the last sync is not worth failing stats for
-		}
-	}
+	const note = lastSyncNote(db);
+	const skipped: Record<SkipReason, number> = { oversized: 0, "tmp-folder": 0, unreadable: 0, "index-full": 0, ...note.skipped };
+	const lastSyncAt = note.at;
 	return {
 		sessions: s?.n ?? 0,
 		entries: e?.n ?? 0,

@@ -21,6 +21,11 @@ export interface InPlaceStorage {
 	/** Where the index is, for messages. */
 	describe(): string;
 	/**
+	 * A copy handed out to read (the browser over `lookback serve`): never written, so a problem with it is an
+	 * error for the reader instead of a reason to set it aside and rebuild.
+	 */
+	readOnly?: boolean;
+	/**
 	 * Open the stored database in place (created when missing). Every committed transaction is durable and
 	 * seen by the next transaction of every other process; the storage's locks keep them from colliding.
 	 */

@@ -9,25 +9,17 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { checkEngine, LookbackError, type SqlJsStatic } from "../core/index.js";
+import { checkEngine, LookbackError } from "../core/index.js";
 import { answerLockCall, FCNTL_LOCK_COMMANDS } from "./engine-locks.js";
-import type { EmscriptenFS, EngineIoCounters } from "../core/index.js";
+import type { EngineIoCounters, FilesEngine } from "../core/index.js";
 import type { IndexLocks } from "./index-locks.js";
 
 const require = createRequire(import.meta.url);
 
 /** The engine module with what lookback's build adds to stock sql.js. */
-export type NodeEngine = SqlJsStatic & {
-	FS: EmscriptenFS;
+export type NodeEngine = FilesEngine & {
 	HEAP16: Int16Array;
-	HEAP32: Int32Array;
 	_sqlite3_open: (path: number, out: number) => number;
-	_sqlite3_close_v2: (db: number) => number;
-	_sqlite3_extended_errcode: (db: number) => number;
-	_RegisterExtensionFunctions: (db: number) => number;
-	_malloc: (n: number) => number;
-	_free: (p: number) => void;
-	cwrap: (name: string, returns: string | null, args: string[]) => (...args: unknown[]) => unknown;
 };
 
 /**

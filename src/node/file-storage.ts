@@ -6,7 +6,7 @@
 
 import { mkdirSync, renameSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
-import { LookbackError, errorMessage, mountEngineFiles, type Database, type InPlaceStorage, type SqlJsStatic } from "../core/index.js";
+import { LookbackError, errorMessage, mountEngineFiles, openAt, type InPlaceStorage, type SqlJsStatic } from "../core/index.js";
 import { isBuiltinEngine } from "./builtin-engine.js";
 import { hostIo, lockRegistry, type NodeEngine } from "./engine.js";
 import { hostFiles } from "./host-files.js";
@@ -23,25 +23,10 @@ function mountpointOf(engine: NodeEngine, hostDir: string): string {
 	return mountpoint;
 }
 
-/** A sql.js Database whose connection is the file at `enginePath` instead of an in-memory copy. */
-function openAt(engine: NodeEngine, enginePath: string): Database {
-	const db = new engine.Database() as Database & { db: number };
-	engine._sqlite3_close_v2(db.db);
-	const open = engine.cwrap("sqlite3_open", "number", ["string", "number"]) as (path: string, out: number) => number;
-	const out = engine._malloc(4);
-	try {
-		const rc = open(enginePath, out);
-		db.db = engine.HEAP32[out >>> 2];
-		if (rc !== 0) {
-			const code = engine._sqlite3_extended_errcode(db.db);
-			engine._sqlite3_close_v2(db.db);
-			throw new LookbackError("io", `cannot open the index (SQLite error ${code})`);
-		}
-	} finally {
-		engine._free(out);
-	}
-	engine._RegisterExtensionFunctions(db.db);
-	return db;
+/** The engine path of a host file, its folder mounted in the engine (lookback's wasm build). */
+export function enginePathOf(engine: NodeEngine, hostPath: string): string {
+	const host = resolve(hostPath);
+	return `${mountpointOf(engine, dirname(host))}/${basename(host)}`;
 }
 
 function inode(path: string): number | undefined {
@@ -71,7 +56,7 @@ export function fileStorage(path: string): InPlaceStorage & { locks: IndexLocks 
 			const engine = sql as NodeEngine;
 			if (!engine.FS) throw new LookbackError("engine-missing-feature", "an index file is opened in place only by lookback's engine build (src/node/engine.ts) or a built-in SQLite");
 			lockRegistry.set(host, locks);
-			const db = openAt(engine, `${mountpointOf(engine, dirname(host))}/${basename(host)}`);
+			const db = openAt(engine, enginePathOf(engine, host));
 			openedInode = inode(host);
 			return db;
 		},

@@ -1,23 +1,21 @@
 /**
- * `lookback serve`: the viewer page, its script, the engine's wasm and the index file, on 127.0.0.1 only.
+ * `lookback serve`: the viewer page, its scripts, the engine's wasm and the index file, on 127.0.0.1 only.
  * A fixed table of routes (no path ever reaches the filesystem), GET and HEAD only, a Host check against
- * DNS rebinding, and nothing is ever written beside the index. Other processes commit to the index in place,
- * so the page gets a copy taken under a SHARED lock (a consistent file), made again only when it changed.
+ * DNS rebinding, and nothing is ever written beside the index. The page reads a read-optimised copy of the
+ * index (read-snapshot.ts) by HTTP ranges, so a query transfers a small part of a large file.
  */
 
-import { copyFileSync, createReadStream, mkdtempSync, renameSync, rmSync, statSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createReadStream, statSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { LookbackError } from "../core/index.js";
-import { lockWaits, waitFor } from "./engine-locks.js";
-import { IndexLocks } from "./index-locks.js";
+import { readSnapshots } from "./read-snapshot.js";
 
 export interface ServeOptions {
 	/** The index file handed to the page. */
 	indexPath: string;
-	/** Folder with index.html, app.js and sql-wasm.wasm (dist/web). */
+	/** Folder with the built viewer (dist/web). */
 	webDir: string;
 	/** Port on 127.0.0.1 (default: any free one). */
 	port?: number;
@@ -29,46 +27,52 @@ export interface Serving {
 	close(): Promise<void>;
 }
 
-const TYPES: Record<string, string> = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".wasm": "application/wasm", ".db": "application/octet-stream" };
+const TYPES: Record<string, string> = {
+	".html": "text/html; charset=utf-8",
+	".js": "text/javascript; charset=utf-8",
+	".css": "text/css; charset=utf-8",
+	".wasm": "application/wasm",
+	".db": "application/octet-stream",
+};
 
-/** A consistent copy of the index in a private folder, taken again whenever the index changed. */
-function indexSnapshots(indexPath: string) {
-	const dir = mkdtempSync(join(tmpdir(), "lookback-serve-"));
-	const copy = join(dir, "index.db");
-	const locks = new IndexLocks(resolve(indexPath));
-	let copiedFrom = "";
-	return {
-		path: copy,
-		refresh(): void {
-			const st = statSync(indexPath);
-			const stamp = `${st.ino} ${st.size} ${st.mtimeMs}`;
-			if (stamp === copiedFrom) return;
-			if (!waitFor(() => locks.shared(), lockWaits.readMs)) throw new LookbackError("index-busy", "the index is busy: another process kept it locked for too long; try again");
-			try {
-				copyFileSync(indexPath, `${copy}.tmp`);
-				renameSync(`${copy}.tmp`, copy);
-				copiedFrom = stamp;
-			} finally {
-				locks.release("none");
-			}
-		},
-		remove: () => rmSync(dir, { recursive: true, force: true }),
-	};
+/** Nothing from a session may run as script or load anything: the page's own files, the wasm, and nothing else. */
+export const VIEWER_CSP =
+	"default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** The one byte range asked for, or "bad" (unsatisfiable or several ranges), or undefined for the whole file. */
+export function byteRange(header: string | undefined, size: number): { start: number; end: number } | "bad" | undefined {
+	if (header === undefined) return undefined;
+	const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+	if (!m || (m[1] === "" && m[2] === "")) return "bad";
+	let start: number;
+	let end: number;
+	if (m[1] === "") {
+		start = Math.max(0, size - Number(m[2]));
+		end = size - 1;
+	} else {
+		start = Number(m[1]);
+		end = m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1);
+	}
+	return start > end || start >= size ? "bad" : { start, end };
 }
 
 export async function serveViewer(options: ServeOptions): Promise<Serving> {
-	const snapshots = indexSnapshots(options.indexPath);
+	const snapshot = readSnapshots(options.indexPath);
+	const page = (name: string) => join(options.webDir, name);
 	const routes: Record<string, string> = {
-		"/": join(options.webDir, "index.html"),
-		"/index.html": join(options.webDir, "index.html"),
-		"/app.js": join(options.webDir, "app.js"),
-		"/sql-wasm.wasm": join(options.webDir, "sql-wasm.wasm"),
-		"/index.db": snapshots.path,
+		"/": page("index.html"),
+		"/index.html": page("index.html"),
+		"/app.js": page("app.js"),
+		"/app.css": page("app.css"),
+		"/worker.js": page("worker.js"),
+		"/sql-wasm.wasm": page("sql-wasm.wasm"),
+		"/index.db": snapshot.path,
 	};
 	let allowedHosts: Set<string> = new Set();
-	const server = createServer((req, res) => {
-		const reply = (status: number, message: string) => {
-			res.writeHead(status, { "content-type": "text/plain; charset=utf-8" });
+
+	const answer = async (req: IncomingMessage, res: ServerResponse) => {
+		const reply = (status: number, message: string, headers: Record<string, string> = {}) => {
+			res.writeHead(status, { "content-type": "text/plain; charset=utf-8", ...headers });
 			res.end(`${message}\n`);
 		};
 		if (req.method !== "GET" && req.method !== "HEAD") return reply(405, "lookback serve only reads");
@@ -76,23 +80,47 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 		const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
 		const file = Object.hasOwn(routes, path) ? routes[path] : undefined;
 		if (!file) return reply(404, "not found");
+		const isIndex = path === "/index.db";
 		let size: number;
 		try {
-			if (path === "/index.db") snapshots.refresh();
+			if (isIndex) await snapshot.refresh();
 			size = statSync(file).size;
 		} catch (error) {
 			if (error instanceof LookbackError) return reply(503, error.message);
-			return reply(404, path === "/index.db" ? "no index yet: run lookback index" : "not found");
+			return reply(404, isIndex ? "no index yet: run lookback index" : "not found");
 		}
-		res.writeHead(200, {
+		const headers: Record<string, string> = {
 			"content-type": TYPES[file.slice(file.lastIndexOf("."))] ?? "application/octet-stream",
-			"content-length": String(size),
 			"cache-control": "no-store",
 			"x-content-type-options": "nosniff",
-			"content-security-policy": "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'",
-		});
+			"content-security-policy": VIEWER_CSP,
+		};
+		let range: ReturnType<typeof byteRange>;
+		if (isIndex) {
+			headers["accept-ranges"] = "bytes";
+			headers.etag = snapshot.etag;
+			// A range of another version of the file would mix two files: If-Range that does not match gets the whole new file.
+			const ifRange = req.headers["if-range"];
+			range = ifRange === undefined || ifRange === snapshot.etag ? byteRange(req.headers.range, size) : undefined;
+		}
+		if (range === "bad") return reply(416, "range not satisfiable", { "content-range": `bytes */${size}` });
+		if (range) {
+			headers["content-range"] = `bytes ${range.start}-${range.end}/${size}`;
+			headers["content-length"] = String(range.end - range.start + 1);
+			res.writeHead(206, headers);
+		} else {
+			headers["content-length"] = String(size);
+			res.writeHead(200, headers);
+		}
 		if (req.method === "HEAD") return res.end();
-		createReadStream(file).pipe(res);
+		createReadStream(file, range ? { start: range.start, end: range.end } : {}).pipe(res);
+	};
+
+	const server = createServer((req, res) => {
+		answer(req, res).catch((error: unknown) => {
+			if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+			res.end(`lookback serve: ${(error as Error).message}\n`);
+		});
 	});
 	await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
 	const port = (server.address() as AddressInfo).port;
@@ -103,7 +131,7 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 		close: () =>
 			new Promise<void>((done) =>
 				server.close(() => {
-					snapshots.remove();
+					snapshot.remove();
 					done();
 				}),
 			),

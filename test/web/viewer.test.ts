@@ -1,27 +1,42 @@
 /** The browser viewer over `lookback serve`, in real Chromium, and the server's safety rules. */
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { request } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openNodeIndex } from "../../src/node/open.js";
 import { serveViewer, type Serving } from "../../src/node/serve.js";
 import { launchChromium } from "../browser.js";
-import { FIXTURES } from "../helpers.js";
+import { FIXTURES, SAMPLE } from "../helpers.js";
+import { assistantMessage, newSession, toolResult, userMessage } from "../pi-sessions.js";
 
 const WEB = join(import.meta.dirname, "..", "..", "dist", "web");
+const SHOTS = join(import.meta.dirname, "..", "..", "docs", "viewer");
 let browser: Browser;
 let serving: Serving;
 let indexPath: string;
 let dir: string;
 
+/** Text a transcript may hold that must stay text: scripts, handlers, javascript: links, remote images. */
+const HOSTILE = [
+	"Look: <script>window.__pwned = 'script'</script> and <img src=x onerror=\"window.__pwned = 'img'\">",
+	"[press me](javascript:window.__pwned='link') and ![tracker](http://example.invalid/pixel.png) and <iframe src=\"http://example.invalid/\"></iframe>",
+	"hostilemarker `<b>bold?</b>`",
+].join("\n\n");
+
 beforeAll(async () => {
 	// Not tempDir(): that one is removed after each test, and this index serves the whole file.
 	dir = mkdtempSync(join(tmpdir(), "viewer-"));
+	const sessions = join(dir, "sessions");
+	cpSync(FIXTURES, sessions, { recursive: true });
+	const sm = newSession(sessions, "/home/dev/hostile");
+	sm.appendMessage(userMessage(HOSTILE));
+	sm.appendMessage(assistantMessage(`Here is what you sent:\n\n${HOSTILE}\n\n\`\`\`ts\nconst answer: number = 42;\n\`\`\``, [{ name: "bash", arguments: { command: "echo '<script>alert(1)</script>'" } }]));
+	sm.appendMessage(toolResult("bash", "<script>window.__pwned='tool'</script>"));
 	indexPath = join(dir, "index.db");
-	const opened = await openNodeIndex({ indexPath, sessionsDirs: [FIXTURES], onlySessionsDirs: true, env: {} });
+	const opened = await openNodeIndex({ indexPath, sessionsDirs: [sessions], onlySessionsDirs: true, env: {} });
 	await opened.index.sync(opened.source);
 	opened.index.close();
 	serving = await serveViewer({ indexPath, webDir: WEB });
@@ -34,39 +49,155 @@ afterAll(async () => {
 	rmSync(dir, { recursive: true, force: true });
 });
 
-function raw(path: string, options: { method?: string; host?: string } = {}): Promise<{ status: number; body: string }> {
+function raw(path: string, options: { method?: string; host?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; body: Buffer; headers: Record<string, string | string[] | undefined> }> {
 	const { port } = serving.server.address() as AddressInfo;
 	return new Promise((resolve, reject) => {
-		const req = request({ host: "127.0.0.1", port, path, method: options.method ?? "GET", headers: { host: options.host ?? `127.0.0.1:${port}` } }, (res) => {
-			let body = "";
-			res.on("data", (c) => (body += c));
-			res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+		const req = request({ host: "127.0.0.1", port, path, method: options.method ?? "GET", headers: { host: options.host ?? `127.0.0.1:${port}`, ...options.headers } }, (res) => {
+			const chunks: Buffer[] = [];
+			res.on("data", (c: Buffer) => chunks.push(c));
+			res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }));
 		});
 		req.on("error", reject);
 		req.end();
 	});
 }
 
+async function shot(page: Page, name: string): Promise<void> {
+	mkdirSync(SHOTS, { recursive: true });
+	await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+async function openPage(url = serving.url): Promise<Page> {
+	const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+	await page.goto(url);
+	await page.waitForSelector("body[data-ready=true]");
+	return page;
+}
+
 describe("the viewer", () => {
-	it("searches the index in the page and shows the session around a hit", async () => {
-		const page = await browser.newPage();
-		await page.goto(serving.url);
-		await page.waitForSelector("body[data-ready=true]");
-		expect(await page.textContent("#status")).toMatch(/^10 sessions, \d+ messages$/);
+	it("lands on the recent sessions, the activity per day and the projects", async () => {
+		const page = await openPage();
+		await page.waitForSelector("#list[data-kind=recent] .row");
+		expect(await page.textContent("#status")).toMatch(/^11 sessions · [\d.]+ MB · downloaded/);
+		expect(await page.locator("#list .row .title").first().textContent()).toBe(HOSTILE.slice(0, 100));
+		const titles = await page.locator("#list .row .title").allTextContents();
+		expect(titles).toContain("Order queue: dead-letter handling");
+		expect(await page.locator(".projects li").allTextContents()).toContainEqual(expect.stringMatching(/^inventory-api 3 sessions/));
+		await shot(page, "landing");
+		const bars = page.locator(".activity rect.bar[height]:not([height='0'])");
+		const day = await bars.first().getAttribute("data-day");
+		await bars.first().click();
+		await page.waitForFunction((d) => document.querySelector("#list .pane-title")?.textContent?.endsWith(`on ${d}`), day);
+		expect(new URL(page.url()).searchParams.get("since")).toBe(day);
+		await page.waitForFunction(() => document.querySelectorAll("#list .row").length < 11);
+		await page.close();
+	});
+
+	it("finds a session as you type and shows the hit on its abandoned branch, and a deep link reloads to it", async () => {
+		const page = await openPage();
 		await page.fill("#query", "RabbitMQ quorum");
-		await page.press("#query", "Enter");
-		await page.waitForSelector("#results li");
-		const first = page.locator("#results li").first();
+		await page.waitForSelector("#list[data-kind=results] .row");
+		const first = page.locator("#list .row").first();
 		expect(await first.locator(".title").textContent()).toBe("Order queue: dead-letter handling");
 		expect(await first.locator("mark").first().textContent()).toBe("RabbitMQ");
-		expect(await first.locator(".facts").textContent()).toContain("abandoned");
+		expect(await first.locator(".badge").textContent()).toBe("abandoned");
+		await shot(page, "search");
 		await first.locator(".title").click();
-		await page.waitForSelector("#session .message.focus");
-		expect(await page.textContent("#session .message.focus pre")).toContain("RabbitMQ");
-		expect(await page.textContent("#session h2")).toBe("Order queue: dead-letter handling");
+		await page.waitForSelector("#reader .message.focus");
+		expect(await page.textContent("#reader .message.focus")).toContain("RabbitMQ");
+		expect(await page.textContent("#reader .message.focus .badge")).toBe("abandoned");
+		expect(await page.textContent("#reader h2")).toBe("Order queue: dead-letter handling");
+		expect(await page.textContent("#reader .copy code")).toBe(`pi --session ${SAMPLE.branched}`);
+		await shot(page, "reader");
+		const link = new URL(page.url());
+		expect(link.searchParams.get("q")).toBe("RabbitMQ quorum");
+		expect(link.searchParams.get("session")).toBe(SAMPLE.branched);
+		const entry = link.searchParams.get("entry");
+		expect(entry).toBeTruthy();
+		const again = await openPage(link.href);
+		await again.waitForSelector("#reader .message.focus");
+		expect(await again.getAttribute("#reader .message.focus", "data-entry")).toBe(entry);
+		expect(await again.inputValue("#query")).toBe("RabbitMQ quorum");
+		await again.waitForSelector("#list[data-kind=results] .row");
 		await page.fill("#query", "锁");
-		await page.press("#query", "Enter");
-		await page.waitForFunction(() => document.querySelector("#results .title")?.textContent === "批量导入死锁排查");
+		await page.waitForFunction(() => document.querySelector("#list .row .title")?.textContent === "批量导入死锁排查");
+		await again.close();
+		await page.close();
+	});
+
+	it("is driven by the keyboard: / to search, arrows to choose, Enter to open, Esc to go back", async () => {
+		const page = await openPage();
+		await page.keyboard.press("/");
+		expect(await page.evaluate(() => document.activeElement?.id)).toBe("query");
+		await page.keyboard.type("the");
+		await page.waitForFunction(() => document.querySelectorAll("#list[data-kind=results] .row").length >= 2);
+		const second = await page.locator("#list .row .title").nth(1).textContent();
+		await page.keyboard.press("ArrowDown");
+		expect(await page.locator("#list .row.selected .title").textContent()).toBe(second);
+		await page.keyboard.press("Enter");
+		await page.waitForFunction((t) => document.querySelector("#reader .reader h2")?.textContent === t, second);
+		await page.keyboard.press("Escape");
+		await page.waitForFunction(() => !document.querySelector("#reader .reader") && document.querySelector("#reader .landing"));
+		expect(new URL(page.url()).searchParams.get("session")).toBeNull();
+		await page.close();
+	});
+
+	it("never runs or loads anything a session holds", async () => {
+		const page = await browser.newPage();
+		const foreign: string[] = [];
+		page.on("request", (r) => {
+			if (!r.url().startsWith(serving.url)) foreign.push(r.url());
+		});
+		const errors: string[] = [];
+		page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+		await page.goto(serving.url);
+		await page.waitForSelector("body[data-ready=true]");
+		await page.fill("#query", "hostilemarker");
+		await page.waitForSelector("#list[data-kind=results] .row");
+		await page.locator("#list .row .title").first().click();
+		await page.waitForSelector("#reader .message.user");
+		for (const button of await page.locator("#reader .tool-line").all()) await button.click();
+		const md = page.locator("#reader .md").first();
+		expect(await md.textContent()).toContain("<script>window.__pwned = 'script'</script>");
+		expect(await md.textContent()).toContain("[image: tracker]");
+		expect(await page.locator("#reader script, #reader img, #reader iframe, #reader [onerror]").count()).toBe(0);
+		expect(await page.locator("#reader a[href^='javascript']").count()).toBe(0);
+		expect(await page.textContent("#reader .tool-text >> nth=-1")).toContain("<script>window.__pwned='tool'</script>");
+		expect(await page.locator("#reader .hljs-keyword").count()).toBeGreaterThan(0);
+		// Even markup injected by a flaw would be stopped: the page runs under a CSP with no inline script.
+		expect((await raw("/")).headers["content-security-policy"]).toMatch(/script-src 'self' 'wasm-unsafe-eval'/);
+		expect(await page.evaluate(() => (window as { __pwned?: string }).__pwned)).toBeUndefined();
+		expect(foreign).toEqual([]);
+		await page.close();
+	});
+
+	it("says what is wrong when the served file is not a lookback index, and when the server went away", async () => {
+		const bad = mkdtempSync(join(tmpdir(), "viewer-bad-"));
+		try {
+			const foreign = join(bad, "index.db");
+			cpSync(join(FIXTURES, "README.md"), foreign);
+			const other = await serveViewer({ indexPath: foreign, webDir: WEB });
+			const page = await browser.newPage();
+			await page.goto(other.url);
+			await page.waitForSelector("body[data-ready=error]");
+			expect(await page.textContent("#failure")).toMatch(/Cannot open the index: .*(not a lookback index|unreadable)/);
+			await page.close();
+			await other.close();
+
+			const live = await serveViewer({ indexPath, webDir: WEB });
+			const gone = await browser.newPage();
+			await gone.goto(live.url);
+			await gone.waitForSelector("body[data-ready=true]");
+			live.server.closeAllConnections();
+			await live.close();
+			await gone.waitForSelector(".changed", { timeout: 30_000 });
+			expect(await gone.textContent(".changed")).toContain("does not answer");
+			await gone.fill("#query", "RabbitMQ");
+			await gone.waitForFunction(() => document.querySelector("#list .row .title")?.textContent === "Order queue: dead-letter handling");
+			await gone.close();
+		} finally {
+			rmSync(bad, { recursive: true, force: true });
+		}
 	});
 });
 
@@ -84,21 +215,43 @@ describe("lookback serve", () => {
 		for (const path of ["/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2fetc%2fpasswd", "/app.js/../../../package.json", "/package.json", "/dist/cli.js", "//etc/passwd", "/index.db%00.html"]) {
 			const r = await raw(path);
 			expect(r.status, path).toBe(404);
-			expect(r.body).not.toContain("root:");
+			expect(r.body.toString()).not.toContain("root:");
 		}
 		expect((await raw("/")).status).toBe(200);
 		expect((await raw("/localhost-check", { host: `localhost:${(serving.server.address() as AddressInfo).port}` })).status).toBe(404);
 	});
 
-	it("never writes: the index file and its folder are as they were", async () => {
+	it("answers byte ranges of the index with a strong ETag, 416 for a bad range, the whole new file for a stale If-Range", async () => {
+		const whole = await raw("/index.db");
+		expect(whole.status).toBe(200);
+		expect(whole.headers["accept-ranges"]).toBe("bytes");
+		const etag = String(whole.headers.etag);
+		expect(etag).toMatch(/^"[^"]+"$/);
+		expect(whole.body.subarray(0, 16).toString()).toBe("SQLite format 3\0");
+		const part = await raw("/index.db", { headers: { range: "bytes=100-4195", "if-range": etag } });
+		expect(part.status).toBe(206);
+		expect(part.headers["content-range"]).toBe(`bytes 100-4195/${whole.body.length}`);
+		expect(part.body.equals(whole.body.subarray(100, 4196))).toBe(true);
+		expect((await raw("/index.db", { headers: { range: "bytes=-10" } })).body.equals(whole.body.subarray(-10))).toBe(true);
+		for (const range of [`bytes=${whole.body.length}-`, "bytes=9-3", "bytes=0-1,5-9", "lines=1-2"]) {
+			const r = await raw("/index.db", { headers: { range } });
+			expect(r.status, range).toBe(416);
+			expect(r.headers["content-range"]).toBe(`bytes */${whole.body.length}`);
+		}
+		const stale = await raw("/index.db", { headers: { range: "bytes=0-99", "if-range": '"an-older-copy"' } });
+		expect(stale.status).toBe(200);
+		expect(stale.body.length).toBe(whole.body.length);
+	});
+
+	it("serves a read-optimised copy and never writes beside the index", async () => {
 		const before = statSync(indexPath);
-		const files = readdirSync(join(indexPath, ".."));
-		const page = await browser.newPage();
-		await page.goto(serving.url);
-		await page.waitForSelector("body[data-ready=true]");
-		await raw("/index.db");
+		const files = readdirSync(dir);
+		const page = await openPage();
+		const served = (await raw("/index.db")).body;
+		expect(served.length).toBeLessThanOrEqual(before.size);
 		const after = statSync(indexPath);
 		expect([after.mtimeMs, after.size, after.ino]).toEqual([before.mtimeMs, before.size, before.ino]);
-		expect(readdirSync(join(indexPath, ".."))).toEqual(files);
+		expect(readdirSync(dir)).toEqual(files);
+		await page.close();
 	});
 });

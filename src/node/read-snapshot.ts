@@ -1,0 +1,85 @@
+/**
+ * The copy of the index `lookback serve` hands to the page: taken under a SHARED lock (a consistent file, the
+ * live index never written), then made read-optimised in a private folder: FTS5 `optimize` merges each
+ * term's doclist into one b-tree, and `VACUUM INTO` lays the pages out in order, so that a page reading the
+ * file by ranges finds what one query needs in few, mostly sequential requests (see README, "The viewer").
+ * Made again when the index changed.
+ */
+
+import { copyFileSync, mkdtempSync, renameSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { LookbackError, openAt } from "../core/index.js";
+import { loadEngine } from "./engine.js";
+import { lockWaits, waitFor } from "./engine-locks.js";
+import { enginePathOf } from "./file-storage.js";
+import { IndexLocks } from "./index-locks.js";
+
+export interface ReadSnapshot {
+	/** The file served. */
+	path: string;
+	/** Strong validator of the file served now (changes whenever it is made again). */
+	etag: string;
+	/** Make the copy again if the index changed since; resolves when the served file is current. */
+	refresh(): Promise<void>;
+	remove(): void;
+}
+
+export function readSnapshots(indexPath: string): ReadSnapshot {
+	const dir = mkdtempSync(join(tmpdir(), "lookback-serve-"));
+	const served = join(dir, "index.db");
+	const locks = new IndexLocks(resolve(indexPath));
+	let copiedFrom = "";
+	let made = 0;
+	let running: Promise<void> | undefined;
+
+	const copyUnderSharedLock = (to: string) => {
+		if (!waitFor(() => locks.shared(), lockWaits.readMs)) throw new LookbackError("index-busy", "the index is busy: another process kept it locked for too long; try again");
+		try {
+			copyFileSync(indexPath, to);
+		} finally {
+			locks.release("none");
+		}
+	};
+
+	const make = async (stamp: string) => {
+		const raw = join(dir, "copy.db");
+		const optimised = join(dir, "optimised.db");
+		rmSync(optimised, { force: true });
+		copyUnderSharedLock(raw);
+		const engine = await loadEngine();
+		try {
+			const db = openAt(engine, enginePathOf(engine, raw));
+			try {
+				db.run("INSERT INTO entries_fts(entries_fts) VALUES ('optimize')");
+				db.run("INSERT INTO vocab_fts(vocab_fts) VALUES ('optimize')");
+				db.run("VACUUM INTO ?", [enginePathOf(engine, optimised)]);
+			} finally {
+				db.close();
+			}
+			renameSync(optimised, served);
+		} catch {
+			// Not an index this lookback can optimise (foreign, newer, damaged): hand it out as it is, for the page to say what is wrong.
+			renameSync(raw, served);
+		}
+		rmSync(raw, { force: true });
+		copiedFrom = stamp;
+		const st = statSync(served);
+		snapshot.etag = `"${++made}-${st.size}-${Math.round(st.mtimeMs)}"`;
+	};
+
+	const snapshot: ReadSnapshot = {
+		path: served,
+		etag: "",
+		async refresh() {
+			while (running) await running;
+			const st = statSync(indexPath);
+			const stamp = `${st.ino} ${st.size} ${st.mtimeMs}`;
+			if (stamp === copiedFrom) return;
+			running = make(stamp).finally(() => (running = undefined));
+			await running;
+		},
+		remove: () => rmSync(dir, { recursive: true, force: true }),
+	};
+	return snapshot;
+}

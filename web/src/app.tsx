@@ -1,0 +1,199 @@
+/**
+ * The viewer: recent sessions, activity and projects; search as you type; a session read as a conversation.
+ * The index lives in a Web Worker (worker.ts) and is asked through messages; the URL names the view.
+ */
+
+import { render } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { ActivityDay, ProjectCount, SearchHit, SessionSummary, SessionView } from "../../src/core/index.js";
+import { ActivityChart } from "./components/ActivityChart.js";
+import { IndexStatus } from "./components/IndexStatus.js";
+import { ProjectList } from "./components/ProjectList.js";
+import { Reader } from "./components/Reader.js";
+import { SearchBar } from "./components/SearchBar.js";
+import { SessionRow } from "./components/SessionRow.js";
+import { VirtualList } from "./components/VirtualList.js";
+import { startDb } from "./db-client.js";
+import type { IndexInfo } from "./protocol.js";
+import { readViewState, viewUrl, type ViewState } from "./view-state.js";
+
+const db = startDb();
+const INDEX_URL = "index.db";
+const loadMode = new URLSearchParams(location.search).get("load");
+const mode = loadMode === "paged" || loadMode === "whole" ? loadMode : undefined;
+
+type Listing = { kind: "recent"; sessions: SessionSummary[] } | { kind: "results"; hits: SearchHit[]; notice?: string; error?: string };
+
+function App() {
+	const [view, setView] = useState<ViewState>(() => readViewState(location.search));
+	const [info, setInfo] = useState<IndexInfo>();
+	const [failure, setFailure] = useState<string>();
+	const [changed, setChanged] = useState<string>();
+	const [landing, setLanding] = useState<{ activity: ActivityDay[]; projects: ProjectCount[] }>();
+	const [listing, setListing] = useState<Listing>();
+	const [session, setSession] = useState<{ view?: SessionView; error?: string }>();
+	const [selected, setSelected] = useState(0);
+	const input = useRef<HTMLInputElement>(null);
+
+	// Several changes can come from one key press (a keydown and the input it causes): each builds on the last.
+	const latest = useRef(view);
+	latest.current = view;
+	const go = (patch: Partial<ViewState>, push = true) => {
+		const next = { ...latest.current, ...patch };
+		latest.current = next;
+		(push ? history.pushState : history.replaceState).call(history, null, "", viewUrl(next, mode));
+		setView(next);
+	};
+	const hrefOf = (session: string, entry?: string) => viewUrl({ ...view, session, entry: entry ?? "" }, mode);
+	const openSession = (session: string, entry?: string) => go({ session, entry: entry ?? "" });
+
+	const openIndex = () => {
+		setChanged(undefined);
+		db.call("open", { url: INDEX_URL, mode }).then(
+			(opened) => {
+				setInfo(opened);
+				setFailure(undefined);
+				document.body.dataset.ready = "true";
+				db.call("landing", {}).then(setLanding, () => undefined);
+			},
+			(error: Error) => {
+				setFailure(error.message);
+				document.body.dataset.ready = "error";
+			},
+		);
+	};
+	useEffect(openIndex, []);
+	useEffect(() => {
+		const back = () => setView(readViewState(location.search));
+		addEventListener("popstate", back);
+		return () => removeEventListener("popstate", back);
+	}, []);
+
+	// Notice when the server's copy changed or the server went away; what is open stays usable.
+	useEffect(() => {
+		if (!info || info.mode === "offline") return;
+		const timer = setInterval(async () => {
+			try {
+				const head = await fetch(INDEX_URL, { method: "HEAD", cache: "no-store" });
+				setChanged(head.ok && head.headers.get("ETag") !== info.etag ? "the server's index changed since this page opened it" : head.ok ? undefined : `the server answers ${head.status}`);
+			} catch {
+				setChanged("the server does not answer: what is open stays readable");
+			}
+		}, 3000);
+		return () => clearInterval(timer);
+	}, [info]);
+
+	// The list: search results as you type (debounced), else the recent sessions.
+	useEffect(() => {
+		if (!info) return;
+		let current = true;
+		const filters = { project: view.project || undefined, agent: view.agent || undefined, since: view.since || undefined, until: view.until || undefined };
+		const timer = setTimeout(async () => {
+			try {
+				const next: Listing = view.q.trim()
+					? await db.call("search", { query: view.q, ...filters, role: view.role || undefined, limit: 100 }).then((r) => ({ kind: "results", hits: r.results, notice: r.notice, error: r.error }))
+					: { kind: "recent", sessions: await db.call("browse", { ...filters, limit: 200 }) };
+				if (current) {
+					setListing(next);
+					setSelected(0);
+				}
+			} catch (error) {
+				if (current) setListing({ kind: "results", hits: [], error: (error as Error).message });
+			}
+		}, 150);
+		return () => {
+			current = false;
+			clearTimeout(timer);
+		};
+	}, [info, view.q, view.project, view.agent, view.role, view.since, view.until]);
+
+	useEffect(() => {
+		if (!info || !view.session) return setSession(undefined);
+		let current = true;
+		db.call("read", { ref: view.session, around: view.entry || undefined, window: 1_000_000 }).then(
+			(v) => current && setSession({ view: v }),
+			(error: Error) => current && setSession({ error: error.message }),
+		);
+		return () => {
+			current = false;
+		};
+	}, [info, view.session, view.entry]);
+
+	const rows: (SessionSummary | SearchHit)[] = listing?.kind === "results" ? listing.hits : (listing?.sessions ?? []);
+	const openRow = (i: number) => {
+		const row = rows[i];
+		if (row) openSession(row.sessionId, "entryId" in row ? row.entryId : undefined);
+	};
+
+	useEffect(() => {
+		const onKey = (e: KeyboardEvent) => {
+			const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement;
+			if (e.key === "/" && !typing) {
+				e.preventDefault();
+				input.current?.focus();
+			} else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+				if (typing && e.target !== input.current) return;
+				e.preventDefault();
+				setSelected((s) => Math.max(0, Math.min(rows.length - 1, s + (e.key === "ArrowDown" ? 1 : -1))));
+			} else if (e.key === "Enter" && (!typing || e.target === input.current)) {
+				e.preventDefault();
+				openRow(selected);
+			} else if (e.key === "Escape") {
+				if (view.session) go({ session: "", entry: "" });
+				else if (view.q) go({ q: "" }, false);
+				input.current?.blur();
+			}
+		};
+		addEventListener("keydown", onKey);
+		return () => removeEventListener("keydown", onKey);
+	});
+
+	return (
+		<>
+			<header class="top">
+				<a class="brand" href={location.pathname} onClick={(e) => (e.preventDefault(), go({ q: "", project: "", agent: "", role: "", since: "", until: "", session: "", entry: "" }))}>
+					lookback
+				</a>
+				<SearchBar state={view} input={input} onChange={(patch) => go(patch, false)} />
+				<IndexStatus info={info} notice={changed} onReopen={openIndex} />
+			</header>
+			{failure ? (
+				<p id="failure" class="failure" role="alert">
+					Cannot open the index: {failure}
+				</p>
+			) : null}
+			<main class="panes">
+				<section id="list" class="list" data-kind={listing?.kind} aria-label={listing?.kind === "results" ? "results" : "recent sessions"}>
+					<h2 class="pane-title">
+						{listing?.kind === "results" ? `${rows.length} matching session${rows.length === 1 ? "" : "s"}` : "recent sessions"}
+						{view.since && view.since === view.until ? ` on ${view.since}` : ""}
+					</h2>
+					{listing?.kind === "results" && (listing.error || listing.notice) ? <p class="notice">{listing.error ?? listing.notice}</p> : null}
+					{listing && rows.length === 0 && !(listing.kind === "results" && listing.error) ? <p class="notice">{listing.kind === "results" ? "no session matches" : "no sessions"}</p> : null}
+					<VirtualList
+						items={rows}
+						estimate={84}
+						keyOf={(r, i) => `${r.sessionId}-${i}`}
+						scrollTo={selected}
+						render={(r, i) => <SessionRow session={r} selected={i === selected} href={hrefOf(r.sessionId, "entryId" in r ? r.entryId : undefined)} onOpen={() => (setSelected(i), openRow(i))} />}
+					/>
+				</section>
+				<section id="reader" class="detail">
+					{session?.error ? <p class="failure">{session.error}</p> : null}
+					{session?.view ? (
+						<Reader view={session.view} entry={view.entry} linkTo={hrefOf} onOpen={openSession} onClose={() => go({ session: "", entry: "" })} />
+					) : landing && !view.session ? (
+						<div class="landing">
+							<h2 class="pane-title">activity</h2>
+							<ActivityChart days={landing.activity} selected={view.since === view.until ? view.since : ""} onPick={(day) => go({ since: day, until: day })} />
+							<h2 class="pane-title">projects</h2>
+							<ProjectList projects={landing.projects} onPick={(project) => go({ project })} />
+						</div>
+					) : null}
+				</section>
+			</main>
+		</>
+	);
+}
+
+render(<App />, document.getElementById("app")!);

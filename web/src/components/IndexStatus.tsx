@@ -1,0 +1,29 @@
+/** Which index the page has open, and whether the server's copy changed since. */
+
+import type { IndexInfo } from "../protocol.js";
+import { megabytes, plural, when } from "./format.js";
+
+const MODE: Record<IndexInfo["mode"], string> = { paged: "read by ranges", whole: "downloaded", offline: "offline copy" };
+
+export function IndexStatus({ info, notice, onReopen }: { info?: IndexInfo; notice?: string; onReopen(): void }) {
+	return (
+		<div id="status" class="status">
+			{info ? (
+				<span class="index-info" title={info.lastSync ? `last sync ${info.lastSync}` : undefined}>
+					{plural(info.sessions, "session")} · {megabytes(info.bytes)} · {MODE[info.mode]}
+					{info.lastSync ? ` · synced ${when(info.lastSync)}` : ""}
+				</span>
+			) : (
+				<span>opening the index…</span>
+			)}
+			{notice ? (
+				<span class="changed">
+					{notice}{" "}
+					<button type="button" onClick={onReopen}>
+						reopen
+					</button>
+				</span>
+			) : null}
+		</div>
+	);
+}

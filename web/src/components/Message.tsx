@@ -1,0 +1,61 @@
+/** One message of the reader: prose as markdown, tool calls and results collapsed, summaries and labels marked. */
+
+import type { SessionMessage } from "../../../src/core/index.js";
+import { markdownHtml } from "../markdown.js";
+import { when } from "./format.js";
+import { ToolLine } from "./ToolLine.js";
+
+const META_LABEL: Record<string, string> = { session_info: "session name", label: "label", title_change: "title", custom_message: "note", session_init: "task" };
+const SUMMARY_LABEL: Record<string, string> = { compaction: "compaction summary", branch_summary: "branch summary" };
+
+/** An assistant body is its prose, then one `→ name {arguments}` line per tool call (see core entry-text.ts). */
+function splitCalls(text: string): { prose: string; calls: { name: string; args: string }[] } {
+	const lines = text.split("\n");
+	let at = lines.length;
+	while (at > 0 && lines[at - 1].startsWith("→ ")) at--;
+	const calls = lines.slice(at).map((line) => {
+		const [name, ...rest] = line.slice(2).split(" ");
+		return { name, args: rest.join(" ") };
+	});
+	return { prose: lines.slice(0, at).join("\n"), calls };
+}
+
+function Markdown({ text }: { text: string }) {
+	// markdown-it with html off: every tag of the transcript is escaped; links and images are restricted (markdown.ts).
+	return <div class="md" dangerouslySetInnerHTML={{ __html: markdownHtml(text) }} />;
+}
+
+export function Message({ message, focus }: { message: SessionMessage; focus: boolean }) {
+	const m = message;
+	let body;
+	let label: string = m.role;
+	if (m.role === "tool") {
+		label = "tool result";
+		body = <ToolLine kind="result" name={m.tool ?? m.type} text={m.text} open={focus} />;
+	} else if (m.role === "assistant") {
+		const { prose, calls } = splitCalls(m.text);
+		body = (
+			<>
+				{prose.trim() ? <Markdown text={prose} /> : null}
+				{calls.map((c, i) => (
+					<ToolLine key={i} kind="call" name={c.name} text={c.args} open={focus && !prose.trim()} />
+				))}
+			</>
+		);
+	} else if (m.role === "summary") {
+		label = SUMMARY_LABEL[m.type] ?? "summary";
+		body = <Markdown text={m.text} />;
+	} else if (m.role === "meta") {
+		label = META_LABEL[m.type] ?? m.type;
+		body = <p class="meta-text">{m.text}</p>;
+	} else body = <Markdown text={m.text} />;
+	return (
+		<section class={`message ${m.role}${focus ? " focus" : ""}`} id={`entry-${m.entryId}`} data-entry={m.entryId}>
+			<header>
+				<span class="who">{label}</span> <span class="facts">{when(m.time)}</span>
+				{m.branchState !== "active" ? <span class={`badge ${m.branchState}`}>{m.branchState}</span> : null}
+			</header>
+			{body}
+		</section>
+	);
+}

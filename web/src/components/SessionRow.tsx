@@ -1,0 +1,36 @@
+/** One line of a list: a recent session (browse) or a search result. */
+
+import type { SearchHit, SessionSummary } from "../../../src/core/index.js";
+import { plural, titleOf, when } from "./format.js";
+import { Snippet } from "./Snippet.js";
+
+interface Props {
+	session: SessionSummary | SearchHit;
+	selected: boolean;
+	href: string;
+	onOpen(): void;
+}
+
+export function SessionRow({ session, selected, href, onOpen }: Props) {
+	const hit = "snippet" in session ? session : undefined;
+	const facts = [session.project, session.agent, when(hit?.time ?? session.modified), hit ? plural(hit.hits, "hit") : plural(session.messageCount, "message")];
+	return (
+		<div class={`row${selected ? " selected" : ""}`} aria-selected={selected} role="option">
+			<a
+				class="title"
+				href={href}
+				onClick={(e) => {
+					e.preventDefault();
+					onOpen();
+				}}
+			>
+				{titleOf(session)}
+			</a>
+			<div class="facts">
+				{facts.filter(Boolean).join(" · ")}
+				{hit && hit.branchState !== "active" ? <span class={`badge ${hit.branchState}`}>{hit.branchState}</span> : null}
+			</div>
+			{hit ? <Snippet text={hit.snippet} /> : session.name && session.firstPrompt ? <p class="prompt">{session.firstPrompt.slice(0, 200)}</p> : null}
+		</div>
+	);
+}

@@ -1,0 +1,36 @@
+/** A tool call or its result on one line (name, first argument or first line), expandable to the whole text. */
+
+import { useState } from "preact/hooks";
+
+/** The first argument of a call written as `name {json}`, or the first line of a result. */
+export function firstArgument(text: string): string {
+	try {
+		const args = JSON.parse(text) as Record<string, unknown>;
+		const first = Object.values(args)[0];
+		return typeof first === "string" ? first : JSON.stringify(first ?? "");
+	} catch {
+		return text.split("\n", 1)[0] ?? "";
+	}
+}
+
+interface Props {
+	kind: "call" | "result";
+	name: string;
+	text: string;
+	open?: boolean;
+}
+
+export function ToolLine({ kind, name, text, open = false }: Props) {
+	const [expanded, setExpanded] = useState(open);
+	const summary = firstArgument(text).slice(0, 160);
+	const failed = kind === "result" && /^(error|Error:|.*\bexit code [1-9])/m.test(text.slice(0, 400));
+	return (
+		<div class={`tool ${kind}${failed ? " failed" : ""}`}>
+			<button type="button" class="tool-line" aria-expanded={expanded} onClick={() => setExpanded(!expanded)}>
+				<span class="arrow">{expanded ? "▾" : "▸"}</span> <span class="tool-name">{kind === "call" ? `→ ${name}` : `← ${name}`}</span> <span class="tool-arg">{summary}</span>
+				{failed ? <span class="badge error">error</span> : null}
+			</button>
+			{expanded ? <pre class="tool-text">{text}</pre> : null}
+		</div>
+	);
+}

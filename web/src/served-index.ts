@@ -1,0 +1,104 @@
+/**
+ * Opens the index `lookback serve` (or any static server) hands out. Probes Range support with an async
+ * request first: a synchronous request cannot be aborted, so a server that ignores Range would push the whole
+ * file through it. A large index is then read page by page; a small one, or one from a server without Range,
+ * is fetched whole and kept in IndexedDB, so that the page still opens it when the server is gone.
+ */
+
+import { createStore, get, set } from "idb-keyval";
+import { LookbackError, LookbackIndex, mountEngineFiles, type FilesEngine } from "../../src/core/index.js";
+import type { IndexInfo } from "./protocol.js";
+import { RangeFile, rangeFiles } from "./range-files.js";
+import { readOnlyStorage } from "./read-only-storage.js";
+
+/** Below this size the index is fetched whole: one request, then offline use. */
+export const WHOLE_BELOW_BYTES = 64 << 20;
+
+interface KeptCopy {
+	url: string;
+	etag: string | null;
+	fetchedAt: string;
+	bytes: Uint8Array;
+}
+
+export interface ServedIndex {
+	index: LookbackIndex;
+	info: IndexInfo;
+	/** The ranged file, when paged. */
+	file?: RangeFile;
+}
+
+const copies = () => createStore("lookback-viewer", "served");
+let opened = 0;
+
+async function keptCopy(url: string): Promise<KeptCopy | undefined> {
+	try {
+		const kept = await get<KeptCopy>("index.db", copies());
+		return kept?.url === url ? kept : undefined;
+	} catch {
+		return undefined; // no IndexedDB (private mode): nothing kept
+	}
+}
+
+async function keep(copy: KeptCopy): Promise<void> {
+	try {
+		await set("index.db", copy, copies());
+	} catch {
+		// no IndexedDB: the page works, only not offline
+	}
+}
+
+async function openWhole(engine: FilesEngine, bytes: Uint8Array, description: string): Promise<LookbackIndex> {
+	const dir = `/whole${++opened}`;
+	const fs = engine.FS as unknown as { mkdir(p: string): void; writeFile(p: string, b: Uint8Array): void };
+	fs.mkdir(dir);
+	fs.writeFile(`${dir}/index.db`, bytes);
+	return LookbackIndex.open({ sql: engine, storage: readOnlyStorage(engine, `${dir}/index.db`, description) });
+}
+
+function withInfo(index: LookbackIndex, info: Omit<IndexInfo, "sessions" | "messages" | "lastSync">): IndexInfo {
+	return { ...info, ...index.overview() };
+}
+
+async function problemOf(response: Response): Promise<string> {
+	const text = (await response.text().catch(() => "")).trim();
+	return `the server has no index for the page (${response.status}${text ? `: ${text}` : ""})`;
+}
+
+export async function openServed(engine: FilesEngine, url: string, mode?: "paged" | "whole"): Promise<ServedIndex> {
+	const abort = new AbortController();
+	let probe: Response;
+	try {
+		probe = await fetch(url, { headers: { Range: "bytes=0-99" }, cache: "no-store", signal: abort.signal });
+	} catch {
+		const kept = await keptCopy(url);
+		if (!kept) throw new LookbackError("io", "the server does not answer, and no copy of its index was kept in this browser");
+		const index = await openWhole(engine, kept.bytes, `the copy of ${url} kept in this browser`);
+		return { index, info: withInfo(index, { mode: "offline", bytes: kept.bytes.length, etag: kept.etag, fetchedAt: kept.fetchedAt }) };
+	}
+	if (probe.status !== 206 && probe.status !== 200) throw new LookbackError("io", await problemOf(probe));
+	const etag = probe.headers.get("ETag");
+	const size = Number(probe.headers.get("Content-Range")?.split("/")[1] ?? Number.NaN);
+	const head = probe.status === 206 ? new Uint8Array(await probe.arrayBuffer()) : undefined;
+	abort.abort(); // a server that ignores Range is sending the whole file: stop it, and fetch it deliberately below
+	const paged = head !== undefined && Number.isFinite(size) && (mode === "paged" || (mode !== "whole" && size >= WHOLE_BELOW_BYTES));
+	if (paged) {
+		const pageSize = head.length >= 18 ? (head[16] << 8) | head[17] : 0;
+		const page = pageSize === 1 ? 65536 : pageSize;
+		const file = new RangeFile(url, size, etag, { chunkBytes: Math.max(16384, page) });
+		const mountpoint = mountEngineFiles(engine.FS, rangeFiles("index.db", file), `served${++opened}`, { reads: 0, bytesRead: 0, writes: 0, fsyncs: 0 });
+		const index = await LookbackIndex.open({ sql: engine, storage: readOnlyStorage(engine, `${mountpoint}/index.db`, url) });
+		return { index, file, info: withInfo(index, { mode: "paged", bytes: size, etag }) };
+	}
+	const kept = await keptCopy(url);
+	let bytes: Uint8Array;
+	if (kept && etag && !etag.startsWith("W/") && kept.etag === etag) bytes = kept.bytes;
+	else {
+		const whole = await fetch(url, { cache: "no-store" });
+		if (!whole.ok) throw new LookbackError("io", await problemOf(whole));
+		bytes = new Uint8Array(await whole.arrayBuffer());
+		await keep({ url, etag: whole.headers.get("ETag"), fetchedAt: new Date().toISOString(), bytes });
+	}
+	const index = await openWhole(engine, bytes, url);
+	return { index, info: withInfo(index, { mode: "whole", bytes: bytes.length, etag }) };
+}

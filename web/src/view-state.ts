@@ -1,0 +1,36 @@
+/** What the page shows, as named by its URL: reloading or sharing the URL shows the same view. */
+
+import type { Role } from "../../src/core/index.js";
+
+export interface ViewState {
+	q: string;
+	project: string;
+	agent: "" | "pi" | "omp";
+	role: "" | Role;
+	since: string;
+	until: string;
+	/** The session open in the reader, and the entry to show in it. */
+	session: string;
+	entry: string;
+}
+
+const KEYS = ["q", "project", "agent", "role", "since", "until", "session", "entry"] as const;
+
+export function readViewState(search: string): ViewState {
+	const params = new URLSearchParams(search);
+	const state = Object.fromEntries(KEYS.map((k) => [k, params.get(k) ?? ""])) as unknown as ViewState;
+	if (!["", "pi", "omp"].includes(state.agent)) state.agent = "";
+	if (!["", "user", "assistant", "tool", "summary", "meta"].includes(state.role)) state.role = "";
+	return state;
+}
+
+/** The URL of a view; `load` keeps a forced way of loading the index ("paged" or "whole") across links. */
+export function viewUrl(state: ViewState, load?: string): string {
+	const params = new URLSearchParams();
+	for (const k of KEYS) if (state[k]) params.set(k, state[k]);
+	if (load) params.set("load", load);
+	const query = params.toString();
+	return query ? `?${query}` : location.pathname;
+}
+
+export const hasFilters = (s: ViewState) => Boolean(s.project || s.agent || s.role || s.since || s.until);

@@ -1,0 +1,56 @@
+/**
+ * The Web Worker that holds the database: the page never blocks on a query. It answers the calls of
+ * protocol.ts with the core's own search, browse and read.
+ */
+
+import { errorMessage, hasEngineFiles, LookbackError, type LookbackIndex } from "../../src/core/index.js";
+import { loadWebEngine } from "./engine.js";
+import type { CallMessage, Calls, IndexInfo, ReplyMessage } from "./protocol.js";
+import { openServed, type ServedIndex } from "./served-index.js";
+
+let served: ServedIndex | undefined;
+let lastOpen: Parameters<Calls["open"]>[0] | undefined;
+const engine = loadWebEngine({ wasmUrl: new URL("sql-wasm.wasm", self.location.href).href }).then((sql) => {
+	if (!hasEngineFiles(sql)) throw new LookbackError("engine-missing-feature", "the engine build lacks its filesystem");
+	return sql;
+});
+
+async function open(args: Parameters<Calls["open"]>[0]): Promise<IndexInfo> {
+	served?.index.close();
+	served = undefined;
+	lastOpen = args;
+	served = await openServed(await engine, new URL(args.url, self.location.href).href, args.mode);
+	return served.info;
+}
+
+/** Run a call on the open index; when the served file changed under a paged read, open it again and retry once. */
+async function onIndex<T>(fn: (index: LookbackIndex) => T): Promise<T> {
+	if (!served) throw new LookbackError("io", "no index is open");
+	try {
+		return fn(served.index);
+	} catch (error) {
+		if (!served.file?.changed || !lastOpen) throw error;
+		await open(lastOpen);
+		return fn(served.index);
+	}
+}
+
+const calls: { [K in keyof Calls]: (args: Parameters<Calls[K]>[0]) => ReturnType<Calls[K]> | Promise<ReturnType<Calls[K]>> } = {
+	open,
+	search: (args) => onIndex((index) => index.search(args)),
+	browse: (args) => onIndex((index) => index.browse(args)),
+	read: ({ ref, ...options }) => onIndex((index) => index.read(ref, options)),
+	landing: () => onIndex((index) => ({ activity: index.activity(), projects: index.projects() })),
+	transfer: () => ({ ...(served?.file?.counters ?? { requests: 0, bytes: 0 }) }),
+};
+
+self.onmessage = async (event: MessageEvent<CallMessage>) => {
+	const { id, call, args } = event.data;
+	let reply: ReplyMessage;
+	try {
+		reply = { id, ok: true, value: await (calls[call] as (a: unknown) => unknown)(args) };
+	} catch (error) {
+		reply = { id, ok: false, error: errorMessage(error).replace(/^lookback: /, ""), code: (error as { code?: string }).code };
+	}
+	(self as unknown as Worker).postMessage(reply);
+};
