@@ -13,7 +13,8 @@ import { FIXTURES, SAMPLE } from "../helpers.js";
 import { assistantMessage, newSession, toolResult, userMessage } from "../pi-sessions.js";
 
 const WEB = join(import.meta.dirname, "..", "..", "dist", "web");
-const SHOTS = join(import.meta.dirname, "..", "..", "docs", "viewer");
+// README's screenshots are taken again with `npm run screenshots`; a plain test run keeps its pictures out of the tree.
+const SHOTS = process.env.LOOKBACK_SCREENSHOTS ?? join(tmpdir(), "lookback-viewer-shots");
 let browser: Browser;
 let serving: Serving;
 let indexPath: string;
