@@ -22,7 +22,7 @@ const INDEX_URL = "index.db";
 const loadMode = new URLSearchParams(location.search).get("load");
 const mode = loadMode === "paged" || loadMode === "whole" ? loadMode : undefined;
 
-type Listing = { kind: "recent"; sessions: SessionSummary[] } | { kind: "results"; hits: SearchHit[]; notice?: string; error?: string };
+type Listing = { kind: "recent"; sessions: SessionSummary[] } | { kind: "results"; query: string; hits: SearchHit[]; notice?: string; error?: string };
 
 function App() {
 	const [view, setView] = useState<ViewState>(() => readViewState(location.search));
@@ -91,14 +91,14 @@ function App() {
 		const timer = setTimeout(async () => {
 			try {
 				const next: Listing = view.q.trim()
-					? await db.call("search", { query: view.q, ...filters, role: view.role || undefined, limit: 100 }).then((r) => ({ kind: "results", hits: r.results, notice: r.notice, error: r.error }))
+					? await db.call("search", { query: view.q, ...filters, role: view.role || undefined, limit: 100 }).then((r) => ({ kind: "results", query: view.q, hits: r.results, notice: r.notice, error: r.error }))
 					: { kind: "recent", sessions: await db.call("browse", { ...filters, limit: 200 }) };
 				if (current) {
 					setListing(next);
 					setSelected(0);
 				}
 			} catch (error) {
-				if (current) setListing({ kind: "results", hits: [], error: (error as Error).message });
+				if (current) setListing({ kind: "results", query: view.q, hits: [], error: (error as Error).message });
 			}
 		}, 150);
 		return () => {
@@ -163,7 +163,7 @@ function App() {
 				</p>
 			) : null}
 			<main class="panes">
-				<section id="list" class="list" data-kind={listing?.kind} aria-label={listing?.kind === "results" ? "results" : "recent sessions"}>
+				<section id="list" class="list" data-kind={listing?.kind} data-query={listing?.kind === "results" ? listing.query : undefined} aria-label={listing?.kind === "results" ? "results" : "recent sessions"}>
 					<h2 class="pane-title">
 						{listing?.kind === "results" ? `${rows.length} matching session${rows.length === 1 ? "" : "s"}` : "recent sessions"}
 						{view.since && view.since === view.until ? ` on ${view.since}` : ""}
