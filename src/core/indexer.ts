@@ -367,7 +367,8 @@ class FileSync {
 		this.report.filesParsed++;
 		const chunk = splitLines(bytes);
 		const state = newParseState();
-		const parsed = parseSessionLines(chunk.lines, state);
+		// A gzipped archive's offsets are in its inflated bytes, which cannot be read in part: its entries keep no range.
+		const parsed = parseSessionLines(chunk.lines, state, isGzip(file.path) ? undefined : { ...chunk, base: 0 });
 		this.report.malformedLines += parsed.malformedLines;
 		this.report.pendingBytes += chunk.pendingBytes;
 		// The fingerprint skips omp's title slot, which omp rewrites in place on every rename.
@@ -417,7 +418,7 @@ class FileSync {
 			nextSeq: known.next_seq,
 			lastId: known.last_entry,
 		};
-		const parsed = parseSessionLines(chunk.lines, state);
+		const parsed = parseSessionLines(chunk.lines, state, { ...chunk, base: known.consumed });
 		this.report.malformedLines += parsed.malformedLines;
 		this.report.pendingBytes += chunk.pendingBytes;
 		this.db.run(

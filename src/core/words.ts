@@ -36,3 +36,10 @@ export function isVocabularyWord(word: string): boolean {
 	for (let i = 0; i < word.length; i++) if (word.charCodeAt(i) >= 48 && word.charCodeAt(i) <= 57) digits++;
 	return digits * 2 < word.length;
 }
+
+const PLAIN = /^[a-z]+$/;
+
+/** A folded word of ASCII letters only: the words that have English forms (`lock`, `locking`), unlike identifiers and numbers. */
+export function isPlainWord(word: string): boolean {
+	return PLAIN.test(word);
+}
