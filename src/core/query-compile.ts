@@ -23,9 +23,9 @@ export interface CompileOptions {
 	positions?: boolean;
 }
 
-/** A query word as typed that may be stemmed: letters only, not an identifier (`reserveStock`, `SQLite` are not). */
+/** A query word as typed that may be stemmed: letters only, capitalised at most at its start (`reserveStock`, `SQLite`, `PGBOUNCER` are names). */
 export function isStemmable(text: string): boolean {
-	return /^[A-Za-z]+$/.test(text) && !/[a-z][A-Z]/.test(text);
+	return /^[A-Za-z][a-z]+$/.test(text);
 }
 
 export interface CompiledQuery {

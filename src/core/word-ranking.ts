@@ -40,7 +40,7 @@ export function rankByWords(db: Database, words: WeightedWord[]): WordRanked[] {
 	for (const word of words) {
 		const ids = new Set([...rowids(db, "entries_fts", word.match), ...rowids(db, "entries_deep", word.deepMatch)]);
 		if (ids.size === 0) continue;
-		const idf = Math.log(1 + total / ids.size);
+		const idf = Math.log((total + 1) / ids.size);
 		rarest = Math.max(rarest, idf);
 		for (const id of ids) score.set(id, (score.get(id) ?? 0) + idf);
 	}
@@ -56,5 +56,5 @@ export function rankByWords(db: Database, words: WeightedWord[]): WordRanked[] {
 
 /** A session's weight from its entries' weights (best first): the best plus a share of the second. */
 export function sessionWeight(weights: number[]): number {
-	return (weights[0] ?? 0) + 0.3 * (weights[1] ?? 0);
+	return (weights[0] ?? 0) + 0.2 * (weights[1] ?? 0);
 }

@@ -1,0 +1,201 @@
+/**
+ * What people remember: a word deep inside a long tool output, another form of a word, a typo, a Chinese
+ * question put differently, a rare word among common ones, a session whose first prompt is a slash command.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compileQuery, isStemmable } from "../../src/core/query-compile.js";
+import { parseQuery } from "../../src/core/query-parser.js";
+import { stem } from "../../src/core/stem.js";
+import { closestWords, editDistance } from "../../src/core/vocabulary.js";
+import type { LookbackIndex, SearchResponse } from "../../src/core/index.js";
+import { readFileRange } from "../../src/node/file-range.js";
+import { indexOf } from "../helpers.js";
+import { assistantMessage, newSession, toolResult, userMessage } from "../pi-sessions.js";
+
+const PLANTED = "ZephyrQuotaLedgerMismatch";
+/** 50,000 characters of a test log, the identifier at character ~31,000 and a word across the stored head's end (1,200). */
+function longLog(): string {
+	const lines: string[] = [];
+	let n = 0;
+	while (lines.join("\n").length < 1_150) lines.push(`ok ${++n} - renders the invoice table row ${n}`);
+	let text = lines.join("\n");
+	text = text.slice(0, 1_190) + " halfwaysplitword ";
+	while (text.length < 31_000) text += `\nok ${++n} - computes the tax bracket for region ${n}`;
+	text += `\nnot ok ${++n} - ${PLANTED}: ledger total 1204.50 != 1204.05 in quota ledger reconciliation`;
+	while (text.length < 50_000) text += `\nok ${++n} - formats the currency of locale ${n}`;
+	return text;
+}
+
+let index: LookbackIndex;
+const ids: Record<string, string> = {};
+const paths: Record<string, string> = {};
+
+function session(name: string, cwd: string, messages: unknown[]): void {
+	const sm = newSession(root, cwd);
+	for (const m of messages) sm.appendMessage(m as Parameters<typeof sm.appendMessage>[0]);
+	ids[name] = sm.getSessionId();
+	paths[name] = sm.getSessionFile()!;
+}
+
+let root: string;
+beforeAll(async () => {
+	root = mkdtempSync(join(tmpdir(), "recall-")); // kept for the whole file: snippets are read from it
+
+	session("deep", "/home/dev/billing", [
+		userMessage("run the billing test suite"),
+		assistantMessage("running it", [{ name: "bash", arguments: { command: "npm test" } }]),
+		toolResult("bash", longLog()),
+		assistantMessage("one failure in the reconciliation"),
+	]);
+	session("lock", "/home/dev/db", [userMessage("add an advisory lock around the migration runner"), assistantMessage("added pg_advisory_lock before the migrations run")]);
+	session("locking", "/home/dev/db2", [userMessage("why is the scheduler locking up at night"), assistantMessage("the cron job and the backfill overlap")]);
+	session("pgbouncer", "/home/dev/infra", [userMessage("configure pgbouncer for the reporting replica"), assistantMessage("done: max_client_conn raised")]);
+	const refactor: unknown[] = [userMessage("refactor the connection pool mode handling")];
+	for (let i = 0; i < 8; i++) refactor.push(assistantMessage(`step ${i}: the pool mode switch moves into pool.ts; pool mode tests updated`), toolResult("read", `pool mode pool mode pool ${i}`));
+	session("refactor", "/home/dev/app", refactor);
+	session("chinese", "/home/dev/api", [userMessage("生产环境连接池耗尽，请求全部超时"), assistantMessage("把连接池上限调大，并加上获取连接的超时")]);
+	session("chinese2", "/home/dev/etl", [userMessage("数据库迁移脚本要支持回滚"), assistantMessage("已添加回滚步骤")]);
+	session("slash", "/home/dev/cli", [userMessage("/mode"), userMessage("fix the flaky retry test in the uploader"), assistantMessage("the retry test waits on a real timer; faked it")]);
+	({ index } = await indexOf(root));
+});
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function sessionIds(r: SearchResponse): string[] {
+	expect(r.error).toBeUndefined();
+	return r.results.map((h) => h.sessionId);
+}
+
+describe("every word of a long entry", () => {
+	it("finds an identifier deep inside a 50,000-character tool output, with a snippet around it from the file", () => {
+		const r = index.search({ query: PLANTED, readRange: readFileRange });
+		expect(sessionIds(r)).toEqual([ids.deep]);
+		expect(r.fallbacks).toEqual(["deep"]);
+		expect(r.results[0].inMiddle).toBe("read from the session file");
+		expect(r.results[0].snippet).toContain(`«${PLANTED}»: ledger total 1204.50`);
+	});
+
+	it("marks the match as in the unstored middle when the file cannot be read", () => {
+		const r = index.search({ query: PLANTED, readRange: () => undefined });
+		expect(sessionIds(r)).toEqual([ids.deep]);
+		expect(r.results[0].inMiddle).toBe("unstored");
+		expect(r.results[0].snippet).toMatch(/^\[match in the unstored middle\] /);
+	});
+
+	it("finds a word split by the end of the stored head whole, and a phrase of the middle by its words", () => {
+		const stored = index.db.exec(`SELECT body FROM entries WHERE type = 'toolResult' AND deep = 1`)[0];
+		expect(stored).toBeDefined();
+		expect(sessionIds(index.search({ query: "halfwaysplitword" }))).toEqual([ids.deep]);
+		expect(sessionIds(index.search({ query: '"quota ledger reconciliation"' }))).toEqual([ids.deep]);
+		// A phrase is checked by its words only in a middle: words of it far apart match too (said in the README).
+		expect(sessionIds(index.search({ query: '"reconciliation ledger"' }))).toEqual([ids.deep]);
+	});
+
+	it("keeps each entry's byte range in its file", () => {
+		const rows = index.db.exec(`SELECT e.entry_id, e.off, e.len FROM entries e JOIN sessions s ON s.id = e.session WHERE s.session_id = '${ids.deep}'`)[0].values;
+		const file = readFileSync(paths.deep);
+		expect(rows.length).toBe(4);
+		for (const [id, off, len] of rows) {
+			const line = JSON.parse(file.subarray(off as number, (off as number) + (len as number)).toString("utf8"));
+			expect(line.id).toBe(id);
+		}
+	});
+});
+
+describe("word forms", () => {
+	it("stems English words the Porter way", () => {
+		for (const w of ["lock", "locks", "locked", "locking"]) expect(stem(w)).toBe("lock");
+		expect(stem("backfilling")).toBe(stem("backfill"));
+		expect(stem("connections")).toBe(stem("connection"));
+		expect(stem("reservestock")).toBe("reservestock");
+		expect(stem("ponies")).toBe("poni");
+		expect(stem("sql3")).toBe("sql3");
+	});
+
+	it("never stems identifiers, quoted words or prefixes", () => {
+		expect(isStemmable("locking")).toBe(true);
+		expect(isStemmable("reserveStock")).toBe(false);
+		expect(isStemmable("SQLite")).toBe(false);
+		expect(isStemmable("v2")).toBe(false);
+		const forms = () => ["lock", "locked"];
+		const compile = (q: string) => {
+			const p = parseQuery(q);
+			if (!p.ok) throw new Error(p.error);
+			const c = compileQuery(p.root, () => [], { forms });
+			if (!c.ok) throw new Error(c.error);
+			return c.query.match;
+		};
+		expect(compile("locking")).toBe('("locking" OR "lock" OR "locked")');
+		expect(compile('"locking"')).toBe('"locking"');
+		expect(compile("locking*")).toBe('"locking"*');
+		expect(compile("lockingState")).toBe('"lockingstate"');
+	});
+
+	it("matches other forms after the exact form", () => {
+		expect(sessionIds(index.search({ query: "advisory locking" }))).toEqual([ids.lock]);
+		expect(sessionIds(index.search({ query: "locking" }))).toEqual([ids.locking, ids.lock]);
+		expect(sessionIds(index.search({ query: '"locking"' }))).toEqual([ids.locking]);
+		expect(sessionIds(index.search({ query: "backfilling" }))).toEqual([ids.locking]);
+	});
+});
+
+describe("typos", () => {
+	it("counts edits with transpositions", () => {
+		expect(editDistance("pgbouncer", "pgbouncer", 2)).toBe(0);
+		expect(editDistance("pgbouncre", "pgbouncer", 2)).toBe(1);
+		expect(editDistance("pgbounser", "pgbouncer", 2)).toBe(1);
+		expect(editDistance("pgbncr", "pgbouncer", 2)).toBe(3);
+	});
+
+	it("offers the closest vocabulary words", () => {
+		expect(closestWords(index.db, "pgbounser")).toEqual(["pgbouncer"]);
+		expect(closestWords(index.db, "zephyrquotaledgermismach")).toEqual(["zephyrquotaledgermismatch"]);
+		expect(closestWords(index.db, "xqzvvwk")).toEqual([]);
+	});
+
+	it("shows results for the corrected query and keeps the original", () => {
+		const r = index.search({ query: "pgbounser replica" });
+		expect(r.query).toBe("pgbounser replica");
+		expect(r.correctedQuery).toBe("pgbouncer replica");
+		expect(r.notice).toMatch(/^showing results for "pgbouncer replica": nothing has "pgbounser"/);
+		expect(sessionIds(r)).toEqual([ids.pgbouncer]);
+		expect(sessionIds(index.search({ query: "ZephyrQuotaLedgerMismach" }))).toEqual([ids.deep]);
+		// A quoted word is taken as typed.
+		expect(sessionIds(index.search({ query: '"pgbounser"' }))).toEqual([]);
+	});
+});
+
+describe("Chinese paraphrases", () => {
+	it("falls back to the character pairs of a run no entry has, ranked by how many an entry has", () => {
+		const r = index.search({ query: "数据库连接池满了导致超时" });
+		expect(sessionIds(r)[0]).toBe(ids.chinese);
+		expect(r.fallbacks).toEqual(["cjk-pairs"]);
+		expect(r.notice).toMatch(/ranked by how many of its character pairs they have/);
+		expect(sessionIds(index.search({ query: "连接池耗尽" }))).toEqual([ids.chinese]);
+	});
+});
+
+describe("ranking of the most-of-the-words fallback", () => {
+	it("puts one rare word above several common ones, stably as question words are added", () => {
+		for (const q of ["pgbouncer pool mode for staging", "what was the pgbouncer pool mode for staging", "how did we set the pgbouncer pool mode for staging again"]) {
+			const r = index.search({ query: q });
+			expect(r.fallbacks, q).toEqual(["words"]);
+			expect(sessionIds(r).slice(0, 2), q).toEqual([ids.pgbouncer, ids.refactor]);
+		}
+	});
+
+	it("ranks a session with several matching entries above one with a single match of the same words", () => {
+		expect(sessionIds(index.search({ query: "pool tests staging" }))[0]).toBe(ids.refactor);
+	});
+});
+
+describe("titles", () => {
+	it("skips a first prompt that is only a slash command for the preview", () => {
+		const hit = index.search({ query: "uploader" }).results[0];
+		expect(hit.sessionId).toBe(ids.slash);
+		expect(hit.firstPrompt).toBe("fix the flaky retry test in the uploader");
+	});
+});
