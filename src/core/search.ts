@@ -140,6 +140,13 @@ function subjectWords(root: QueryNode): string[] | undefined {
 	return subject.length > 0 ? subject : words;
 }
 
+/** A plain list of words with question words among its subject words: the subject words alone, ANDed. */
+function subjectOnly(root: QueryNode): QueryNode | undefined {
+	const subject = subjectWords(root);
+	if (!subject || root.kind !== "and" || subject.length === root.items.length) return undefined;
+	return subject.length === 1 ? { kind: "word", text: subject[0], prefix: false } : { kind: "and", items: subject.map((text) => ({ kind: "word", text, prefix: false })) };
+}
+
 /** Replace words of the query tree (typo corrections). */
 function replaceWords(node: QueryNode, fixes: Map<string, string>): QueryNode {
 	switch (node.kind) {
@@ -241,6 +248,15 @@ export function search(db: Database, request: SearchRequest): SearchResponse {
 				continue;
 			}
 			fallbacks.push(...t.fallbacks);
+			const subject = t.found.results.length === 0 ? subjectOnly(root) : undefined;
+			if (subject) {
+				// Every subject word, the question words left out ("why did we pick sql.js" → "pick sql.js").
+				const s = tiers(db, subject, vocab, filters, i === 0 ? {} : { substrings: false });
+				if (!("error" in s) && s.found.results.length > 0) {
+					const notice = [corrected.notice, "no session has every word; these have every word but the question words"].filter(Boolean).join("; ");
+					return { ...response, ...s.found, match: s.match, ...corrected, notice, fallbacks: [...fallbacks, ...s.fallbacks, "subject-words"] };
+				}
+			}
 			if (t.found.results.length === 0) {
 				const loose = byMostWords(db, root, vocab, filters);
 				if (loose) return { ...response, ...loose.found, match: loose.match, notice: [corrected.notice, loose.notice].filter(Boolean).join("; "), ...(corrected.correctedQuery ? { correctedQuery: corrected.correctedQuery } : {}), fallbacks: [...fallbacks, loose.fallback] };

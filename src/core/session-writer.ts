@@ -11,7 +11,7 @@ import { STATE_CODE } from "./schema.js";
 import type { SessionEntry } from "./session-format.js";
 import { toEpochMs } from "./time.js";
 import { stem } from "./stem.js";
-import { isPlainWord, isVocabularyWord, wordsOf } from "./words.js";
+import { distinctTokens, isPlainWord, isVocabularyWord, wordsOf } from "./words.js";
 import type { Statement } from "sql.js";
 
 const MESSAGE_TYPES = "('user','assistant','toolResult','bashExecution','custom')";
@@ -80,10 +80,12 @@ export class SessionWriter {
 			if (type === "user" && text && this.facts.firstPrompt === undefined && !saysNothing(text.body)) this.facts.firstPrompt = text.body.slice(0, DEFAULTS.previewChars);
 			if (!text) continue;
 			this.insertFts.run([rowid, ...ROLES.map((role) => cjkIndexForm(text.columns[role] ?? ""))]);
-			// A cut entry's whole text goes in as words: one tokenizer pass over it, so no word is split where the head ends.
+			// A cut entry's whole text goes in as its distinct words (a table without positions needs no more),
+			// taken from the uncut text, so no word is split where the stored head ends.
 			if (text.whole !== undefined) {
-				this.insertDeep.run([rowid, cjkIndexForm(text.whole)]);
-				this.addWords(text.whole);
+				const tokens = distinctTokens(text.whole).join(" ");
+				this.insertDeep.run([rowid, cjkIndexForm(tokens)]);
+				this.addWords(tokens);
 			} else {
 				for (const role of ROLES) {
 					const column = text.columns[role];

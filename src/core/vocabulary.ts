@@ -72,13 +72,14 @@ export function editDistance(a: string, b: string, max: number): number {
 }
 
 /**
- * Vocabulary words within edit distance 1 (words up to 5 characters) or 2 of `word`, closest first, then the
- * most used: the words sharing most of its trigrams are the candidates.
+ * Vocabulary words within edit distance 1 (words up to 7 characters) or 2 of `word`, closest first, then the
+ * most used: the words sharing most of its trigrams are the candidates. Short words get one edit only: two
+ * edits turn an English word absent from the sessions into another word (`choose` → `close`).
  */
 export function closestWords(db: Database, word: string, limit = 3): string[] {
 	const chars = Array.from(word);
 	if (chars.length < DEFAULTS.typoMinChars) return [];
-	const max = chars.length <= 5 ? 1 : 2;
+	const max = chars.length <= 7 ? 1 : 2;
 	const shared = new Map<number, number>();
 	const grams = new Set<string>();
 	for (let i = 0; i + 3 <= chars.length; i++) grams.add(chars.slice(i, i + 3).join(""));

@@ -1,7 +1,7 @@
 /**
  * The "most of the words" ranking, for a question no entry answers with every word: each word (or CJK
- * character pair) weighs by its rarity (IDF), an entry scores the weights of the words it has, prose and
- * names a little above tool output, and a session adds a share of its second-best entry to its best, so that
+ * character pair) weighs by its rarity (IDF, squared), an entry scores the weights of the words it has, prose
+ * and names a little above tool output, long entries a little below short ones, and a session adds a share of its second-best entry to its best, so that
  * one rare word present beats several common ones and several matching entries beat one weak match. Recency
  * breaks ties and is worth a small fraction of the rarest weight.
  */
@@ -40,17 +40,22 @@ export function rankByWords(db: Database, words: WeightedWord[]): WordRanked[] {
 	for (const word of words) {
 		const ids = new Set([...rowids(db, "entries_fts", word.match), ...rowids(db, "entries_deep", word.deepMatch)]);
 		if (ids.size === 0) continue;
-		const idf = Math.log((total + 1) / ids.size);
+		const idf = Math.log((total + 1) / ids.size) ** 2; // squared: one rare word outweighs several common ones
 		rarest = Math.max(rarest, idf);
 		for (const id of ids) score.set(id, (score.get(id) ?? 0) + idf);
 	}
 	const top = [...score.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, DEFAULTS.wordRankTop);
 	if (top.length === 0) return [];
-	const roles = new Map<number, Role | null>();
-	for (const r of queryAll<{ id: number; role: Role | null }>(db, `SELECT id, role FROM entries WHERE id IN (${top.map(([id]) => id).join(",")})`)) roles.set(r.id, r.role);
+	const facts = new Map<number, { role: Role | null; chars: number | null }>();
+	for (const r of queryAll<{ id: number; role: Role | null; chars: number | null }>(db, `SELECT id, role, chars FROM entries WHERE id IN (${top.map(([id]) => id).join(",")})`)) facts.set(r.id, r);
 	const recency = 0.05 * rarest;
 	return top
-		.map(([id, s]) => ({ id, weight: s * ROLE_WEIGHT[roles.get(id) ?? "tool"] + (recency * id) / total }))
+		.map(([id, s]) => {
+			const f = facts.get(id);
+			// A long entry holds many words by chance: its weight shrinks gently with its length (BM25 does the same).
+			const length = 1 / (1 + 0.25 * Math.log(1 + (f?.chars ?? 0) / 500));
+			return { id, weight: s * ROLE_WEIGHT[f?.role ?? "tool"] * length + (recency * id) / total };
+		})
 		.sort((a, b) => b.weight - a.weight || b.id - a.id);
 }
 

@@ -43,3 +43,15 @@ const PLAIN = /^[a-z]+$/;
 export function isPlainWord(word: string): boolean {
 	return PLAIN.test(word);
 }
+
+const TOKEN = /[\p{L}\p{N}\p{Co}\p{M}]+/gu;
+
+/**
+ * The distinct tokens of a text as written (not folded), in first-seen order: what a table without positions
+ * needs of it. The tokenizer reads them again, so a token is only ever split further, never joined.
+ */
+export function distinctTokens(text: string): string[] {
+	const seen = new Set<string>();
+	for (const m of text.matchAll(TOKEN)) seen.add(m[0]);
+	return [...seen];
+}
