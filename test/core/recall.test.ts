@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileQuery, isStemmable } from "../../src/core/query-compile.js";
 import { parseQuery } from "../../src/core/query-parser.js";
+import { saysNothing } from "../../src/core/session-writer.js";
 import { stem } from "../../src/core/stem.js";
 import { closestWords, editDistance } from "../../src/core/vocabulary.js";
 import type { LookbackIndex, SearchResponse } from "../../src/core/index.js";
@@ -156,6 +157,11 @@ describe("ranking of the most-of-the-words fallback", () => {
 });
 
 describe("titles", () => {
+	it("knows a prompt that says nothing: a slash command alone, an attachment alone, nothing", () => {
+		for (const p of ["/mode", "/model gpt-5", "[image]", "", "  \n", "[image]\n[image]"]) expect(saysNothing(p), p).toBe(true);
+		for (const p of ["/fix the parser when the header is missing", "fix it", "look at this [image]", "mode"]) expect(saysNothing(p), p).toBe(false);
+	});
+
 	it("skips a first prompt that is only a slash command for the preview", () => {
 		const hit = index.search({ query: "uploader" }).results[0];
 		expect(hit.sessionId).toBe(ids.slash);

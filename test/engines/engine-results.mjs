@@ -5,7 +5,8 @@ import { chooseEngine, fileSource, fileStorage, LookbackIndex } from "../../dist
 const [engine, indexPath, sessions, mode] = process.argv.slice(2);
 const sql = await chooseEngine(engine);
 const index = await LookbackIndex.open({ sql, storage: fileStorage(indexPath) });
-const report = mode === "sync" ? await index.sync(fileSource([{ path: sessions, layout: "nested" }])) : undefined;
+// One write transaction whatever the engine's speed: batches cut by time would split FTS5's segments differently, and so the page count.
+const report = mode === "sync" ? await index.sync(fileSource([{ path: sessions, layout: "nested" }]), { batchMs: 600_000 }) : undefined;
 const queries = ["retry queue", "tateSto", "死锁", "批量", "RabbitMQ OR amqplib", '"database is locked"', "deadLetter*", "queue -RabbitMQ", "why did we pick sql.js", "webhook backoff", "(flaky OR restarts) tsx"];
 const { generation: _g, lastSync: _l, ...stats } = index.stats();
 const first = index.browse({ limit: 50 });
