@@ -11,7 +11,7 @@ import { STATE_CODE } from "./schema.js";
 import type { SessionEntry } from "./session-format.js";
 import { toEpochMs } from "./time.js";
 import { stem } from "./stem.js";
-import { distinctTokens, isPlainWord, isVocabularyWord, wordsOf } from "./words.js";
+import { distinctTokens, foldWord, isPlainWord, isVocabularyWord, wordsOf } from "./words.js";
 import type { Statement } from "sql.js";
 
 const MESSAGE_TYPES = "('user','assistant','toolResult','bashExecution','custom')";
@@ -29,13 +29,18 @@ export class SessionWriter {
 	private readonly insertDeep: Statement;
 	private readonly insertVocab: Statement;
 	private readonly updateState: Statement;
-	private readonly seenWords = new Set<string>();
+	/** Vocabulary words written by this writer (its transaction). */
+	readonly seenWords = new Set<string>();
 	private readonly vocabStart: number;
 	/** Entry rowids are assigned here, in insertion order, so rowid order is recency order. */
 	private nextRowid: number;
 	entriesIndexed = 0;
 
-	constructor(private readonly db: Database) {
+	/** `committed`: vocabulary words already committed by earlier batches of the same sync (not written again). */
+	constructor(
+		private readonly db: Database,
+		private readonly committed: ReadonlySet<string> = new Set(),
+	) {
 		this.insertEntry = db.prepare(
 			"INSERT INTO entries(id, session, seq, entry_id, parent_id, type, role, ts, kept, tool, chars, body, off, len, deep) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		);
@@ -83,22 +88,22 @@ export class SessionWriter {
 			// A cut entry's whole text goes in as its distinct words (a table without positions needs no more),
 			// taken from the uncut text, so no word is split where the stored head ends.
 			if (text.whole !== undefined) {
-				const tokens = distinctTokens(text.whole).join(" ");
-				this.insertDeep.run([rowid, cjkIndexForm(tokens)]);
-				this.addWords(tokens);
+				const tokens = distinctTokens(text.whole);
+				this.insertDeep.run([rowid, cjkIndexForm(tokens.join(" "))]);
+				this.addWords(tokens.map(foldWord));
 			} else {
 				for (const role of ROLES) {
 					const column = text.columns[role];
-					if (column) this.addWords(column);
+					if (column) this.addWords(wordsOf(column));
 				}
 			}
 			this.entriesIndexed++;
 		}
 	}
 
-	private addWords(text: string): void {
-		for (const word of wordsOf(text)) {
-			if (this.seenWords.has(word) || !isVocabularyWord(word)) continue;
+	private addWords(words: string[]): void {
+		for (const word of words) {
+			if (this.seenWords.has(word) || this.committed.has(word) || !isVocabularyWord(word)) continue;
 			this.seenWords.add(word);
 			this.insertVocab.run([word, isPlainWord(word) ? stem(word) : null]);
 		}
