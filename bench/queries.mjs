@@ -24,5 +24,10 @@ export function benchQueries(ctx) {
 		{ name: "rare Chinese", query: "死锁检测", scan: has("死锁检测") },
 		{ name: "common word, since 30d", query: "error", since: "30d", scan: has("error") },
 		{ name: "identifier, project", query: "acquireConfigPatch", project: ctx.project, scan: has("acquireConfigPatch") },
+		{ name: "word forms", query: "retried timeouts", scan: all(has("retr"), has("timeout")) },
+		{ name: "typo", query: "acquireConfigPach", scan: has("acquireConfigPatch") },
+		{ name: "typo, word", query: "deadlok", scan: has("deadlock") },
+		{ name: "question, most of the words", query: "why did the config patch keep timing out on staging", scan: any(has("config"), has("patch"), has("timing"), has("staging")) },
+		{ name: "Chinese paraphrase", query: "数据库连接超时怎么解决", scan: any(has("数据库"), has("超时")) },
 	];
 }

@@ -166,6 +166,10 @@ for (const r of results) {
 		);
 	});
 	lines.push("");
+	{
+		const needing = r.queries.wasm.latencies.filter((q) => (q.fallbacks ?? []).length > 0);
+		lines.push(`queries needing a fallback: ${needing.length} of ${r.queries.wasm.latencies.length} (${needing.map((q) => `${q.name}: ${q.fallbacks.join("+")}`).join("; ") || "none"})  `);
+	}
 	for (const l of labels) {
 		const p50s = r.queries[l].latencies.map((q) => q.p50).sort((a, b) => a - b);
 		const p95s = r.queries[l].latencies.map((q) => q.p95).sort((a, b) => a - b);

@@ -8,6 +8,7 @@ import { engineChoice } from "../node/engine-choice.js";
 import { openNodeIndex, type NodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
 import { serveViewer } from "../node/serve.js";
+import { readFileRange } from "../node/file-range.js";
 import { intOption, option, parseArgs, type ParsedArgs } from "./args.js";
 import { formatBrowse, formatMB, formatRead, formatSearch, formatStats, formatSyncSummary, formatWarnings, makeStyle, type Style } from "./format.js";
 
@@ -147,6 +148,7 @@ async function runCommand(ctx: Context): Promise<number> {
 				role: roles(args),
 				limit: intOption(args, "limit", 1, 200),
 				agent: agentOption(args),
+				readRange: readFileRange,
 			};
 			const sync = await syncFirst(ctx);
 			const response = index.search(request);

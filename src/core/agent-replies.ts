@@ -9,7 +9,7 @@ import { DEFAULTS } from "./defaults.js";
 import { LookbackError } from "./errors.js";
 import type { LookbackIndex } from "./lookback.js";
 import type { Role } from "./entry-text.js";
-import type { SearchHit, SearchRequest } from "./search.js";
+import type { ReadRange, SearchHit, SearchRequest } from "./search.js";
 import type { SessionSummary } from "./session-rows.js";
 import { latestSummary, type SessionMessage, type SessionView } from "./sessions.js";
 
@@ -39,9 +39,10 @@ export interface ToolMessage {
 	textTruncated?: true;
 }
 
-/** The host's view of session files: their size now (for the 32 MiB rule). */
+/** The host's view of session files: their size now (for the 32 MiB rule), and a part of one (snippets from the unstored middle of long entries). */
 export interface HostFiles {
 	sizeOf?(path: string): number | undefined;
+	readRange?: ReadRange;
 }
 
 function toolMessage(m: SessionMessage, maxChars: number): ToolMessage {
@@ -117,6 +118,7 @@ export interface ToolHit {
 	spawnedBySessionId?: string;
 	spawnedByEntryId?: string;
 	forks?: { sessionId: string; path: string }[];
+	inMiddle?: SearchHit["inMiddle"];
 	context?: HitContext;
 }
 
@@ -140,6 +142,7 @@ function toolHit(h: SearchHit): ToolHit {
 		kind: h.kind,
 		...(h.spawnedBy ? { spawnedBy: h.spawnedBy, spawnedBySessionId: h.spawnedBySessionId, spawnedByEntryId: h.spawnedByEntryId } : {}),
 		...(h.forks.length > 0 ? { forks: h.forks } : {}),
+		...(h.inMiddle ? { inMiddle: h.inMiddle } : {}),
 	};
 }
 
@@ -153,6 +156,8 @@ export interface DiscoveryOptions extends HostFiles {
 export interface DiscoveryReply {
 	mode: "discovery";
 	query: string;
+	/** The query run instead, when a word of the query matched nothing and was corrected. */
+	correctedQuery?: string;
 	total: number;
 	results: ToolHit[];
 	notice?: string;
@@ -160,7 +165,7 @@ export interface DiscoveryReply {
 }
 
 export function discover(index: LookbackIndex, request: SearchRequest, options: DiscoveryOptions = {}): DiscoveryReply {
-	const response = index.search(request);
+	const response = index.search({ ...request, readRange: request.readRange ?? options.readRange });
 	const results = response.results.map(toolHit);
 	results.forEach((hit, i) => {
 		if (i === 0 || options.full) hit.context = hitContext(index, hit, options);
@@ -168,7 +173,7 @@ export function discover(index: LookbackIndex, request: SearchRequest, options: 
 	const notice = [response.notice, response.rankedNewest ? `very common query: ranked among its newest ${response.rankedNewest} matches` : undefined]
 		.filter(Boolean)
 		.join("; ");
-	return { mode: "discovery", query: request.query, total: response.totalSessions, results, ...(notice ? { notice } : {}), ...(response.error ? { error: response.error } : {}) };
+	return { mode: "discovery", query: request.query, ...(response.correctedQuery ? { correctedQuery: response.correctedQuery } : {}), total: response.totalSessions, results, ...(notice ? { notice } : {}), ...(response.error ? { error: response.error } : {}) };
 }
 
 export interface ScrollReply {

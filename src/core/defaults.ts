@@ -25,6 +25,20 @@ export const DEFAULTS = {
 	rankWindow: 1_000,
 	/** Vocabulary words containing a fragment looked at before picking the shortest (bounds common fragments). */
 	substringScan: 2_000,
+	/** Other forms of a word (sharing its stem) one query word may expand to. */
+	wordFormsMax: 16,
+	/** Query words shorter than this are never corrected as typos. */
+	typoMinChars: 4,
+	/** Vocabulary words read per trigram of a mistyped word. */
+	typoScan: 5_000,
+	/** Vocabulary words sharing most trigrams with a mistyped word whose edit distance is computed. */
+	typoCandidates: 300,
+	/** Query words checked for typos (the first ones that match nothing). */
+	typoMaxWords: 8,
+	/** "Most of the words" ranking: newest entries read per word (a word in more entries weighs little anyway). */
+	wordRankScan: 20_000,
+	/** "Most of the words" ranking: best-scored entries looked up and ranked by session. */
+	wordRankTop: 2_000,
 	/** Default number of sessions a search returns. */
 	searchLimit: 10,
 	/** Maximum number of sessions a search may return. */

@@ -4,6 +4,7 @@
  */
 
 import { DEFAULTS } from "./defaults.js";
+import { parseJsonObject } from "./jsonl.js";
 import type { SessionEntry } from "./session-format.js";
 
 /** Roles a hit can have; search filters by them and ranks prose above tool output. */
@@ -21,14 +22,23 @@ export interface EntryText {
 	tool?: string;
 	/** Whether a part was cut to its head and tail. */
 	truncated: boolean;
+	/** When a part was cut: the whole text, every part uncut (its words are indexed without positions). */
+	whole?: string;
 }
 
 /** Keep the head and the tail of a long text, marking the cut. */
-export function headTail(text: string, max: number, headShare: number): { text: string; cut: boolean } {
-	if (text.length <= max) return { text, cut: false };
+export function headTail(text: string, max: number, headShare: number): Part {
+	if (text.length <= max) return { text, cut: false, whole: text };
 	const head = Math.floor(max * headShare);
 	const tail = max - head;
-	return { text: `${text.slice(0, head)}\n[… ${text.length - max} characters not indexed …]\n${text.slice(text.length - tail)}`, cut: true };
+	return { text: `${text.slice(0, head)}\n[… ${text.length - max} characters only in the word index …]\n${text.slice(text.length - tail)}`, cut: true, whole: text };
+}
+
+/** A part of an entry's text: what is stored (head and tail), whether it was cut, and the whole. */
+interface Part {
+	text: string;
+	cut: boolean;
+	whole: string;
 }
 
 function textBlocks(content: unknown): string {
@@ -48,11 +58,11 @@ function hasImage(content: unknown): boolean {
 	return Array.isArray(content) && content.some((b) => b && typeof b === "object" && (b as { type?: unknown }).type === "image");
 }
 
-function prose(text: string): { text: string; cut: boolean } {
+function prose(text: string): Part {
 	return headTail(text, DEFAULTS.proseMaxChars, DEFAULTS.proseHeadShare);
 }
 
-function toolText(text: string): { text: string; cut: boolean } {
+function toolText(text: string): Part {
 	return headTail(text, DEFAULTS.toolMaxChars, DEFAULTS.toolHeadShare);
 }
 
@@ -66,9 +76,9 @@ function stringify(value: unknown): string {
 	}
 }
 
-function single(role: Role, part: { text: string; cut: boolean }, tool?: string): EntryText | undefined {
+function single(role: Role, part: Part, tool?: string): EntryText | undefined {
 	if (part.text.trim().length === 0) return undefined;
-	return { role, columns: { [role]: part.text }, body: part.text, tool, truncated: part.cut };
+	return { role, columns: { [role]: part.text }, body: part.text, tool, truncated: part.cut, ...(part.cut ? { whole: part.whole } : {}) };
 }
 
 /** The searchable text of an entry, or undefined when it has none (model changes, custom state, …). */
@@ -114,7 +124,7 @@ function messageText(message: unknown): EntryText | undefined {
 			const command = stringify(m.command);
 			const output = toolText(stringify(m.output));
 			const text = `$ ${command}\n${output.text}`;
-			return single("tool", { text, cut: output.cut }, command.slice(0, 200));
+			return single("tool", { text, cut: output.cut, whole: `$ ${command}\n${output.whole}` }, command.slice(0, 200));
 		}
 		case "custom":
 		case "developer": // omp: instructions injected by the harness
@@ -123,7 +133,7 @@ function messageText(message: unknown): EntryText | undefined {
 			// omp's python tool: the code and what it printed
 			const code = stringify(m.code ?? m.command);
 			const output = toolText(stringify(m.output));
-			return single("tool", { text: `>>> ${code}\n${output.text}`, cut: output.cut }, "python");
+			return single("tool", { text: `>>> ${code}\n${output.text}`, cut: output.cut, whole: `>>> ${code}\n${output.whole}` }, "python");
 		}
 		case "fileMention": {
 			const files = Array.isArray(m.files) ? m.files.map((f) => (typeof f === "string" ? f : stringify((f as { path?: unknown }).path ?? f))) : [];
@@ -138,6 +148,7 @@ function assistantText(content: unknown): EntryText | undefined {
 	if (!Array.isArray(content)) return single("assistant", prose(textBlocks(content)));
 	const texts: string[] = [];
 	const calls: string[] = [];
+	const wholeCalls: string[] = [];
 	let tool: string | undefined;
 	let truncated = false;
 	for (const block of content) {
@@ -149,6 +160,7 @@ function assistantText(content: unknown): EntryText | undefined {
 			const args = toolText(stringify(b.arguments));
 			truncated ||= args.cut;
 			calls.push(`${b.name} ${args.text}`);
+			wholeCalls.push(`${b.name} ${args.whole}`);
 		}
 	}
 	const text = prose(texts.join("\n").trim());
@@ -159,5 +171,14 @@ function assistantText(content: unknown): EntryText | undefined {
 	if (text.text.length > 0) columns.assistant = text.text;
 	if (callText.length > 0) columns.tool = callText;
 	const body = [text.text, callText.length > 0 ? calls.map((c) => `→ ${c}`).join("\n") : ""].filter((s) => s.length > 0).join("\n");
-	return { role: "assistant", columns, body, tool, truncated };
+	const whole = truncated ? [text.whole, ...wholeCalls].join("\n") : undefined;
+	return { role: "assistant", columns, body, tool, truncated, ...(whole !== undefined ? { whole } : {}) };
+}
+
+/** The whole text of an entry from its line in the session file (a snippet around a match in its unstored middle). */
+export function wholeTextOfLine(line: Uint8Array): string | undefined {
+	const raw = parseJsonObject(new TextDecoder().decode(line).replace(/^\uFEFF/, "").trim());
+	if (!raw || typeof raw.type !== "string") return undefined;
+	const text = entryText({ type: raw.type, id: "", parentId: null, seq: 0, raw });
+	return text ? (text.whole ?? text.body) : undefined;
 }

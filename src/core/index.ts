@@ -24,7 +24,7 @@ export {
 
 // Results
 export type { SyncOptions, SyncProgress, SyncReport } from "./indexer.js";
-export type { SearchHit, SearchRequest, SearchResponse } from "./search.js";
+export type { ReadRange, SearchHit, SearchRequest, SearchResponse } from "./search.js";
 export type { BrowseOptions, ReadOptions, SessionMessage, SessionView } from "./sessions.js";
 export type { SessionSummary, SessionRow } from "./session-rows.js";
 export type { IndexOverview, IndexStats } from "./stats.js";

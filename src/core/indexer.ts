@@ -228,12 +228,14 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 
 	let entriesIndexed = 0;
 	let next = 0;
+	/** Vocabulary words committed by this sync's earlier batches: each batch need not write them again. */
+	const vocabulary = new Set<string>();
 	let full = false;
 	const maxIndex = options.maxIndexBytes ?? Number.POSITIVE_INFINITY;
 	try {
 		while (next < todo.length || gone.length > 0) {
 			await tx.beginWrite(db);
-			const writer = new SessionWriter(db);
+			const writer = new SessionWriter(db, vocabulary);
 			try {
 				const sync = new FileSync(db, source, writer, report);
 				const batchStarted = Date.now();
@@ -280,6 +282,7 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 					setMeta(db, "generation", String(Number(metaValue(db, "generation") ?? 0) + 1));
 				}
 				await tx.commit(db);
+				for (const word of writer.seenWords) vocabulary.add(word);
 			} catch (error) {
 				tx.rollback(db);
 				throw error;
@@ -367,7 +370,8 @@ class FileSync {
 		this.report.filesParsed++;
 		const chunk = splitLines(bytes);
 		const state = newParseState();
-		const parsed = parseSessionLines(chunk.lines, state);
+		// A gzipped archive's offsets are in its inflated bytes, which cannot be read in part: its entries keep no range.
+		const parsed = parseSessionLines(chunk.lines, state, isGzip(file.path) ? undefined : { ...chunk, base: 0 });
 		this.report.malformedLines += parsed.malformedLines;
 		this.report.pendingBytes += chunk.pendingBytes;
 		// The fingerprint skips omp's title slot, which omp rewrites in place on every rename.
@@ -417,7 +421,7 @@ class FileSync {
 			nextSeq: known.next_seq,
 			lastId: known.last_entry,
 		};
-		const parsed = parseSessionLines(chunk.lines, state);
+		const parsed = parseSessionLines(chunk.lines, state, { ...chunk, base: known.consumed });
 		this.report.malformedLines += parsed.malformedLines;
 		this.report.pendingBytes += chunk.pendingBytes;
 		this.db.run(

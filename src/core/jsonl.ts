@@ -5,6 +5,8 @@ const NEWLINE = 0x0a;
 /** The lines of a chunk read from `offset`, and how many bytes of it are complete (safe to mark consumed). */
 export interface LineChunk {
 	lines: string[];
+	/** Byte offset of each line in the chunk (a session file keeps each entry's byte range, to cut snippets from it later). */
+	offsets: number[];
 	/** Bytes from the start of the chunk up to and including the last complete line. */
 	consumedBytes: number;
 	/** Bytes of an unfinished last line left for the next sync. */
@@ -22,16 +24,19 @@ export function splitLines(bytes: Uint8Array): LineChunk {
 	const completeEnd = lastNewline + 1;
 	const lines = completeEnd > 0 ? decoder.decode(bytes.subarray(0, completeEnd)).split("\n") : [];
 	if (lines.length > 0) lines.pop(); // the empty string after the final newline
+	const offsets: number[] = [];
+	for (let at = 0; at < completeEnd; at = bytes.indexOf(NEWLINE, at) + 1) offsets.push(at);
 	let consumedBytes = completeEnd;
 	if (completeEnd < bytes.length) {
 		const tail = decoder.decode(bytes.subarray(completeEnd));
 		if (isCompleteJson(tail)) {
 			lines.push(tail);
+			offsets.push(completeEnd);
 			consumedBytes = bytes.length;
 		}
 	}
 	if (lines.length > 0 && lines[0].charCodeAt(0) === 0xfeff) lines[0] = lines[0].slice(1);
-	return { lines, consumedBytes, pendingBytes: bytes.length - consumedBytes };
+	return { lines, offsets, consumedBytes, pendingBytes: bytes.length - consumedBytes };
 }
 
 function isCompleteJson(text: string): boolean {

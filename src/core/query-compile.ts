@@ -1,7 +1,9 @@
 /**
  * Query tree → FTS5 MATCH text. Every word is quoted by us, so user text never reaches FTS5 syntax.
  * Words of 3+ characters also match indexed words that contain them (through the vocabulary's trigram
- * index); CJK runs become bigram phrases; a lone CJK character becomes a prefix query.
+ * index); with `forms`, plain English words also match the vocabulary words sharing their stem; CJK runs
+ * become bigram phrases; a lone CJK character becomes a prefix query. Without `positions` (the deep table
+ * holds words only), a phrase becomes all of its words.
  */
 
 import { cjkQueryGrams, splitCjk } from "./cjk.js";
@@ -11,6 +13,20 @@ import { wordsOf } from "./words.js";
 
 /** Indexed words containing a fragment (not the fragment itself), best first. */
 export type Expander = (fragment: string) => string[];
+
+export interface CompileOptions {
+	/** Expand words to the indexed words that contain them (off: the safer retry form). Default true. */
+	substrings?: boolean;
+	/** Vocabulary words sharing a plain word's stem (other forms of it); absent: no word forms. */
+	forms?: Expander;
+	/** Whether the table has positions (phrases); default true. */
+	positions?: boolean;
+}
+
+/** A query word as typed that may be stemmed: letters only, capitalised at most at its start (`reserveStock`, `SQLite`, `PGBOUNCER` are names). */
+export function isStemmable(text: string): boolean {
+	return /^[A-Za-z][a-z]+$/.test(text);
+}
 
 export interface CompiledQuery {
 	/** FTS5 MATCH expression. */
@@ -27,10 +43,15 @@ function quote(text: string): string {
 
 class Compiler {
 	readonly terms = new Set<string>();
+	private readonly substrings: boolean;
+	private readonly positions: boolean;
 	constructor(
 		private readonly expand: Expander,
-		private readonly substrings: boolean,
-	) {}
+		private readonly options: CompileOptions,
+	) {
+		this.substrings = options.substrings ?? true;
+		this.positions = options.positions ?? true;
+	}
 
 	node(node: QueryNode, positive: boolean): string | undefined {
 		switch (node.kind) {
@@ -72,7 +93,7 @@ class Compiler {
 			if (piece.cjk) {
 				const { grams, prefix: charPrefix } = cjkQueryGrams(piece.text);
 				if (positive) this.terms.add(piece.text);
-				parts.push(quote(grams.join(" ")) + (charPrefix ? "*" : ""));
+				parts.push(this.sequence(grams, charPrefix));
 				continue;
 			}
 			const words = wordsOf(piece.text);
@@ -80,21 +101,30 @@ class Compiler {
 			if (positive) for (const w of words) this.terms.add(w);
 			const isLast = piece === pieces[pieces.length - 1];
 			if (words.length > 1 || (prefix && isLast)) {
-				parts.push(quote(words.join(" ")) + (prefix && isLast ? "*" : ""));
+				parts.push(this.sequence(words, prefix && isLast));
 				continue;
 			}
-			parts.push(this.single(words[0], positive));
+			parts.push(this.single(words[0], positive, pieces.length === 1 && isStemmable(piece.text)));
 		}
 		if (parts.length === 0) return undefined;
 		return parts.length === 1 ? parts[0] : `(${parts.join(" AND ")})`;
 	}
 
-	/** One plain word: itself, or itself and the indexed words that contain it. */
-	private single(word: string, positive: boolean): string {
-		if (!this.substrings || word.length < DEFAULTS.substringMinChars) return quote(word);
-		const more = this.expand(word).filter((w) => w !== word);
+	/** Tokens that must follow each other: a phrase, or all of them where the table has no positions. */
+	private sequence(tokens: string[], prefix: boolean): string {
+		if (this.positions || tokens.length === 1) return quote(tokens.join(" ")) + (prefix ? "*" : "");
+		const last = tokens.length - 1;
+		return `(${tokens.map((t, i) => quote(t) + (prefix && i === last ? "*" : "")).join(" AND ")})`;
+	}
+
+	/** One plain word: itself, or itself and the indexed words that contain it (and its other forms). */
+	private single(word: string, positive: boolean, stemmable: boolean): string {
+		const more = new Set<string>();
+		if (this.substrings && word.length >= DEFAULTS.substringMinChars) for (const w of this.expand(word)) more.add(w);
+		if (this.options.forms && stemmable) for (const w of this.options.forms(word)) more.add(w);
+		more.delete(word);
 		if (positive) for (const w of more) this.terms.add(w);
-		if (more.length === 0) return quote(word);
+		if (more.size === 0) return quote(word);
 		return `(${[word, ...more].map(quote).join(" OR ")})`;
 	}
 
@@ -115,13 +145,13 @@ class Compiler {
 		});
 		if (tokens.length === 0) return undefined;
 		if (positive) this.terms.add(text.trim());
-		return quote(tokens.join(" ")) + (prefix ? "*" : "");
+		return this.sequence(tokens, prefix);
 	}
 }
 
-/** Compile a parsed query. `substrings: false` turns off vocabulary expansion (the safer retry form). */
-export function compileQuery(root: QueryNode, expand: Expander, substrings = true): CompileResult {
-	const compiler = new Compiler(expand, substrings);
+/** Compile a parsed query. */
+export function compileQuery(root: QueryNode, expand: Expander, options: CompileOptions = {}): CompileResult {
+	const compiler = new Compiler(expand, options);
 	const match = compiler.node(root, true);
 	if (match === undefined) {
 		return { ok: false, error: "the query has no word to search for outside NOT (add a word that must match)" };

@@ -1,6 +1,8 @@
 /**
  * The index schema. Text is stored once in `entries.body` (deflated when long, see body-codec.ts); the FTS5 table is contentless (unicode61 words,
- * one column per role for weighted BM25), and a trigram index over the vocabulary answers substrings.
+ * one column per role for weighted BM25), and a trigram index over the vocabulary answers substrings and typos.
+ * An entry cut to its head and tail has its whole text in `entries_deep` as words without positions (detail=none:
+ * a few points of the corpus size, where positions would cost ~15), and keeps its byte range in its file to cut a snippet from.
  */
 
 import { DEFAULTS } from "./defaults.js";
@@ -8,7 +10,7 @@ import type { Database } from "./engine.js";
 import { queryOne } from "./engine.js";
 
 /** Bumped on any change to the tables; an index of another version is rebuilt. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** Application id written into the SQLite header, so a foreign database is told apart ("LkBk"). */
 export const APPLICATION_ID = 0x4c6b426b;
@@ -59,16 +61,22 @@ CREATE TABLE entries(
   kept TEXT,
   tool TEXT,
   chars INTEGER,
-  body
+  body,
+  off INTEGER,
+  len INTEGER,
+  deep INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX entries_session ON entries(session, seq);
-CREATE TABLE vocab(id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE);
+CREATE TABLE vocab(id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE, stem TEXT);
+CREATE INDEX vocab_stem ON vocab(stem) WHERE stem IS NOT NULL;
 CREATE VIRTUAL TABLE vocab_fts USING fts5(term, content='vocab', content_rowid='id', tokenize='trigram', detail=none, columnsize=0);
 CREATE VIRTUAL TABLE entries_fts USING fts5(
   user, assistant, tool, summary, meta,
   content='', contentless_delete=1,
   tokenize='unicode61 remove_diacritics 2'
 );
+CREATE VIRTUAL TABLE entries_terms USING fts5vocab(entries_fts, 'row');
+CREATE VIRTUAL TABLE entries_deep USING fts5(words, content='', contentless_delete=1, detail=none, tokenize='unicode61 remove_diacritics 2');
 `;
 
 /** Numeric codes of branch states in `entries.state`. */

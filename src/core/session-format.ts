@@ -23,6 +23,8 @@ export interface SessionEntry {
 	/** Position in the file: the header is 0, the first entry 1. */
 	seq: number;
 	raw: Record<string, unknown>;
+	/** Byte range [start, end) of the entry's line in its file, when known. */
+	range?: { start: number; end: number };
 }
 
 /** What a parse carries from one chunk of a file to the next (a grown file is parsed from where it stopped). */
@@ -73,11 +75,11 @@ function legacyId(seq: number): string {
  * Parse the lines of one chunk, continuing `state` (mutated). Lines that are not JSON objects are skipped
  * and counted. v1 entries get ids chained to the previous entry; v2 `hookMessage` becomes `custom`.
  */
-export function parseSessionLines(lines: string[], state: ParseState): ParsedChunk {
+export function parseSessionLines(lines: string[], state: ParseState, at?: { offsets: number[]; consumedBytes: number; base: number }): ParsedChunk {
 	const entries: SessionEntry[] = [];
 	let malformedLines = 0;
 	let headerProblem: ParsedChunk["headerProblem"];
-	for (const line of lines) {
+	for (const [i, line] of lines.entries()) {
 		const trimmed = line.endsWith("\r") ? line.slice(0, -1) : line;
 		if (trimmed.trim().length === 0) continue;
 		const obj = parseJsonObject(trimmed);
@@ -112,6 +114,7 @@ export function parseSessionLines(lines: string[], state: ParseState): ParsedChu
 		const version = state.header?.version ?? CURRENT_SESSION_VERSION;
 		const entry = version < 2 || typeof obj.id !== "string" ? migrateV1(obj, seq, state) : v2Entry(obj, seq);
 		if (version < 3) migrateV2Message(entry);
+		if (at) entry.range = { start: at.base + at.offsets[i], end: at.base + (at.offsets[i + 1] ?? at.consumedBytes) };
 		state.lastId = entry.id;
 		entries.push(entry);
 	}

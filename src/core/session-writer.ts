@@ -10,29 +10,43 @@ import { entryText, ROLES } from "./entry-text.js";
 import { STATE_CODE } from "./schema.js";
 import type { SessionEntry } from "./session-format.js";
 import { toEpochMs } from "./time.js";
-import { isVocabularyWord, wordsOf } from "./words.js";
+import { stem } from "./stem.js";
+import { distinctTokens, foldWord, isPlainWord, isVocabularyWord, wordsOf } from "./words.js";
 import type { Statement } from "sql.js";
 
 const MESSAGE_TYPES = "('user','assistant','toolResult','bashExecution','custom')";
+
+/** A prompt that names nothing: only a slash command (`/mode`, `/model gpt-5`), only an attachment, or empty. Skipped for the title and preview. */
+export function saysNothing(prompt: string): boolean {
+	const text = prompt.replace(/\[image\]/g, "").trim();
+	return text.length === 0 || /^\/[\w:.-]+(\s+\S+)?$/.test(text);
+}
 
 /** Prepared statements kept for one sync. */
 export class SessionWriter {
 	private readonly insertEntry: Statement;
 	private readonly insertFts: Statement;
+	private readonly insertDeep: Statement;
 	private readonly insertVocab: Statement;
 	private readonly updateState: Statement;
-	private readonly seenWords = new Set<string>();
+	/** Vocabulary words written by this writer (its transaction). */
+	readonly seenWords = new Set<string>();
 	private readonly vocabStart: number;
 	/** Entry rowids are assigned here, in insertion order, so rowid order is recency order. */
 	private nextRowid: number;
 	entriesIndexed = 0;
 
-	constructor(private readonly db: Database) {
+	/** `committed`: vocabulary words already committed by earlier batches of the same sync (not written again). */
+	constructor(
+		private readonly db: Database,
+		private readonly committed: ReadonlySet<string> = new Set(),
+	) {
 		this.insertEntry = db.prepare(
-			"INSERT INTO entries(id, session, seq, entry_id, parent_id, type, role, ts, kept, tool, chars, body) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+			"INSERT INTO entries(id, session, seq, entry_id, parent_id, type, role, ts, kept, tool, chars, body, off, len, deep) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		);
+		this.insertDeep = db.prepare("INSERT INTO entries_deep(rowid, words) VALUES (?,?)");
 		this.insertFts = db.prepare(`INSERT INTO entries_fts(rowid, ${ROLES.join(", ")}) VALUES (?,?,?,?,?,?)`);
-		this.insertVocab = db.prepare("INSERT OR IGNORE INTO vocab(term) VALUES (?)");
+		this.insertVocab = db.prepare("INSERT OR IGNORE INTO vocab(term, stem) VALUES (?,?)");
 		this.updateState = db.prepare("UPDATE entries SET state = ? WHERE id = ?");
 		this.vocabStart = queryOne<{ m: number }>(db, "SELECT coalesce(max(id), 0) AS m FROM vocab")?.m ?? 0;
 		this.nextRowid = (queryOne<{ m: number }>(db, "SELECT coalesce(max(id), 0) AS m FROM entries")?.m ?? 0) + 1;
@@ -63,24 +77,35 @@ export class SessionWriter {
 				text?.tool ?? null,
 				text?.body.length ?? null,
 				text ? encodeBody(text.body) : null,
+				entry.range?.start ?? null,
+				entry.range ? entry.range.end - entry.range.start : null,
+				text?.whole !== undefined ? 1 : 0,
 			]);
 			if (entry.type === "session_info" || entry.type === "title_change") this.facts.name = text?.body ?? null;
-			if (type === "user" && text && this.facts.firstPrompt === undefined) this.facts.firstPrompt = text.body.slice(0, DEFAULTS.previewChars);
+			if (type === "user" && text && this.facts.firstPrompt === undefined && !saysNothing(text.body)) this.facts.firstPrompt = text.body.slice(0, DEFAULTS.previewChars);
 			if (!text) continue;
 			this.insertFts.run([rowid, ...ROLES.map((role) => cjkIndexForm(text.columns[role] ?? ""))]);
-			for (const role of ROLES) {
-				const column = text.columns[role];
-				if (column) this.addWords(column);
+			// A cut entry's whole text goes in as its distinct words (a table without positions needs no more),
+			// taken from the uncut text, so no word is split where the stored head ends.
+			if (text.whole !== undefined) {
+				const tokens = distinctTokens(text.whole);
+				this.insertDeep.run([rowid, cjkIndexForm(tokens.join(" "))]);
+				this.addWords(tokens.map(foldWord));
+			} else {
+				for (const role of ROLES) {
+					const column = text.columns[role];
+					if (column) this.addWords(wordsOf(column));
+				}
 			}
 			this.entriesIndexed++;
 		}
 	}
 
-	private addWords(text: string): void {
-		for (const word of wordsOf(text)) {
-			if (this.seenWords.has(word) || !isVocabularyWord(word)) continue;
+	private addWords(words: string[]): void {
+		for (const word of words) {
+			if (this.seenWords.has(word) || this.committed.has(word) || !isVocabularyWord(word)) continue;
 			this.seenWords.add(word);
-			this.insertVocab.run([word]);
+			this.insertVocab.run([word, isPlainWord(word) ? stem(word) : null]);
 		}
 	}
 
@@ -119,6 +144,7 @@ export class SessionWriter {
 	/** Remove a session and everything indexed from it. */
 	purgeSession(session: number): void {
 		this.db.run("DELETE FROM entries_fts WHERE rowid IN (SELECT id FROM entries WHERE session = ? AND role IS NOT NULL)", [session]);
+		this.db.run("DELETE FROM entries_deep WHERE rowid IN (SELECT id FROM entries WHERE session = ? AND deep = 1)", [session]);
 		this.db.run("DELETE FROM entries WHERE session = ?", [session]);
 		this.db.run("DELETE FROM sessions WHERE id = ?", [session]);
 	}
@@ -126,6 +152,6 @@ export class SessionWriter {
 	/** Make new vocabulary words findable by substring, then release the statements. */
 	finish(): void {
 		this.db.run("INSERT INTO vocab_fts(rowid, term) SELECT id, term FROM vocab WHERE id > ?", [this.vocabStart]);
-		for (const stmt of [this.insertEntry, this.insertFts, this.insertVocab, this.updateState]) stmt.free();
+		for (const stmt of [this.insertEntry, this.insertFts, this.insertDeep, this.insertVocab, this.updateState]) stmt.free();
 	}
 }

@@ -36,3 +36,22 @@ export function isVocabularyWord(word: string): boolean {
 	for (let i = 0; i < word.length; i++) if (word.charCodeAt(i) >= 48 && word.charCodeAt(i) <= 57) digits++;
 	return digits * 2 < word.length;
 }
+
+const PLAIN = /^[a-z]+$/;
+
+/** A folded word of ASCII letters only: the words that have English forms (`lock`, `locking`), unlike identifiers and numbers. */
+export function isPlainWord(word: string): boolean {
+	return PLAIN.test(word);
+}
+
+const TOKEN = /[\p{L}\p{N}\p{Co}\p{M}]+/gu;
+
+/**
+ * The distinct tokens of a text as written (not folded), in first-seen order: what a table without positions
+ * needs of it. The tokenizer reads them again, so a token is only ever split further, never joined.
+ */
+export function distinctTokens(text: string): string[] {
+	const seen = new Set<string>();
+	for (const m of text.matchAll(TOKEN)) seen.add(m[0]);
+	return [...seen];
+}

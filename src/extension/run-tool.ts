@@ -12,6 +12,7 @@ import {
 	type HostFiles,
 } from "../core/index.js";
 import { loadEngine } from "../node/engine.js";
+import { readFileRange } from "../node/file-range.js";
 import { ompMetadata } from "../node/omp-files.js";
 import type { NodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
@@ -31,7 +32,7 @@ export interface ToolRun {
 	details: ToolDetails;
 }
 
-const files: HostFiles = { sizeOf: fileSize };
+const files: HostFiles = { sizeOf: fileSize, readRange: readFileRange };
 
 /** A session reference checked against the roots: a path must be a .jsonl inside them; an id not indexed may be an oversized file. */
 async function sessionRef(opened: NodeIndex, ref: string): Promise<string> {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULTS, type LookbackIndex, type SearchResponse } from "../../src/core/index.js";
 import { indexOf, SAMPLE } from "../helpers.js";
+import { readFileRange } from "../../src/node/file-range.js";
 
 let index: LookbackIndex;
 beforeAll(async () => {
@@ -27,7 +28,8 @@ describe("search", () => {
 
 	it("falls back to any of the words when no session has them all, and says so", () => {
 		const some = index.search({ query: "why did we pick sql.js" });
-		expect(some.notice).toBe("no session has every word; ranked by the words they have");
+		expect(some.notice).toBe("no session has every word; ranked by the words they have, rare words weighing most");
+		expect(some.fallbacks).toEqual(["words"]);
 		expect(ids(some)[0]).toBe(SAMPLE.decision);
 		const strict = index.search({ query: '"busyTimeout" "snorkel"' });
 		expect(ids(strict)).toEqual([]);
@@ -108,10 +110,18 @@ describe("search", () => {
 		expect(ids(index.search({ query: "INV-2291" }))).toEqual([]);
 	});
 
-	it("indexes a long tool result as its head and tail", () => {
+	it("stores a long tool result as its head and tail and finds every word of its middle", () => {
 		expect(ids(index.search({ query: "NOTES_FTS_SCHEMA_V4" }))).toEqual([SAMPLE.decision]);
 		expect(ids(index.search({ query: "legacySnippetsV0Cleanup" }))).toEqual([SAMPLE.decision]);
-		expect(ids(index.search({ query: "rebuildTrigramShadowTable" }))).toEqual([]);
+		const middle = index.search({ query: "rebuildTrigramShadowTable" });
+		expect(ids(middle)).toEqual([SAMPLE.decision]);
+		expect(middle.fallbacks).toEqual(["deep"]);
+		// Without the session file at hand, the hit says where the match is.
+		expect(middle.results[0].inMiddle).toBe("unstored");
+		expect(middle.results[0].snippet).toMatch(/^\[match in the unstored middle\] /);
+		const read = index.search({ query: "rebuildTrigramShadowTable", readRange: readFileRange });
+		expect(read.results[0].inMiddle).toBe("read from the session file");
+		expect(read.results[0].snippet).toMatch(/«rebuildTrigramShadowTable»/);
 	});
 
 	it("marks hits on abandoned branches and compacted-away history", () => {

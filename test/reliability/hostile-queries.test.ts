@@ -1,7 +1,7 @@
 /** Random and adversarial queries: never an SQL error, never a crash, every result well formed. */
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { LookbackIndex } from "../../src/core/index.js";
+import { DEFAULTS, type LookbackIndex } from "../../src/core/index.js";
 import { indexOf } from "../helpers.js";
 
 let index: LookbackIndex;
@@ -33,6 +33,22 @@ describe("hostile queries", () => {
 		fc.assert(
 			fc.property(fc.array(fc.constantFrom(...FTS_SYNTAX), { maxLength: 25 }).map((parts) => parts.join("")), check),
 			{ numRuns: 500, seed: 7 },
+		);
+	});
+
+	it("word forms, typo corrections and fallbacks: never an error, every expansion bounded", () => {
+		// Near-words of the samples (typos, inflections, CJK runs no entry has) drive every fallback.
+		const near = ["lockd", "locking", "reserveStok", "sqlite3", "busyTimout", "死锁了吗", "连接池满了导致超时", "amqplb", "rabbitmq", "quorums", "jitters", "dead", "the", "why"];
+		fc.assert(
+			fc.property(fc.array(fc.oneof(fc.constantFrom(...near), fc.stringMatching(/^[a-z]{4,12}$/)), { minLength: 1, maxLength: 12 }).map((w) => w.join(" ")), (query) => {
+				check(query);
+				const r = index.search({ query, limit: 5 });
+				// Each word expands to at most its substring matches and its forms; a typo to one word.
+				const terms = (r.match ?? "").split(/ OR | AND /).length;
+				expect(terms).toBeLessThanOrEqual(12 * (DEFAULTS.substringMaxExpansions + DEFAULTS.wordFormsMax + 1));
+				if (r.correctedQuery) expect(r.notice).toMatch(/^showing results for /);
+			}),
+			{ numRuns: 150, seed: 11 },
 		);
 	});
 
