@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// @ts-expect-error the corpus generator is plain JavaScript
 import { generateCorpus } from "../../bench/gen-corpus.mjs";
 import { openNodeIndex } from "../../src/node/open.js";
 import { serveViewer, type Serving } from "../../src/node/serve.js";
