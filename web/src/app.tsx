@@ -4,7 +4,7 @@
  */
 
 import { render } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { ActivityDay, ProjectCount, SearchHit, SessionSummary, SessionView } from "../../src/core/index.js";
 import { ActivityChart } from "./components/ActivityChart.js";
 import { IndexStatus } from "./components/IndexStatus.js";
@@ -84,6 +84,7 @@ function App() {
 	}, [info]);
 
 	// The list: search results as you type (debounced), else the recent sessions.
+	const listedKey = useRef("");
 	useEffect(() => {
 		if (!info) return;
 		let current = true;
@@ -95,7 +96,10 @@ function App() {
 					: { kind: "recent", sessions: await db.call("browse", { ...filters, limit: 200 }) };
 				if (current) {
 					setListing(next);
-					setSelected(0);
+					// The same list again (the index info refreshed): keep the reader's place in it.
+					const key = JSON.stringify([view.q, filters, view.role]);
+					if (key !== listedKey.current) setSelected(0);
+					listedKey.current = key;
 				}
 			} catch (error) {
 				if (current) setListing({ kind: "results", query: view.q, hits: [], error: (error as Error).message });
@@ -125,7 +129,9 @@ function App() {
 		if (row) openSession(row.sessionId, "entryId" in row ? row.entryId : undefined);
 	};
 
-	useEffect(() => {
+	// A layout effect: bound again synchronously after each render, so a key pressed right after another never
+	// reaches a handler that still holds the previous selection (Preact runs plain effects after the next paint).
+	useLayoutEffect(() => {
 		const onKey = (e: KeyboardEvent) => {
 			const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement;
 			if (e.key === "/" && !typing) {
