@@ -18,7 +18,7 @@ export {
 	type IndexStats,
 } from "./core/index.js";
 export { loadEngine } from "./node/engine.js";
-export { chooseEngine, engineChoice, engineName, type EngineChoice } from "./node/engine-choice.js";
+export { chooseEngine, engineChoice, type EngineChoice } from "./node/engine-choice.js";
 export { fileStorage } from "./node/file-storage.js";
 export { fileSource, type SessionRoot } from "./node/file-source.js";
 export { openNodeIndex, piSessionRoots, type NodeIndex, type NodeIndexOptions } from "./node/open.js";

@@ -4,6 +4,7 @@
 export { LookbackIndex, type OpenIndexOptions } from "./lookback.js";
 export { checkEngine, ENGINE_BUILD, type EngineInfo, type SqlJsStatic, type Database } from "./engine.js";
 export { errorMessage, LookbackError, type LookbackErrorCode } from "./errors.js";
+export { indexBusyError } from "./transactions.js";
 export { DEFAULTS } from "./defaults.js";
 
 // Storage and sources

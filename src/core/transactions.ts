@@ -40,7 +40,7 @@ export function transactions(isBusy: (error: unknown) => boolean = () => false, 
 				return;
 			} catch (error) {
 				if (!isBusy(error)) throw error;
-				if (Date.now() >= deadline) throw busyError(error);
+				if (Date.now() >= deadline) throw indexBusyError(error);
 				await sleep(pause + Math.random() * pause);
 				pause = Math.min(pause * 2, 50);
 			}
@@ -53,7 +53,7 @@ export function transactions(isBusy: (error: unknown) => boolean = () => false, 
 			try {
 				return fn();
 			} catch (error) {
-				throw isBusy(error) ? busyError(error) : error;
+				throw isBusy(error) ? indexBusyError(error) : error;
 			}
 		},
 		async beginWrite(db) {
@@ -85,12 +85,13 @@ export function transactions(isBusy: (error: unknown) => boolean = () => false, 
 				} catch {
 					// no transaction left to end
 				}
-				throw isBusy(error) ? busyError(error) : error;
+				throw isBusy(error) ? indexBusyError(error) : error;
 			}
 		},
 	};
 }
 
-function busyError(cause: unknown): LookbackError {
+/** The error of a lock that could not be had in time, for every place that waits for one. */
+export function indexBusyError(cause?: unknown): LookbackError {
 	return new LookbackError("index-busy", "the index is busy: another process kept it locked for too long; try again", { cause });
 }

@@ -9,8 +9,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Database, SqlJsStatic } from "../core/index.js";
-import { lockWaits, waitFor } from "./engine-locks.js";
+import type { Database } from "../core/index.js";
+import { lockWaits, waitFor, waitShared } from "./engine-locks.js";
 import type { IndexLocks } from "./index-locks.js";
 
 type Value = string | number | null | Uint8Array;
@@ -60,7 +60,7 @@ class TransactionLocks {
 	hold(): () => void {
 		const locks = this.locks;
 		if (!locks || this.state !== "none") return () => undefined;
-		if (!waitFor(() => locks.shared(), lockWaits.readMs)) throw busy();
+		if (!waitShared(locks)) throw busy();
 		this.state = "read";
 		return () => {
 			this.state = "none";
@@ -95,7 +95,7 @@ class TransactionLocks {
 					locks.release("none");
 					throw busy();
 				}
-			} else if (!waitFor(() => locks.shared(), lockWaits.readMs)) throw busy();
+			} else if (!waitShared(locks)) throw busy();
 			try {
 				run();
 			} catch (error) {
@@ -269,7 +269,7 @@ function engineOver(name: string, openHost: OpenHost): BuiltinEngine {
 		Database: SnapshotDatabase as unknown as new (bytes?: Uint8Array | null) => Database,
 		openFile(path, locks) {
 			// Held SHARED while it opens: opening reads the header and may roll back a dead writer's journal.
-			if (!waitFor(() => locks.shared(), lockWaits.readMs)) throw busy();
+			if (!waitShared(locks)) throw busy();
 			let host: HostDatabase;
 			try {
 				host = openHost(path);
@@ -314,4 +314,3 @@ export async function loadBuiltinEngine(): Promise<BuiltinEngine | undefined> {
 	}
 }
 
-export type { SqlJsStatic };

@@ -36,8 +36,3 @@ export async function chooseEngine(choice: EngineChoice = "auto"): Promise<SqlJs
 	}
 	return loadEngine();
 }
-
-/** "wasm", "node:sqlite" or "bun:sqlite", for stats and messages. */
-export function engineName(sql: SqlJsStatic): string {
-	return (sql as { name?: string; kind?: string }).kind === "builtin" ? String((sql as { name?: string }).name) : "wasm";
-}

@@ -51,6 +51,11 @@ export function waitFor(attempt: () => boolean, ms: number): boolean {
 	}
 }
 
+/** SHARED for a reader, waiting (at most `lockWaits.readMs`) for a committing writer to finish. */
+export function waitShared(locks: IndexLocks): boolean {
+	return waitFor(() => locks.shared(), lockWaits.readMs);
+}
+
 function setLock(locks: IndexLocks, type: number, slots: LockSlot[]): boolean {
 	if (type === F_UNLCK) {
 		if (slots.length === 3) locks.release("none");
@@ -65,7 +70,7 @@ function setLock(locks: IndexLocks, type: number, slots: LockSlot[]): boolean {
 			else if (slot === "shared" && locks.held.exclusive) {
 				locks.downgrade();
 				ok = true;
-			} else ok = slot === "shared" ? waitFor(() => locks.shared(), lockWaits.readMs) : true;
+			} else ok = slot === "shared" ? waitShared(locks) : true;
 		} else if (slot === "reserved") ok = locks.reserved();
 		else if (slot === "pending") ok = locks.pending();
 		else ok = waitFor(() => locks.exclusive(), lockWaits.commitMs);

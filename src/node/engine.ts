@@ -19,7 +19,6 @@ const require = createRequire(import.meta.url);
 /** The engine module with what lookback's build adds to stock sql.js. */
 export type NodeEngine = FilesEngine & {
 	HEAP16: Int16Array;
-	_sqlite3_open: (path: number, out: number) => number;
 };
 
 /**

@@ -9,9 +9,9 @@
 import { copyFileSync, mkdtempSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { LookbackError, openAt } from "../core/index.js";
+import { indexBusyError, openAt } from "../core/index.js";
 import { loadEngine } from "./engine.js";
-import { lockWaits, waitFor } from "./engine-locks.js";
+import { waitShared } from "./engine-locks.js";
 import { enginePathOf } from "./file-storage.js";
 import { IndexLocks } from "./index-locks.js";
 
@@ -34,7 +34,7 @@ export function readSnapshots(indexPath: string): ReadSnapshot {
 	let running: Promise<void> | undefined;
 
 	const copyUnderSharedLock = (to: string) => {
-		if (!waitFor(() => locks.shared(), lockWaits.readMs)) throw new LookbackError("index-busy", "the index is busy: another process kept it locked for too long; try again");
+		if (!waitShared(locks)) throw indexBusyError();
 		try {
 			copyFileSync(indexPath, to);
 		} finally {
