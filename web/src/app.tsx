@@ -168,7 +168,7 @@ function App() {
 					Cannot open the index: {failure}
 				</p>
 			) : null}
-			<main class="panes">
+			<main class={view.session ? "panes reading" : "panes"}>
 				<section id="list" class="list" data-kind={listing?.kind} data-query={listing?.kind === "results" ? listing.query : undefined} aria-label={listing?.kind === "results" ? "results" : "recent sessions"}>
 					<h2 class="pane-title">
 						{listing?.kind === "results" ? `${rows.length} matching session${rows.length === 1 ? "" : "s"}` : "recent sessions"}
