@@ -14,7 +14,7 @@ export function ForkMarker({ branch, session, to }: { branch: SideBranch; sessio
 	return (
 		<div class={`fork-marker ${branch.state}`} data-branch={branch.entryId}>
 			<span class="fork-glyph" aria-hidden="true">
-				⑂
+				↳
 			</span>{" "}
 			{stateName(branch.state)} leaves here, {plural(branch.messages, "message")}:{" "}
 			<SessionLink to={to} session={session} entry={branch.entryId} class="open-branch">
