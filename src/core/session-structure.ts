@@ -91,17 +91,19 @@ export function sessionStructure(db: Database, row: SessionRow, shown: readonly 
 		}
 	}
 
-	const subagents = queryAll<{ session_id: string; path: string }>(db, "SELECT session_id, path FROM sessions WHERE spawned_by = ? AND session_id IS NOT NULL ORDER BY path", [row.path]).map((s) => {
+	// Both by a range of the path index: a read over HTTP ranges must not scan every session.
+	// omp keeps a session's sub-agents in `<stem>/` beside `<stem>.jsonl`; Pi writes a fork beside its parent.
+	const sep = row.path.match(/[\\/]/g)?.pop() ?? "/";
+	const subagents = under(db, `${row.path.replace(/\.jsonl$/, "")}${sep}`, "spawned_by = ?", row.path).map((s) => {
 		const name = subagentName(s.path);
 		const entryId = spawningEntry(db, row.path, name);
 		return { sessionId: s.session_id, name, ...(entryId ? { entryId } : {}) };
 	});
 	const forks = row.session_id
-		? queryAll<{ session_id: string; name: string | null; first_prompt: string | null }>(
-				db,
-				"SELECT session_id, name, first_prompt FROM sessions WHERE parent_id = ? AND session_id IS NOT NULL AND session_id != ? ORDER BY started",
-				[row.session_id, row.session_id],
-			).map((s) => ({ sessionId: s.session_id, name: s.name ?? s.first_prompt?.slice(0, 80) ?? s.session_id }))
+		? under(db, row.path.slice(0, row.path.lastIndexOf(sep) + 1), "parent_id = ? AND session_id != parent_id", row.session_id).map((s) => ({
+				sessionId: s.session_id,
+				name: s.name ?? s.first_prompt?.slice(0, 80) ?? s.session_id,
+			}))
 		: [];
 	const spawnedByEntryId = spawningEntryOf(db, row);
 	return {
@@ -111,4 +113,14 @@ export function sessionStructure(db: Database, row: SessionRow, shown: readonly 
 		forks,
 		...(spawnedByEntryId ? { spawnedByEntryId } : {}),
 	};
+}
+
+/** Indexed sessions whose path starts with `prefix` and that meet `condition`, oldest first. */
+function under(db: Database, prefix: string, condition: string, value: string) {
+	return queryAll<{ session_id: string; path: string; name: string | null; first_prompt: string | null }>(
+		db,
+		`SELECT session_id, path, name, first_prompt FROM sessions
+		 WHERE path >= ? AND path < ? AND ${condition} AND session_id IS NOT NULL ORDER BY started, path`,
+		[prefix, `${prefix}\uffff`, value],
+	);
 }

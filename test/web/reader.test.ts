@@ -83,7 +83,8 @@ describe("the reader", () => {
 
 		await page.click("#reader .branches .to-active");
 		await page.waitForFunction(() => document.querySelector("#reader .branches summary")?.textContent?.startsWith("reading the active branch"));
-		expect(new URL(page.url()).searchParams.get("entry")).toBeNull();
+		// It opens where the active branch leaves the abandoned one.
+		expect(await page.textContent("#reader .message.focus")).toContain("Too much ops for us");
 		expect(await summary(page)).toContain("2 leaving this one");
 		expect(await page.locator("#reader .message", { hasText: "amqplib" }).count()).toBe(0);
 		// The fork markers sit in the conversation under the message each branch leaves after.
@@ -96,6 +97,15 @@ describe("the reader", () => {
 		expect(await page.textContent("#reader .messages")).toContain("amqplib");
 		await page.goBack();
 		await page.waitForFunction(() => document.querySelector("#reader .branches summary")?.textContent?.startsWith("reading the active branch"));
+		await page.close();
+	});
+
+	it("marks where a compacted stretch starts", async () => {
+		const page = await openPage(new URL(`?session=${SAMPLE.compaction}`, serving.url).href);
+		await page.waitForSelector("#reader .message");
+		expect(await page.textContent("#reader .stretch-start.compacted")).toMatch(/^compacted stretch/);
+		expect(await page.getAttribute("#reader .vrow:first-child .message", "class")).toBe("message user");
+		expect(await page.textContent("#reader .vrow:first-child .message .badge")).toBe("compacted");
 		await page.close();
 	});
 

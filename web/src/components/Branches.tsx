@@ -38,7 +38,7 @@ export function BranchSummary({ view, to }: { view: SessionView; to: Opener }) {
 				{abandoned ? (
 					<>
 						{" · "}
-						<SessionLink to={to} session={session} class="to-active">
+						<SessionLink to={to} session={session} entry={structure.branches.find((b) => b.state !== "abandoned")?.entryId} class="to-active">
 							read the active branch
 						</SessionLink>
 					</>
