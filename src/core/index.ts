@@ -27,6 +27,7 @@ export {
 export type { SyncOptions, SyncProgress, SyncReport } from "./indexer.js";
 export type { ReadRange, SearchHit, SearchRequest, SearchResponse } from "./search.js";
 export type { BrowseOptions, ReadOptions, SessionMessage, SessionView } from "./sessions.js";
+export type { LinkedSession, SessionStructure, SideBranch } from "./session-structure.js";
 export type { SessionSummary, SessionRow } from "./session-rows.js";
 export type { IndexOverview, IndexStats } from "./stats.js";
 export type { ActivityDay, ProjectCount } from "./activity.js";

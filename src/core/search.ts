@@ -8,6 +8,7 @@
  */
 
 import { decodeBody } from "./body-codec.js";
+import type { BranchState } from "./branch.js";
 import { DEFAULTS } from "./defaults.js";
 import type { Database } from "./engine.js";
 import { queryAll } from "./engine.js";
@@ -19,13 +20,8 @@ import { compileQuery, type CompileOptions, type CompiledQuery, type Expander } 
 import { parseQuery, type QueryNode } from "./query-parser.js";
 import { type SessionRow, sessionSummary, type SessionSummary, SESSION_COLUMNS } from "./session-rows.js";
 import { STATE_NAME } from "./schema.js";
-import { spawningEntry } from "./sessions.js";
+import { spawningEntryOf } from "./sessions.js";
 import { makeSnippet } from "./snippet.js";
-
-/** A sub-agent transcript is `<session>/<agent name>.jsonl`. */
-function agentNameOf(path: string): string {
-	return (path.split(/[\\/]/).pop() ?? "").replace(/\.jsonl$/, "");
-}
 import { timeBound } from "./time.js";
 import { closestWords, inVocabulary, vocabularyExpander, wordForms } from "./vocabulary.js";
 import { rankByWords, sessionWeight, type WeightedWord, type WordRanked } from "./word-ranking.js";
@@ -53,6 +49,8 @@ export interface SearchRequest {
 	scope?: "top" | "all";
 	/** Only sessions written by this agent. */
 	agent?: "pi" | "omp";
+	/** Only entries in these branch states (active, compacted, abandoned). */
+	branch?: BranchState | BranchState[];
 	/** Clock for relative times (tests). */
 	now?: number;
 	/** Entries never to return, e.g. what the asking agent already has in context: session rowid → entry ids. */
@@ -213,12 +211,13 @@ export function search(db: Database, request: SearchRequest): SearchResponse {
 	const since = timeBound(request.since, "start", request.now);
 	const until = timeBound(request.until, "end", request.now);
 	const roles = request.role === undefined ? [] : Array.isArray(request.role) ? request.role : [request.role];
+	const states = request.branch === undefined ? [] : Array.isArray(request.branch) ? request.branch : [request.branch];
 	const response: SearchResponse = { query: request.query, results: [], totalSessions: 0 };
 	const parsed = parseQuery(request.query);
 	if (!parsed.ok) return { ...response, error: parsed.error };
 
 	const vocab: Vocab = { expand: vocabularyExpander(db), forms: wordForms(db) };
-	const filters: Filters = { since, until, roles, project: request.project, limit, exclude: request.exclude, topOnly: request.scope === "top", agent: request.agent, readRange: request.readRange };
+	const filters: Filters = { since, until, roles, project: request.project, limit, exclude: request.exclude, topOnly: request.scope === "top", agent: request.agent, states, readRange: request.readRange };
 	let root = parsed.root;
 	let corrected: Pick<SearchResponse, "correctedQuery" | "notice"> = {};
 	const fixes = typoFixes(db, root, vocab);
@@ -352,6 +351,7 @@ interface Filters {
 	exclude?: SearchRequest["exclude"];
 	topOnly: boolean;
 	agent?: "pi" | "omp";
+	states: BranchState[];
 	readRange?: ReadRange;
 }
 
@@ -371,6 +371,8 @@ function filterClauses(f: Filters, table: Table): { where: string[]; params: (st
 		params.push(f.until);
 	}
 	if (f.topOnly) where.push("s.kind != 'subagent'");
+	const states = f.states.map((name) => STATE_NAME.indexOf(name)).filter((code) => code >= 0);
+	if (states.length > 0) where.push(`e.state IN (${states.join(",")})`);
 	if (f.agent) {
 		where.push("s.agent = ?");
 		params.push(f.agent);
@@ -473,7 +475,7 @@ function shapeResults(db: Database, candidates: Candidate[], query: CompiledQuer
 		const hit = best.get(session)!;
 		const body = decodeBody(queryAll<{ body: unknown }>(db, "SELECT body FROM entries WHERE id = ?", [hit.id])[0]?.body);
 		const row = rows.get(session)!;
-		const spawnedByEntryId = row.kind === "subagent" && row.spawned_by ? spawningEntry(db, row.spawned_by, agentNameOf(row.path)) : undefined;
+		const spawnedByEntryId = spawningEntryOf(db, row);
 		return {
 			...sessionSummary(row),
 			...(spawnedByEntryId ? { spawnedByEntryId } : {}),

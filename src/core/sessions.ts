@@ -10,6 +10,7 @@ import { LookbackError } from "./errors.js";
 import { containsPattern } from "./project.js";
 import { SESSION_COLUMNS, sessionSummary, type SessionRow, type SessionSummary } from "./session-rows.js";
 import { STATE_NAME } from "./schema.js";
+import { sessionStructure, type SessionStructure } from "./session-structure.js";
 import { isoOf, timeBound } from "./time.js";
 
 /**
@@ -58,6 +59,8 @@ export interface SessionView {
 	/** Index in the branch of the first message returned. */
 	offset: number;
 	messages: SessionMessage[];
+	/** With `structure: true`: the other branches, sub-agents and forks around the branch shown. */
+	structure?: SessionStructure;
 }
 
 export interface ReadOptions {
@@ -67,6 +70,8 @@ export interface ReadOptions {
 	window?: number;
 	/** Read the branch ending at this entry (a previous reply's branchTip). */
 	branchTip?: string;
+	/** Also say what surrounds the branch shown (the viewer draws it). */
+	structure?: boolean;
 }
 
 interface EntryRow {
@@ -135,6 +140,11 @@ export function readSession(db: Database, row: SessionRow, options: ReadOptions 
 		total: messages.length,
 		offset,
 		messages: shown,
+		...(options.structure
+			? {
+					structure: sessionStructure(db, row, branch, rows.map((r) => ({ id: r.entry_id, parentId: r.parent_id, seq: r.seq, state: STATE_NAME[r.state] ?? "active", message: r.role === null || r.body === null ? undefined : () => decodeBody(r.body) }))),
+				}
+			: {}),
 	};
 }
 
@@ -187,6 +197,16 @@ export function latestSummary(db: Database, sessionRowId: number, maxChars = 400
 	if (!row) return undefined;
 	const text = decodeBody(row.body).replace(/\s+/g, " ").trim();
 	return text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
+}
+
+/** A sub-agent transcript is `<session>/<agent name>.jsonl`. */
+export function subagentName(path: string): string {
+	return (path.split(/[\\/]/).pop() ?? "").replace(/\.jsonl$/, "");
+}
+
+/** For an omp sub-agent transcript: the entry of the spawning session that names it. */
+export function spawningEntryOf(db: Database, row: SessionRow): string | undefined {
+	return row.kind === "subagent" && row.spawned_by ? spawningEntry(db, row.spawned_by, subagentName(row.path)) : undefined;
 }
 
 /**

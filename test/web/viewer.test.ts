@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openNodeIndex } from "../../src/node/open.js";
 import { serveViewer, type Serving } from "../../src/node/serve.js";
 import { launchChromium } from "../browser.js";
+import { watchedPage } from "./watched-page.js";
 import { FIXTURES, SAMPLE } from "../helpers.js";
 import { assistantMessage, newSession, toolResult, userMessage } from "../pi-sessions.js";
 
@@ -145,11 +146,7 @@ describe("the viewer", () => {
 	});
 
 	it("never runs or loads anything a session holds", async () => {
-		const page = await browser.newPage();
-		const foreign: string[] = [];
-		page.on("request", (r) => {
-			if (!r.url().startsWith(serving.url)) foreign.push(r.url());
-		});
+		const { page, foreign } = await watchedPage(browser, serving.url);
 		const errors: string[] = [];
 		page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
 		await page.goto(serving.url);

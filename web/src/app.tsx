@@ -92,12 +92,12 @@ function App() {
 		const timer = setTimeout(async () => {
 			try {
 				const next: Listing = view.q.trim()
-					? await db.call("search", { query: view.q, ...filters, role: view.role || undefined, limit: 100 }).then((r) => ({ kind: "results", query: view.q, hits: r.results, notice: r.notice, error: r.error }))
+					? await db.call("search", { query: view.q, ...filters, role: view.role || undefined, branch: view.branch || undefined, limit: 100 }).then((r) => ({ kind: "results", query: view.q, hits: r.results, notice: r.notice, error: r.error }))
 					: { kind: "recent", sessions: await db.call("browse", { ...filters, limit: 200 }) };
 				if (current) {
 					setListing(next);
 					// The same list again (the index info refreshed): keep the reader's place in it.
-					const key = JSON.stringify([view.q, filters, view.role]);
+					const key = JSON.stringify([view.q, filters, view.role, view.branch]);
 					if (key !== listedKey.current) setSelected(0);
 					listedKey.current = key;
 				}
@@ -109,12 +109,12 @@ function App() {
 			current = false;
 			clearTimeout(timer);
 		};
-	}, [info, view.q, view.project, view.agent, view.role, view.since, view.until]);
+	}, [info, view.q, view.project, view.agent, view.role, view.since, view.until, view.branch]);
 
 	useEffect(() => {
 		if (!info || !view.session) return setSession(undefined);
 		let current = true;
-		db.call("read", { ref: view.session, around: view.entry || undefined, window: 1_000_000 }).then(
+		db.call("read", { ref: view.session, around: view.entry || undefined, window: 1_000_000, structure: true }).then(
 			(v) => current && setSession({ view: v }),
 			(error: Error) => current && setSession({ error: error.message }),
 		);
@@ -157,7 +157,7 @@ function App() {
 	return (
 		<>
 			<header class="top">
-				<a class="brand" href={location.pathname} onClick={(e) => (e.preventDefault(), go({ q: "", project: "", agent: "", role: "", since: "", until: "", session: "", entry: "" }))}>
+				<a class="brand" href={location.pathname} onClick={(e) => (e.preventDefault(), go({ q: "", project: "", agent: "", role: "", since: "", until: "", branch: "", session: "", entry: "" }))}>
 					lookback
 				</a>
 				<SearchBar state={view} input={input} onChange={(patch) => go(patch, false)} />

@@ -1,6 +1,6 @@
 /** What the page shows, as named by its URL: reloading or sharing the URL shows the same view. */
 
-import type { Role } from "../../src/core/index.js";
+import type { BranchState, Role } from "../../src/core/index.js";
 
 export interface ViewState {
 	q: string;
@@ -9,18 +9,21 @@ export interface ViewState {
 	role: "" | Role;
 	since: string;
 	until: string;
+	/** Only hits in this branch state: active (in context), compacted, abandoned. */
+	branch: "" | BranchState;
 	/** The session open in the reader, and the entry to show in it. */
 	session: string;
 	entry: string;
 }
 
-const KEYS = ["q", "project", "agent", "role", "since", "until", "session", "entry"] as const;
+const KEYS = ["q", "project", "agent", "role", "since", "until", "branch", "session", "entry"] as const;
 
 export function readViewState(search: string): ViewState {
 	const params = new URLSearchParams(search);
 	const state = Object.fromEntries(KEYS.map((k) => [k, params.get(k) ?? ""])) as unknown as ViewState;
 	if (!["", "pi", "omp"].includes(state.agent)) state.agent = "";
 	if (!["", "user", "assistant", "tool", "summary", "meta"].includes(state.role)) state.role = "";
+	if (!["", "active", "compacted", "abandoned"].includes(state.branch)) state.branch = "";
 	return state;
 }
 
@@ -33,4 +36,4 @@ export function viewUrl(state: ViewState, load?: string): string {
 	return query ? `?${query}` : location.pathname;
 }
 
-export const hasFilters = (s: ViewState) => Boolean(s.project || s.agent || s.role || s.since || s.until);
+export const hasFilters = (s: ViewState) => Boolean(s.project || s.agent || s.role || s.since || s.until || s.branch);

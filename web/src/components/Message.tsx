@@ -1,5 +1,6 @@
 /** One message of the reader: prose as markdown, tool calls and results collapsed, summaries and labels marked. */
 
+import type { ComponentChildren } from "preact";
 import type { SessionMessage } from "../../../src/core/index.js";
 import { markdownHtml } from "../markdown.js";
 import { when } from "./format.js";
@@ -25,8 +26,19 @@ function Markdown({ text }: { text: string }) {
 	return <div class="md" dangerouslySetInnerHTML={{ __html: markdownHtml(text) }} />;
 }
 
-export function Message({ message, focus }: { message: SessionMessage; focus: boolean }) {
+interface Props {
+	message: SessionMessage;
+	/** The entry the URL names (the hit). */
+	focus: boolean;
+	/** The current match of find-in-session. */
+	found?: boolean;
+	/** Links drawn under the message (the sub-agents a tool call spawned). */
+	children?: ComponentChildren;
+}
+
+export function Message({ message, focus: named, found = false, children }: Props) {
 	const m = message;
+	const focus = named || found;
 	let body;
 	let label: string = m.role;
 	if (m.role === "tool") {
@@ -50,12 +62,13 @@ export function Message({ message, focus }: { message: SessionMessage; focus: bo
 		body = <p class="meta-text">{m.text}</p>;
 	} else body = <Markdown text={m.text} />;
 	return (
-		<section class={`message ${m.role}${focus ? " focus" : ""}`} id={`entry-${m.entryId}`} data-entry={m.entryId}>
+		<section class={`message ${m.role}${named ? " focus" : ""}${found ? " found" : ""}`} id={`entry-${m.entryId}`} data-entry={m.entryId}>
 			<header>
 				<span class="who">{label}</span> <span class="facts">{when(m.time)}</span>
 				{m.branchState !== "active" ? <span class={`badge ${m.branchState}`}>{m.branchState}</span> : null}
 			</header>
 			{body}
+			{children}
 		</section>
 	);
 }

@@ -38,6 +38,12 @@ export function SearchBar({ state, input, onChange }: Props) {
 						<option value={r}>{r}</option>
 					))}
 				</select>
+				<select name="branch" title="branch state of the hit" value={state.branch} onChange={(e) => onChange({ branch: e.currentTarget.value as ViewState["branch"] })}>
+					<option value="">any branch</option>
+					<option value="active">active branch</option>
+					<option value="compacted">compacted stretch</option>
+					<option value="abandoned">abandoned branch</option>
+				</select>
 				{field("since", "since (date or 2w)")}
 				{field("until", "until (date)")}
 			</div>

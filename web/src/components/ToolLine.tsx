@@ -1,6 +1,6 @@
 /** A tool call or its result on one line (name, first argument or first line), expandable to the whole text. */
 
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 
 /** The first argument of a call written as `name {json}`, or the first line of a result. */
 export function firstArgument(text: string): string {
@@ -22,6 +22,10 @@ interface Props {
 
 export function ToolLine({ kind, name, text, open = false }: Props) {
 	const [expanded, setExpanded] = useState(open);
+	// Opened again when it becomes the hit or the current find match; closing it stays the reader's choice.
+	useEffect(() => {
+		if (open) setExpanded(true);
+	}, [open]);
 	const summary = firstArgument(text).slice(0, 160);
 	const failed = kind === "result" && /^(error|Error:|.*\bexit code [1-9])/m.test(text.slice(0, 400));
 	return (
