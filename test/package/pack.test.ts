@@ -104,7 +104,7 @@ describe("the packed package", () => {
 		writeFileSync(
 			join(project, "consumer.ts"),
 			`import { fileSource, fileStorage, loadEngine, LookbackIndex, type SearchResponse } from "lookback";
-import { idbStorage, loadWebEngine, LookbackIndex as WebIndex } from "lookback/web";
+import { idbStorage, loadWebEngine, LookbackIndex as WebIndex, memorySource } from "lookback/web";
 
 export async function searchFiles(indexPath: string, sessions: string): Promise<SearchResponse> {
 	const index = await LookbackIndex.open({ sql: await loadEngine(), storage: fileStorage(indexPath) });
@@ -114,8 +114,11 @@ export async function searchFiles(indexPath: string, sessions: string): Promise<
 	return index.search({ query: "sqlite lock", since: "2w" });
 }
 
-export async function browserSearch(): Promise<number> {
+export async function browserSearch(files: Map<string, Uint8Array>): Promise<number> {
+	// README's example for lookback/web
 	const index = await WebIndex.open({ sql: await loadWebEngine({ wasmUrl: "/sql-wasm.wasm" }), storage: idbStorage() });
+	await index.sync(memorySource(files));
+	await index.save();
 	// @ts-expect-error results are hits, not strings
 	const first: string = index.search({ query: "sqlite" }).results[0];
 	return first.length;
