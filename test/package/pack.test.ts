@@ -8,6 +8,7 @@ import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO, useFakeModel } from "../agents.js";
 import { fakeModelsJson } from "../fake-model-server.mjs";
@@ -143,6 +144,24 @@ console.log(JSON.stringify({ node: typeof node.LookbackIndex, openNodeIndex: typ
 			idbStorage: "function",
 			openServed: "function",
 		});
+	});
+
+	it("bundles lookback/web for a browser without Node built-ins", async () => {
+		const project = join(installed, "..", "..");
+		const result = await build({
+			stdin: {
+				contents:
+					'import { idbStorage, loadWebEngine, LookbackIndex } from "lookback/web"; console.log(idbStorage, loadWebEngine, LookbackIndex);',
+				resolveDir: project,
+			},
+			bundle: true,
+			platform: "browser",
+			format: "esm",
+			write: false,
+			logLevel: "silent",
+		});
+		expect(result.errors).toEqual([]);
+		expect(result.outputFiles[0].text).toContain("IndexedDB lookback/index/");
 	});
 
 	it("runs its lookback bin: version, and a search over a sessions folder", async () => {
