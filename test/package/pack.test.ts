@@ -43,6 +43,8 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
 
 const model = useFakeModel();
 let scratch = "";
+/** The scratch project the tarball is installed into. */
+let project = "";
 /** The package as npm installed it from the tarball. */
 let installed = "";
 
@@ -55,7 +57,7 @@ beforeAll(async () => {
 	const pack = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], REPO);
 	expect(pack.code, pack.stderr).toBe(0);
 	const tarball = join(scratch, (JSON.parse(pack.stdout) as { filename: string }[])[0].filename);
-	const project = join(scratch, "project");
+	project = join(scratch, "project");
 	mkdirSync(project);
 	writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
 	const install = await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball], project);
@@ -85,7 +87,6 @@ describe("the packed package", () => {
 	});
 
 	it("type-checks a consumer of lookback and lookback/web against the shipped declarations", async () => {
-		const project = join(installed, "..", "..");
 		writeFileSync(
 			join(project, "tsconfig.json"),
 			JSON.stringify({
@@ -132,7 +133,6 @@ export async function browserSearch(files: Map<string, Uint8Array>): Promise<num
 	});
 
 	it("loads both entries at run time", async () => {
-		const project = join(installed, "..", "..");
 		const script = `const node = await import("lookback"); const web = await import("lookback/web");
 console.log(JSON.stringify({ node: typeof node.LookbackIndex, openNodeIndex: typeof node.openNodeIndex, web: typeof web.LookbackIndex, idbStorage: typeof web.idbStorage, openServed: typeof web.openServed }));`;
 		const loaded = await run(process.execPath, ["--input-type=module", "-e", script], project);
@@ -147,7 +147,6 @@ console.log(JSON.stringify({ node: typeof node.LookbackIndex, openNodeIndex: typ
 	});
 
 	it("bundles lookback/web for a browser without Node built-ins", async () => {
-		const project = join(installed, "..", "..");
 		const result = await build({
 			stdin: {
 				contents:
@@ -165,7 +164,6 @@ console.log(JSON.stringify({ node: typeof node.LookbackIndex, openNodeIndex: typ
 	});
 
 	it("runs its lookback bin: version, and a search over a sessions folder", async () => {
-		const project = join(installed, "..", "..");
 		const bin = join(project, "node_modules", ".bin", "lookback");
 		const env = cleanEnv({ HOME: join(scratch, "home"), PI_CODING_AGENT_DIR: join(scratch, "bin-agent") });
 		expect((await run(bin, ["--version"], project, env)).stdout).toBe(`lookback ${VERSION}\n`);
