@@ -48,7 +48,7 @@
  *    entries copied with the same ids/timestamps), ~8% have compaction(s) (context above model window − 16384).
  *
  * omp mode (`--agent omp`, `generateCorpus({ ..., agent: "omp" })`; default "pi", whose output does not change):
- * the store of oh-my-pi 18.x (facts: shared/reference/omp.md §1, §4). Same sessions, projects and text kit, plus:
+ * the store of oh-my-pi 18.x (the format test/omp/ checks against the real omp). Same sessions, projects and text kit, plus:
  *  - DIR/sessions/-<project>/<fileTimestamp>_<id>.jsonl (omp's bucket for a cwd under $HOME=/home/dev: "-" + the
  *    relative path with / replaced by -). Line 1 is the fixed-width title slot, exactly 256 UTF-8 bytes with the
  *    newline: {"type":"title","v":1,"title":"…","updatedAt":"…","source":"auto"|"user","pad":"   …"}; ~70% of

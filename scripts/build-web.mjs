@@ -1,4 +1,5 @@
-// Builds the browser pieces into dist/web: the viewer page, its worker, the smoke page, and the engine's wasm beside them.
+// Builds the browser pieces: into dist/web the viewer page, its worker, the smoke page, and the engine's wasm beside
+// them; and dist/browser.js, the `lookback/web` library entry.
 import { build } from "esbuild";
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 mkdirSync("dist/web", { recursive: true });
@@ -20,3 +21,18 @@ copyFileSync("wasm/dist/sql-wasm.wasm", "dist/web/sql-wasm.wasm");
 copyFileSync("web/public/index.html", "dist/web/index.html");
 copyFileSync("web/public/app.css", "dist/web/app.css");
 writeFileSync("dist/web/smoke.html", '<!doctype html><meta charset="utf-8"><title>lookback smoke</title><script type="module" src="/smoke.js"></script>\n');
+
+// The library entry leaves its dependencies to the user's bundler (one copy of each), and bundles only our code
+// and the engine's glue; the wasm is the package's wasm/dist/sql-wasm.wasm (export `lookback/sql-wasm.wasm`).
+await build({
+	entryPoints: ["web/src/index.ts"],
+	outfile: "dist/browser.js",
+	bundle: true,
+	packages: "external",
+	platform: "browser",
+	format: "esm",
+	target: "es2022",
+	external: ["fs", "path", "crypto"],
+	sourcemap: true,
+	logLevel: "warning",
+});

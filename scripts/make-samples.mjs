@@ -1503,7 +1503,8 @@ function makeV1Session() {
 			arguments: {
 				path: "src/commands/rollout.js",
 				oldText: "  const url = await uploadArtifact(opts.bucket, artifact);",
-				newText: "  const url = opts.dryRun\n    ? `s3://${opts.bucket}/${artifact.sha256}.tgz (not uploaded)`\n    : await uploadArtifact(opts.bucket, artifact);",
+				// A template with its `${` escaped: the session's code, not an interpolation of ours.
+				newText: `  const url = opts.dryRun\n    ? \`s3://\${opts.bucket}/\${artifact.sha256}.tgz (not uploaded)\`\n    : await uploadArtifact(opts.bucket, artifact);`,
 			},
 		},
 	], 3390, 158));

@@ -105,19 +105,18 @@ export function formatSyncSummary(report: SyncReport): string {
 }
 
 export function formatWarnings(report: SyncReport, style: Style): string {
-	return report.warnings
-		.map((w) => {
-			switch (w.kind) {
-				case "incomplete-walk":
-					return `${style.warn("warning:")} not every session folder could be read (${w.message}); nothing was purged`;
-				case "sync-failed":
-					return `${style.warn("warning:")} sync failed (${w.error}); results come from the index as it stands`;
-				case "index-rebuilt":
-					return `${style.warn("warning:")} the index was unusable (${w.reason}) and is rebuilt${w.setAside ? `; the old file is kept at ${w.setAside}` : ""}`;
-				case "index-near-ceiling":
-					return `${style.warn("warning:")} ${w.message}`;
-			}
-		})
-		.map((l) => `${l}\n`)
-		.join("");
+	return report.warnings.map((w) => `${warningText(w, style)}\n`).join("");
+}
+
+function warningText(w: SyncReport["warnings"][number], style: Style): string {
+	switch (w.kind) {
+		case "incomplete-walk":
+			return `${style.warn("warning:")} not every session folder could be read (${w.message}); nothing was purged`;
+		case "sync-failed":
+			return `${style.warn("warning:")} sync failed (${w.error}); results come from the index as it stands`;
+		case "index-rebuilt":
+			return `${style.warn("warning:")} the index was unusable (${w.reason}) and is rebuilt${w.setAside ? `; the old file is kept at ${w.setAside}` : ""}`;
+		case "index-near-ceiling":
+			return `${style.warn("warning:")} ${w.message}`;
+	}
 }

@@ -20,7 +20,7 @@ export interface CliIO {
 	isTTY: boolean;
 }
 
-export const VERSION = "0.1.0";
+const VERSION = "0.1.0";
 
 /** The built viewer: beside the bundled CLI (dist/web), or dist/web of the repo when run from the sources. */
 function webDir(): string {

@@ -191,7 +191,7 @@ class BuiltinStatement {
 }
 
 /** A database of the built-in engine with the calls of a sql.js Database. */
-export class BuiltinDatabase {
+class BuiltinDatabase {
 	private readonly locks: TransactionLocks;
 
 	constructor(

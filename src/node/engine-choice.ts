@@ -10,7 +10,7 @@ import { loadEngine } from "./engine.js";
 
 export type EngineChoice = "auto" | "wasm" | "builtin";
 
-export const ENGINE_CHOICES: readonly EngineChoice[] = ["auto", "wasm", "builtin"];
+const ENGINE_CHOICES: readonly EngineChoice[] = ["auto", "wasm", "builtin"];
 
 /** The choice from `--engine`, else `LOOKBACK_ENGINE`, else auto. */
 export function engineChoice(flag: string | undefined, env: Record<string, string | undefined> = process.env): EngineChoice {

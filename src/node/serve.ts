@@ -36,11 +36,11 @@ const TYPES: Record<string, string> = {
 };
 
 /** Nothing from a session may run as script or load anything: the page's own files, the wasm, and nothing else. */
-export const VIEWER_CSP =
+const VIEWER_CSP =
 	"default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** The one byte range asked for, or "bad" (unsatisfiable or several ranges), or undefined for the whole file. */
-export function byteRange(header: string | undefined, size: number): { start: number; end: number } | "bad" | undefined {
+function byteRange(header: string | undefined, size: number): { start: number; end: number } | "bad" | undefined {
 	if (header === undefined) return undefined;
 	const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
 	if (!m || (m[1] === "" && m[2] === "")) return "bad";

@@ -1,0 +1,25 @@
+/**
+ * `npm run test:unit`: the tests that need nothing but Node 20 and this checkout — no browser, tmux, Bun, Node 22,
+ * apt or registry — and no minute-long stress. `npm test` runs every test (vitest.config.ts).
+ */
+import { configDefaults, defineConfig, mergeConfig } from "vitest/config";
+import base from "./vitest.config.js";
+
+export default mergeConfig(
+	base,
+	defineConfig({
+		test: {
+			exclude: [
+				...configDefaults.exclude,
+				"test/web/**", // headless Chromium
+				"test/extension/pi-e2e.test.ts", // the real pi binary against a fake model
+				"test/extension/pi-overlay.test.ts", // pi's TUI in tmux
+				"test/extension/pi-tui.test.ts", // pi's TUI in tmux
+				"test/omp/omp-e2e.test.ts", // omp on Bun
+				"test/engines/**", // node:sqlite (Node 22) and bun:sqlite
+				"test/reliability/stress.test.ts", // one minute of killed writers, on every engine
+				"test/package/**", // npm pack, npm install from the registry, pi install
+			],
+		},
+	}),
+);
