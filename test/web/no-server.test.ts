@@ -6,6 +6,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
+import { gzipSync } from "node:zlib";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -125,6 +126,31 @@ describe("no-server mode", () => {
 		} finally {
 			await serving.close();
 		}
+	});
+
+	it("takes single session files, gzipped ones too, picked or dropped on the page", async () => {
+		const loose = join(dir, "loose");
+		const gz = newSession(loose, "/home/dev/projects/zoo");
+		gz.appendMessage(userMessage("Archive note: the capybaraQueue drains nightly"));
+		gz.appendMessage(assistantMessage("Noted."));
+		writeFileSync(join(loose, "archived.jsonl.gz"), gzipSync(readFileSync(gz.getSessionFile()!)));
+		const plain = newSession(loose, "/home/dev/projects/zoo");
+		plain.appendMessage(userMessage("Dropped: where does the wombatLedger live?"));
+		plain.appendMessage(assistantMessage("Nowhere yet."));
+		const page = await open(await staticServer());
+		await pick(page, "#pick-files", join(loose, "archived.jsonl.gz"));
+		expect(await page.getAttribute("#scan-report", "data-added")).toBe("1");
+		await findTitle(page, "capybaraQueue", "Archive note: the capybaraQueue drains nightly");
+		const handled = Number(await page.getAttribute("#local", "data-handled"));
+		await page.evaluate((text) => {
+			const data = new DataTransfer();
+			data.items.add(new File([text], "2026-11-01T00-00-00-000Z_dropped.jsonl"));
+			dispatchEvent(new DragEvent("drop", { dataTransfer: data, cancelable: true }));
+		}, readFileSync(plain.getSessionFile()!, "utf8"));
+		await page.waitForSelector(`#local[data-handled="${handled + 1}"]`);
+		expect(await page.getAttribute("#scan-report", "data-added")).toBe("1");
+		await findTitle(page, "wombatLedger", "Dropped: where does the wombatLedger live?");
+		await page.context().close();
 	});
 
 	it("names a malformed session file among good ones and indexes the good ones", async () => {

@@ -39,8 +39,12 @@ async function walkEntry(entry: FileSystemEntry, found: PickedFile[], depth = 0)
 /** Files and folders dropped on the page. */
 export async function fromDrop(data: DataTransfer): Promise<Picked> {
 	const found: PickedFile[] = [];
-	const roots = Array.from(data.items, (item) => item).map((item) => item.webkitGetAsEntry()).filter((e): e is FileSystemEntry => e !== null);
-	for (const root of roots) await walkEntry(root, found);
+	for (const item of Array.from(data.items, (i) => i)) {
+		const entry = item.webkitGetAsEntry();
+		const file = entry ? undefined : item.getAsFile(); // a drop made by a script has files but no entries
+		if (entry) await walkEntry(entry, found);
+		else if (file) found.push({ path: file.name, file });
+	}
 	return sort(found);
 }
 
