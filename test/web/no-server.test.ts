@@ -107,6 +107,7 @@ describe("no-server mode", () => {
 		await stop(url);
 		await page.reload();
 		await page.waitForSelector("body[data-ready=true][data-mode=local]");
+		expect(await page.textContent("#offline")).toContain("No server answers");
 		expect(await page.textContent("#status")).toMatch(/^12 sessions/);
 		await findTitle(page, "quokkaLedger", "Where is the quokkaLedger kept?");
 		await page.locator("#list .row .title").first().click();

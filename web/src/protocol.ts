@@ -17,6 +17,8 @@ export interface IndexInfo {
 	etag: string | null;
 	/** When the copy in use was fetched (offline mode). */
 	fetchedAt?: string;
+	/** Local mode: no server answered (the page came from this browser's copy). */
+	unreachable?: boolean;
 	/** Local mode: why the index is not kept across visits, when it is not. */
 	notKept?: string;
 	/** Local mode: the folders a rescan reads again by itself (File System Access API), the page asking leave first. */

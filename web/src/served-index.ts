@@ -34,7 +34,11 @@ let opened = 0;
 
 /** Nothing is served beside the page (a static host, `lookback serve` before an index exists, a server gone): the page keeps its own index. */
 export class NoServedIndex extends LookbackError {
-	constructor(message: string) {
+	constructor(
+		message: string,
+		/** No server answered at all (the page came from the service worker's copy). */
+		readonly unreachable = false,
+	) {
 		super("io", message);
 	}
 }
@@ -76,7 +80,7 @@ export async function openServed(engine: FilesEngine, url: string, mode?: "paged
 		probe = await fetch(url, { headers: { Range: "bytes=0-99" }, cache: "no-store", signal: abort.signal });
 	} catch {
 		const kept = await keptCopy(url);
-		if (!kept) throw new NoServedIndex("the server does not answer, and no copy of its index was kept in this browser");
+		if (!kept) throw new NoServedIndex("the server does not answer, and no copy of its index was kept in this browser", true);
 		const index = await openWhole(engine, kept.bytes, `the copy of ${url} kept in this browser`);
 		return { index, info: withInfo(index, { mode: "offline", bytes: kept.bytes.length, etag: kept.etag, fetchedAt: kept.fetchedAt }) };
 	}

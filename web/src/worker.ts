@@ -24,7 +24,7 @@ async function open(args: Parameters<Calls["open"]>[0]): Promise<IndexInfo> {
 		served = await openServed(await engine, new URL(args.url, self.location.href).href, args.mode);
 	} catch (error) {
 		// Nothing served beside the page: no-server mode, on the index this browser keeps.
-		if (error instanceof NoServedIndex) return openLocal(await engine, args.keep ?? true);
+		if (error instanceof NoServedIndex) return { ...(await openLocal(await engine, args.keep ?? true)), unreachable: error.unreachable };
 		throw error;
 	}
 	return served.info;

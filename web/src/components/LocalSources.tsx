@@ -23,6 +23,8 @@ export function LocalSources({ db, info, onInfo }: Props) {
 	/** Picks handled so far, for whoever waits for the next one to end (the tests). */
 	const [handled, setHandled] = useState(0);
 	const folderInput = useRef<HTMLInputElement>(null);
+	const filesInput = useRef<HTMLInputElement>(null);
+	const indexInput = useRef<HTMLInputElement>(null);
 
 	const run = async (work: () => Promise<IndexInfo | ScanReport>) => {
 		setBusy(true);
@@ -90,20 +92,20 @@ export function LocalSources({ db, info, onInfo }: Props) {
 				<button type="button" id="pick-folder-button" disabled={busy} onClick={pickFolder}>
 					session folder…
 				</button>
-				<label class="button">
+				<button type="button" disabled={busy} onClick={() => filesInput.current?.click()}>
 					session files…
-					<input id="pick-files" type="file" multiple accept=".jsonl,.gz" disabled={busy} onChange={onFiles} />
-				</label>
-				<label class="button">
+				</button>
+				<button type="button" disabled={busy} onClick={() => indexInput.current?.click()} title="an index file exported by lookback">
 					index file…
-					<input id="pick-index" type="file" disabled={busy} onChange={onFiles} />
-				</label>
+				</button>
 				{info.sessions > 0 ? (
 					<button type="button" id="rescan" disabled={busy} onClick={rescan} title="read new and grown session files">
 						rescan
 					</button>
 				) : null}
 				<input id="pick-folder" ref={folderInput} type="file" {...{ webkitdirectory: true }} disabled={busy} onChange={onFiles} hidden />
+				<input id="pick-files" ref={filesInput} type="file" multiple accept=".jsonl,.gz" disabled={busy} onChange={onFiles} hidden />
+				<input id="pick-index" ref={indexInput} type="file" disabled={busy} onChange={onFiles} hidden />
 			</div>
 			{progress ? (
 				<p class="progress">
@@ -128,6 +130,11 @@ export function LocalSources({ db, info, onInfo }: Props) {
 			{error ? (
 				<p id="local-error" class="failure" role="alert">
 					{error}
+				</p>
+			) : null}
+			{info.unreachable ? (
+				<p id="offline" class="changed">
+					No server answers: this page runs from the copy this browser kept, on the index it keeps.
 				</p>
 			) : null}
 			{info.notKept ? (
