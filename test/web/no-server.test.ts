@@ -3,7 +3,7 @@
  * picked folder of Pi sessions in the browser, keeps the index in IndexedDB and the page in its service worker
  * (so it reopens with the server stopped), rescans only changed files, and says what is wrong with bad input.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { gzipSync } from "node:zlib";
@@ -114,6 +114,55 @@ describe("no-server mode", () => {
 		await page.waitForSelector("#reader .message.focus");
 		expect(await page.textContent("#reader .message.focus")).toContain("quokkaLedger");
 		await page.context().close();
+	});
+
+	it("reads a folder of the File System Access API again by itself on rescan", async () => {
+		// Headless Chromium cannot answer the picker's dialog: it hands out a real folder handle of the page's own
+		// private file system instead, filled with the sample sessions.
+		const context = await browser.newContext();
+		await context.addInitScript(() => {
+			(window as unknown as { showDirectoryPicker(): Promise<FileSystemDirectoryHandle> }).showDirectoryPicker = async () => (await navigator.storage.getDirectory()).getDirectoryHandle("sessions");
+		});
+		const page = await open(await staticServer(), await context.newPage());
+		const files = readdirSync(FIXTURES, { recursive: true, encoding: "utf8" })
+			.filter((f) => f.endsWith(".jsonl"))
+			.map((f) => [f, readFileSync(join(FIXTURES, f), "utf8")]);
+		const write = (list: string[][], append: boolean) =>
+			page.evaluate(
+				async ([list, append]) => {
+					const root = await (await navigator.storage.getDirectory()).getDirectoryHandle("sessions", { create: true });
+					for (const [path, text] of list as string[][]) {
+						const [folder, name] = path.split("/");
+						const file = await (await root.getDirectoryHandle(folder, { create: true })).getFileHandle(name, { create: true });
+						const writable = await file.createWritable({ keepExistingData: append as boolean });
+						if (append) await writable.seek((await file.getFile()).size);
+						await writable.write(text);
+						await writable.close();
+					}
+				},
+				[list, append] as const,
+			);
+		await write(files, false);
+		let handled = Number(await page.getAttribute("#local", "data-handled"));
+		await page.click("#pick-folder-button");
+		await page.waitForSelector(`#local[data-handled="${++handled}"]`);
+		expect(await page.getAttribute("#scan-report", "data-parsed")).toBe(String(files.length));
+		const [path, text] = files[0];
+		const last = text.trim().split("\n").pop() ?? "";
+		const message = { role: "user", content: [{ type: "text", text: "and the dingoRollback?" }], timestamp: Date.now() };
+		const line = JSON.stringify({ type: "message", id: "feedbeef", parentId: JSON.parse(last).id, timestamp: new Date().toISOString(), message });
+		await write([[path, `${line}\n`]], true);
+		// The folder handle is kept with the index: after a reload, rescan reads the folder again without a pick.
+		await page.reload();
+		await page.waitForSelector("body[data-ready=true][data-mode=local]");
+		handled = 0;
+		await page.click("#rescan");
+		await page.waitForSelector(`#local[data-handled="${++handled}"]`);
+		expect(await page.getAttribute("#scan-report", "data-parsed")).toBe("1");
+		expect(await page.getAttribute("#scan-report", "data-grown")).toBe("1");
+		await page.fill("#query", "dingoRollback");
+		await page.waitForSelector('#list[data-kind=results][data-query="dingoRollback"] .row');
+		await context.close();
 	});
 
 	it("is what `lookback serve` shows before any index exists", async () => {
