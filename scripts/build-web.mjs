@@ -1,9 +1,9 @@
-// Builds the browser pieces: into dist/web the viewer page, its worker, the smoke page, and the engine's wasm beside
-// them; and dist/browser.js, the `lookback/web` library entry.
+// Builds the browser pieces: into dist/web the viewer page, its worker, its service worker, the smoke page, and the
+// engine's wasm beside them; and dist/browser.js, the `lookback/web` library entry.
 import { build } from "esbuild";
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 mkdirSync("dist/web", { recursive: true });
-for (const [name, entry] of [["smoke", "smoke.ts"], ["app", "app.tsx"], ["worker", "worker.ts"]]) await build({
+for (const [name, entry] of [["smoke", "smoke.ts"], ["app", "app.tsx"], ["worker", "worker.ts"], ["sw", "sw.ts"]]) await build({
 	entryPoints: [`web/src/${entry}`],
 	outfile: `dist/web/${name}.js`,
 	bundle: true,

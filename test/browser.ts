@@ -15,12 +15,13 @@ export function launchChromium(): Promise<Browser> {
 	});
 }
 
-const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
+const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json" };
 
-/** Serve `routes` (URL prefix → folder) and fixed bodies on 127.0.0.1; resolves with the base URL. */
+/** Serve `routes` (URL prefix → folder) and fixed bodies on 127.0.0.1, like any static host; resolves with the base URL. */
 export async function serve(routes: Record<string, string>, bodies: Record<string, string> = {}): Promise<{ url: string; server: Server }> {
 	const server = createServer((req, res) => {
-		const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+		const asked = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+		const path = asked.endsWith("/") ? `${asked}index.html` : asked; // a folder's page, as static hosts answer
 		if (bodies[path] !== undefined) {
 			res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "text/plain" });
 			res.end(bodies[path]);

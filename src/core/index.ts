@@ -60,3 +60,4 @@ export { parseQuery, type ParsedQuery, type QueryNode } from "./query-parser.js"
 export { splitInlineFilters, type InlineFilters, type SplitQuery } from "./inline-filters.js";
 export { projectName } from "./project.js";
 export { SCHEMA_VERSION } from "./schema.js";
+export { fileProblems, type FileProblem } from "./file-problems.js";

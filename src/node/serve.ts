@@ -65,6 +65,7 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 		"/app.js": page("app.js"),
 		"/app.css": page("app.css"),
 		"/worker.js": page("worker.js"),
+		"/sw.js": page("sw.js"),
 		"/sql-wasm.wasm": page("sql-wasm.wasm"),
 		"/index.db": snapshot.path,
 	};

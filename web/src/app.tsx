@@ -8,16 +8,19 @@ import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { ActivityDay, ProjectCount, SearchHit, SessionSummary, SessionView } from "../../src/core/index.js";
 import { ActivityChart } from "./components/ActivityChart.js";
 import { IndexStatus } from "./components/IndexStatus.js";
+import { LocalSources } from "./components/LocalSources.js";
 import { ProjectList } from "./components/ProjectList.js";
 import { Reader } from "./components/Reader.js";
 import { SearchBar } from "./components/SearchBar.js";
 import { SessionRow } from "./components/SessionRow.js";
 import { VirtualList } from "./components/VirtualList.js";
 import { startDb } from "./db-client.js";
+import { canKeep, keepPageOffline } from "./picked-files.js";
 import type { IndexInfo } from "./protocol.js";
 import { readViewState, viewUrl, type ViewState } from "./view-state.js";
 
 const db = startDb();
+keepPageOffline();
 const INDEX_URL = "index.db";
 const loadMode = new URLSearchParams(location.search).get("load");
 const mode = loadMode === "paged" || loadMode === "whole" ? loadMode : undefined;
@@ -47,15 +50,17 @@ function App() {
 	const hrefOf = (session: string, entry?: string) => viewUrl({ ...view, session, entry: entry ?? "" }, mode);
 	const openSession = (session: string, entry?: string) => go({ session, entry: entry ?? "" });
 
+	const opened = (next: IndexInfo) => {
+		setInfo(next);
+		setFailure(undefined);
+		document.body.dataset.ready = "true";
+		document.body.dataset.mode = next.mode;
+		db.call("landing", {}).then(setLanding, () => undefined);
+	};
 	const openIndex = () => {
 		setChanged(undefined);
-		db.call("open", { url: INDEX_URL, mode }).then(
-			(opened) => {
-				setInfo(opened);
-				setFailure(undefined);
-				document.body.dataset.ready = "true";
-				db.call("landing", {}).then(setLanding, () => undefined);
-			},
+		canKeep().then((keep) => db.call("open", { url: INDEX_URL, mode, keep })).then(
+			opened,
 			(error: Error) => {
 				setFailure(error.message);
 				document.body.dataset.ready = "error";
@@ -71,7 +76,7 @@ function App() {
 
 	// Notice when the server's copy changed or the server went away; what is open stays usable.
 	useEffect(() => {
-		if (!info || info.mode === "offline") return;
+		if (!info || info.mode === "offline" || info.mode === "local") return;
 		const timer = setInterval(async () => {
 			try {
 				const head = await fetch(INDEX_URL, { method: "HEAD", cache: "no-store" });
@@ -163,6 +168,7 @@ function App() {
 				<SearchBar state={view} input={input} onChange={(patch) => go(patch, false)} />
 				<IndexStatus info={info} notice={changed} onReopen={openIndex} />
 			</header>
+			{info?.mode === "local" ? <LocalSources db={db} info={info} onInfo={opened} /> : null}
 			{failure ? (
 				<p id="failure" class="failure" role="alert">
 					Cannot open the index: {failure}

@@ -1,6 +1,6 @@
 /** The page's side of the worker: each call a promise of its reply. */
 
-import type { CallMessage, CallName, Calls, ReplyMessage } from "./protocol.js";
+import type { CallMessage, CallName, Calls, ProgressMessage, ReplyMessage } from "./protocol.js";
 
 export class CallError extends Error {
 	constructor(
@@ -13,20 +13,23 @@ export class CallError extends Error {
 
 export interface Db {
 	call<K extends CallName>(call: K, args: Parameters<Calls[K]>[0]): Promise<ReturnType<Calls[K]>>;
+	/** Progress of the worker's indexing, to whoever listens (one listener). */
+	onProgress?: (progress: ProgressMessage["progress"]) => void;
 }
 
-export function startDb(workerUrl = "/worker.js"): Db {
+export function startDb(workerUrl = "worker.js"): Db {
 	const worker = new Worker(workerUrl, { type: "module" });
 	const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 	let next = 0;
-	worker.onmessage = (event: MessageEvent<ReplyMessage>) => {
+	worker.onmessage = (event: MessageEvent<ReplyMessage | ProgressMessage>) => {
+		if ("progress" in event.data) return db.onProgress?.(event.data.progress);
 		const reply = event.data;
 		const w = waiting.get(reply.id);
 		waiting.delete(reply.id);
 		if (reply.ok) w?.resolve(reply.value);
 		else w?.reject(new CallError(reply.error, reply.code));
 	};
-	return {
+	const db: Db = {
 		call(call, args) {
 			const id = ++next;
 			const message: CallMessage = { id, call, args };
@@ -36,4 +39,5 @@ export function startDb(workerUrl = "/worker.js"): Db {
 			});
 		},
 	};
+	return db;
 }

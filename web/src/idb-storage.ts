@@ -1,10 +1,10 @@
 /** The index in a browser: one IndexedDB value (via idb-keyval), replaced in one put. */
 
 import { createStore, del, get, set, type UseStore } from "idb-keyval";
-import type { IndexStorage } from "../../src/core/index.js";
+import type { SnapshotStorage } from "../../src/core/index.js";
 
 /** Storage of the index under `key` in an IndexedDB store (default database "lookback", store "index"). */
-export function idbStorage(key = "index.db", store: UseStore = createStore("lookback", "index")): IndexStorage {
+export function idbStorage(key = "index.db", store: UseStore = createStore("lookback", "index")): SnapshotStorage {
 	return {
 		describe: () => `IndexedDB lookback/index/${key}`,
 		async load() {

@@ -4,8 +4,11 @@ import type { ActivityDay, BrowseOptions, ProjectCount, ReadOptions, SearchReque
 
 /** Which index the worker has open, and how it reads it. */
 export interface IndexInfo {
-	/** "paged": read by HTTP ranges; "whole": downloaded whole (kept in IndexedDB); "offline": the copy kept from an earlier visit. */
-	mode: "paged" | "whole" | "offline";
+	/**
+	 * "paged": read by HTTP ranges; "whole": downloaded whole (kept in IndexedDB); "offline": the copy kept from an
+	 * earlier visit; "local": no index served, the one this browser builds from picked session files.
+	 */
+	mode: "paged" | "whole" | "offline" | "local";
 	sessions: number;
 	messages: number;
 	/** Size of the served file. */
@@ -14,6 +17,41 @@ export interface IndexInfo {
 	etag: string | null;
 	/** When the copy in use was fetched (offline mode). */
 	fetchedAt?: string;
+	/** Local mode: no server answered (the page came from this browser's copy). */
+	unreachable?: boolean;
+	/** Local mode: why the index is not kept across visits, when it is not. */
+	notKept?: string;
+	/** Local mode: the folders a rescan reads again by itself (File System Access API), the page asking leave first. */
+	folders?: FileSystemDirectoryHandle[];
+}
+
+/** Session files to index in the browser: picked files, folder handles, or the folders picked before. */
+export interface ScanRequest {
+	files?: { path: string; file: File }[];
+	folders?: FileSystemDirectoryHandle[];
+	rescanFolders?: boolean;
+}
+
+/** What a scan did: counts of files (a test asserts that a rescan parsed only changed ones) and the files named for a message. */
+export interface ScanReport {
+	seen: number;
+	parsed: number;
+	added: number;
+	grown: number;
+	rewritten: number;
+	unchanged: number;
+	bytesRead: number;
+	/** Files left out, with the reason. */
+	skipped: string[];
+	/** Files read with something wrong in them: the others are indexed all the same. */
+	problems: string[];
+	warnings: string[];
+	info: IndexInfo;
+}
+
+/** Sent by the worker while it indexes (not a reply). */
+export interface ProgressMessage {
+	progress: { done: number; total: number; bytesRead: number; path: string };
 }
 
 export interface Transfer {
@@ -22,12 +60,17 @@ export interface Transfer {
 }
 
 export interface Calls {
-	open(args: { url: string; mode?: "paged" | "whole" }): IndexInfo;
+	/** The served index; when none is served, the local one (`keep` as for openLocal). */
+	open(args: { url: string; mode?: "paged" | "whole"; keep?: boolean }): IndexInfo;
 	search(args: Omit<SearchRequest, "exclude">): SearchResponse;
 	browse(args: BrowseOptions): SessionSummary[];
 	read(args: { ref: string } & ReadOptions): SessionView;
 	landing(args: Record<string, never>): { activity: ActivityDay[]; projects: ProjectCount[] };
 	transfer(args: Record<string, never>): Transfer;
+	/** No-server mode: the index this browser keeps (`keep` false: the page found no IndexedDB). */
+	openLocal(args: { keep: boolean }): IndexInfo;
+	scan(args: ScanRequest): ScanReport;
+	importIndex(args: { file: File }): IndexInfo;
 }
 
 export type CallName = keyof Calls;

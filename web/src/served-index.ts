@@ -10,6 +10,7 @@ import { LookbackError, LookbackIndex, mountEngineFiles, type FilesEngine } from
 import type { IndexInfo } from "./protocol.js";
 import { RangeFile, rangeFiles } from "./range-files.js";
 import { readOnlyStorage } from "./read-only-storage.js";
+import { openWholeCopy } from "./whole-copy.js";
 
 /** Below this size the index is fetched whole: one request, then offline use. */
 export const WHOLE_BELOW_BYTES = 64 << 20;
@@ -31,6 +32,17 @@ export interface ServedIndex {
 const copies = () => createStore("lookback-viewer", "served");
 let opened = 0;
 
+/** Nothing is served beside the page (a static host, `lookback serve` before an index exists, a server gone): the page keeps its own index. */
+export class NoServedIndex extends LookbackError {
+	constructor(
+		message: string,
+		/** No server answered at all (the page came from the service worker's copy). */
+		readonly unreachable = false,
+	) {
+		super("io", message);
+	}
+}
+
 async function keptCopy(url: string): Promise<KeptCopy | undefined> {
 	try {
 		const kept = await get<KeptCopy>("index.db", copies());
@@ -49,11 +61,7 @@ async function keep(copy: KeptCopy): Promise<void> {
 }
 
 async function openWhole(engine: FilesEngine, bytes: Uint8Array, description: string): Promise<LookbackIndex> {
-	const dir = `/whole${++opened}`;
-	const fs = engine.FS as unknown as { mkdir(p: string): void; writeFile(p: string, b: Uint8Array): void };
-	fs.mkdir(dir);
-	fs.writeFile(`${dir}/index.db`, bytes);
-	return LookbackIndex.open({ sql: engine, storage: readOnlyStorage(engine, `${dir}/index.db`, description) });
+	return (await openWholeCopy(engine, bytes, description)).index;
 }
 
 function withInfo(index: LookbackIndex, info: Omit<IndexInfo, "sessions" | "messages" | "lastSync">): IndexInfo {
@@ -72,10 +80,12 @@ export async function openServed(engine: FilesEngine, url: string, mode?: "paged
 		probe = await fetch(url, { headers: { Range: "bytes=0-99" }, cache: "no-store", signal: abort.signal });
 	} catch {
 		const kept = await keptCopy(url);
-		if (!kept) throw new LookbackError("io", "the server does not answer, and no copy of its index was kept in this browser");
+		if (!kept) throw new NoServedIndex("the server does not answer, and no copy of its index was kept in this browser", true);
 		const index = await openWhole(engine, kept.bytes, `the copy of ${url} kept in this browser`);
 		return { index, info: withInfo(index, { mode: "offline", bytes: kept.bytes.length, etag: kept.etag, fetchedAt: kept.fetchedAt }) };
 	}
+	// A static host answers 404 for a missing file, or its index.html for any path.
+	if (probe.status === 404 || probe.headers.get("content-type")?.startsWith("text/html")) throw new NoServedIndex(await problemOf(probe));
 	if (probe.status !== 206 && probe.status !== 200) throw new LookbackError("io", await problemOf(probe));
 	const etag = probe.headers.get("ETag");
 	const size = Number(probe.headers.get("Content-Range")?.split("/")[1] ?? Number.NaN);

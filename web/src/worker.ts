@@ -5,8 +5,9 @@
 
 import { errorMessage, hasEngineFiles, LookbackError, type LookbackIndex } from "../../src/core/index.js";
 import { loadWebEngine } from "./engine.js";
-import type { CallMessage, Calls, IndexInfo, ReplyMessage } from "./protocol.js";
-import { openServed, type ServedIndex } from "./served-index.js";
+import { importIndex, localIndex, openLocal, scan } from "./local-index.js";
+import type { CallMessage, Calls, IndexInfo, ProgressMessage, ReplyMessage } from "./protocol.js";
+import { NoServedIndex, openServed, type ServedIndex } from "./served-index.js";
 
 let served: ServedIndex | undefined;
 let lastOpen: Parameters<Calls["open"]>[0] | undefined;
@@ -19,12 +20,20 @@ async function open(args: Parameters<Calls["open"]>[0]): Promise<IndexInfo> {
 	served?.index.close();
 	served = undefined;
 	lastOpen = args;
-	served = await openServed(await engine, new URL(args.url, self.location.href).href, args.mode);
+	try {
+		served = await openServed(await engine, new URL(args.url, self.location.href).href, args.mode);
+	} catch (error) {
+		// Nothing served beside the page: no-server mode, on the index this browser keeps.
+		if (error instanceof NoServedIndex) return { ...(await openLocal(await engine, args.keep ?? true)), unreachable: error.unreachable };
+		throw error;
+	}
 	return served.info;
 }
 
 /** Run a call on the open index; when the served file changed under a paged read, open it again and retry once. */
 async function onIndex<T>(fn: (index: LookbackIndex) => T): Promise<T> {
+	const local = localIndex();
+	if (!served && local) return fn(local);
 	if (!served) throw new LookbackError("io", "no index is open");
 	try {
 		return fn(served.index);
@@ -42,6 +51,9 @@ const calls: { [K in keyof Calls]: (args: Parameters<Calls[K]>[0]) => ReturnType
 	read: ({ ref, ...options }) => onIndex((index) => index.read(ref, options)),
 	landing: () => onIndex((index) => ({ activity: index.activity(), projects: index.projects() })),
 	transfer: () => ({ ...(served?.file?.counters ?? { requests: 0, bytes: 0 }) }),
+	openLocal: async ({ keep }) => openLocal(await engine, keep),
+	scan: (args) => scan(args, (progress) => (self as unknown as Worker).postMessage({ progress } satisfies ProgressMessage)),
+	importIndex: async ({ file }) => importIndex(await engine, file),
 };
 
 self.onmessage = async (event: MessageEvent<CallMessage>) => {

@@ -3,7 +3,7 @@
 import type { IndexInfo } from "../protocol.js";
 import { megabytes, plural, when } from "./format.js";
 
-const MODE: Record<IndexInfo["mode"], string> = { paged: "read by ranges", whole: "downloaded", offline: "offline copy" };
+const MODE: Record<IndexInfo["mode"], string> = { paged: "read by ranges", whole: "downloaded", offline: "offline copy", local: "built in this browser" };
 
 export function IndexStatus({ info, notice, onReopen }: { info?: IndexInfo; notice?: string; onReopen(): void }) {
 	return (
@@ -12,6 +12,7 @@ export function IndexStatus({ info, notice, onReopen }: { info?: IndexInfo; noti
 				<span class="index-info" title={info.lastSync ? `last sync ${info.lastSync}` : undefined}>
 					{plural(info.sessions, "session")} · {megabytes(info.bytes)} · {MODE[info.mode]}
 					{info.lastSync ? ` · synced ${when(info.lastSync)}` : ""}
+					{info.notKept ? " · not kept" : ""}
 				</span>
 			) : (
 				<span>opening the index…</span>

@@ -1,0 +1,265 @@
+/**
+ * No-server mode in real Chromium: the built page from a plain static server with no index beside it indexes a
+ * picked folder of Pi sessions in the browser, keeps the index in IndexedDB and the page in its service worker
+ * (so it reopens with the server stopped), rescans only changed files, and says what is wrong with bad input.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import type { Server } from "node:http";
+import { tmpdir } from "node:os";
+import { gzipSync } from "node:zlib";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openNodeIndex } from "../../src/node/open.js";
+import { serveViewer } from "../../src/node/serve.js";
+import { launchChromium, serve } from "../browser.js";
+import { FIXTURES } from "../helpers.js";
+import { assistantMessage, newSession, sessionWith, userMessage } from "../pi-sessions.js";
+
+const WEB = join(import.meta.dirname, "..", "..", "dist", "web");
+let browser: Browser;
+let dir: string;
+/** The sample sessions, and one more written by Pi's SessionManager. */
+let sessions: string;
+let indexPath: string;
+const servers: Server[] = [];
+
+async function staticServer(): Promise<string> {
+	const { url, server } = await serve({ "/": WEB });
+	servers.push(server);
+	return url;
+}
+
+function stop(url: string): Promise<void> {
+	const server = servers.find((s) => url.endsWith(`:${(s.address() as { port: number }).port}`));
+	server?.closeAllConnections();
+	return new Promise((resolve) => (server ? server.close(() => resolve()) : resolve()));
+}
+
+beforeAll(async () => {
+	dir = mkdtempSync(join(tmpdir(), "no-server-"));
+	sessions = join(dir, "sessions");
+	cpSync(FIXTURES, sessions, { recursive: true });
+	rmSync(join(sessions, "README.md"));
+	sessionWith(sessions, "How do we rotate the okapiCredential token?", "/home/dev/projects/vault");
+	indexPath = join(dir, "index.db");
+	const opened = await openNodeIndex({ indexPath, sessionsDirs: [sessions], onlySessionsDirs: true, env: {} });
+	await opened.index.sync(opened.source);
+	opened.index.close();
+	browser = await launchChromium();
+});
+
+afterAll(async () => {
+	await browser?.close();
+	for (const s of servers) s.close();
+	rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(url: string, page?: Page): Promise<Page> {
+	const p = page ?? (await (await browser.newContext({ viewport: { width: 1200, height: 760 } })).newPage());
+	await p.goto(url);
+	await p.waitForSelector("body[data-ready=true][data-mode=local]");
+	return p;
+}
+
+/** Hand files to an input of the page and wait until the page has dealt with them. */
+async function pick(page: Page, input: string, path: string): Promise<void> {
+	const handled = Number(await page.getAttribute("#local", "data-handled"));
+	await page.setInputFiles(input, path);
+	await page.waitForSelector(`#local[data-handled="${handled + 1}"]`);
+}
+
+async function pickFolder(page: Page, folder: string): Promise<{ seen: number; parsed: number; added: number; grown: number }> {
+	await pick(page, "#pick-folder", folder);
+	const n = async (name: string) => Number(await page.getAttribute("#scan-report", `data-${name}`));
+	return { seen: await n("seen"), parsed: await n("parsed"), added: await n("added"), grown: await n("grown") };
+}
+
+async function findTitle(page: Page, query: string, title: string): Promise<void> {
+	await page.fill("#query", query);
+	await page.waitForFunction(([q, t]) => document.querySelector(`#list[data-kind=results][data-query="${q}"] .row .title`)?.textContent === t, [query, title]);
+}
+
+describe("no-server mode", () => {
+	it("indexes a picked folder in the browser, rescans only changed files, and reopens with the server stopped", async () => {
+		const url = await staticServer();
+		const page = await open(url);
+		expect(await page.textContent("#local .notice")).toContain("No index is served here");
+		const first = await pickFolder(page, sessions);
+		expect(first).toMatchObject({ seen: 11, parsed: 11, added: 11 });
+		expect(await page.textContent("#status")).toMatch(/^11 sessions · [\d.]+ MB · built in this browser/);
+		await findTitle(page, "okapiCredential", "How do we rotate the okapiCredential token?");
+		await findTitle(page, "RabbitMQ quorum", "Order queue: dead-letter handling");
+
+		// One session grows, one is new: picking the folder again parses those two only.
+		const grown = newSession(sessions, "/home/dev/projects/vault");
+		grown.appendMessage(userMessage("Where is the quokkaLedger kept?"));
+		grown.appendMessage(assistantMessage("In the vault."));
+		const again = await pickFolder(page, sessions);
+		expect(again).toMatchObject({ seen: 12, parsed: 1, added: 1, grown: 0 });
+		grown.appendMessage(userMessage("And the marmotBudget?"));
+		const third = await pickFolder(page, sessions);
+		expect(third).toMatchObject({ seen: 12, parsed: 1, added: 0, grown: 1 });
+		await findTitle(page, "marmotBudget", "Where is the quokkaLedger kept?");
+
+		// The page comes from its service worker, the index from IndexedDB: no server needed.
+		await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+		await stop(url);
+		await page.reload();
+		await page.waitForSelector("body[data-ready=true][data-mode=local]");
+		expect(await page.textContent("#offline")).toContain("No server answers");
+		expect(await page.textContent("#status")).toMatch(/^12 sessions/);
+		await findTitle(page, "quokkaLedger", "Where is the quokkaLedger kept?");
+		await page.locator("#list .row .title").first().click();
+		await page.waitForSelector("#reader .message.focus");
+		expect(await page.textContent("#reader .message.focus")).toContain("quokkaLedger");
+		await page.context().close();
+	});
+
+	it("reads a folder of the File System Access API again by itself on rescan", async () => {
+		// Headless Chromium cannot answer the picker's dialog: it hands out a real folder handle of the page's own
+		// private file system instead, filled with the sample sessions.
+		const context = await browser.newContext();
+		await context.addInitScript(() => {
+			(window as unknown as { showDirectoryPicker(): Promise<FileSystemDirectoryHandle> }).showDirectoryPicker = async () => (await navigator.storage.getDirectory()).getDirectoryHandle("sessions");
+		});
+		const page = await open(await staticServer(), await context.newPage());
+		const files = readdirSync(FIXTURES, { recursive: true, encoding: "utf8" })
+			.filter((f) => f.endsWith(".jsonl"))
+			.map((f) => [f, readFileSync(join(FIXTURES, f), "utf8")]);
+		const write = (list: string[][], append: boolean) =>
+			page.evaluate(
+				async ([list, append]) => {
+					const root = await (await navigator.storage.getDirectory()).getDirectoryHandle("sessions", { create: true });
+					for (const [path, text] of list as string[][]) {
+						const [folder, name] = path.split("/");
+						const file = await (await root.getDirectoryHandle(folder, { create: true })).getFileHandle(name, { create: true });
+						const writable = await file.createWritable({ keepExistingData: append as boolean });
+						if (append) await writable.seek((await file.getFile()).size);
+						await writable.write(text);
+						await writable.close();
+					}
+				},
+				[list, append] as const,
+			);
+		await write(files, false);
+		let handled = Number(await page.getAttribute("#local", "data-handled"));
+		await page.click("#pick-folder-button");
+		await page.waitForSelector(`#local[data-handled="${++handled}"]`);
+		expect(await page.getAttribute("#scan-report", "data-parsed")).toBe(String(files.length));
+		const [path, text] = files[0];
+		const last = text.trim().split("\n").pop() ?? "";
+		const message = { role: "user", content: [{ type: "text", text: "and the dingoRollback?" }], timestamp: Date.now() };
+		const line = JSON.stringify({ type: "message", id: "feedbeef", parentId: JSON.parse(last).id, timestamp: new Date().toISOString(), message });
+		await write([[path, `${line}\n`]], true);
+		// The folder handle is kept with the index: after a reload, rescan reads the folder again without a pick.
+		await page.reload();
+		await page.waitForSelector("body[data-ready=true][data-mode=local]");
+		handled = 0;
+		await page.click("#rescan");
+		await page.waitForSelector(`#local[data-handled="${++handled}"]`);
+		expect(await page.getAttribute("#scan-report", "data-parsed")).toBe("1");
+		expect(await page.getAttribute("#scan-report", "data-grown")).toBe("1");
+		await page.fill("#query", "dingoRollback");
+		await page.waitForSelector('#list[data-kind=results][data-query="dingoRollback"] .row');
+		await context.close();
+	});
+
+	it("is what `lookback serve` shows before any index exists", async () => {
+		const serving = await serveViewer({ indexPath: join(dir, "no-index-yet.db"), webDir: WEB });
+		try {
+			expect((await fetch(`${serving.url}sw.js`)).status).toBe(200);
+			const page = await open(serving.url);
+			await pickFolder(page, sessions);
+			await findTitle(page, "okapiCredential", "How do we rotate the okapiCredential token?");
+			await page.context().close();
+		} finally {
+			await serving.close();
+		}
+	});
+
+	it("takes single session files, gzipped ones too, picked or dropped on the page", async () => {
+		const loose = join(dir, "loose");
+		const gz = newSession(loose, "/home/dev/projects/zoo");
+		gz.appendMessage(userMessage("Archive note: the capybaraQueue drains nightly"));
+		gz.appendMessage(assistantMessage("Noted."));
+		writeFileSync(join(loose, "archived.jsonl.gz"), gzipSync(readFileSync(gz.getSessionFile()!)));
+		const plain = newSession(loose, "/home/dev/projects/zoo");
+		plain.appendMessage(userMessage("Dropped: where does the wombatLedger live?"));
+		plain.appendMessage(assistantMessage("Nowhere yet."));
+		const page = await open(await staticServer());
+		await pick(page, "#pick-files", join(loose, "archived.jsonl.gz"));
+		expect(await page.getAttribute("#scan-report", "data-added")).toBe("1");
+		await findTitle(page, "capybaraQueue", "Archive note: the capybaraQueue drains nightly");
+		const handled = Number(await page.getAttribute("#local", "data-handled"));
+		await page.evaluate((text) => {
+			const data = new DataTransfer();
+			data.items.add(new File([text], "2026-11-01T00-00-00-000Z_dropped.jsonl"));
+			dispatchEvent(new DragEvent("drop", { dataTransfer: data, cancelable: true }));
+		}, readFileSync(plain.getSessionFile()!, "utf8"));
+		await page.waitForSelector(`#local[data-handled="${handled + 1}"]`);
+		expect(await page.getAttribute("#scan-report", "data-added")).toBe("1");
+		await findTitle(page, "wombatLedger", "Dropped: where does the wombatLedger live?");
+		await page.context().close();
+	});
+
+	it("names a malformed session file among good ones and indexes the good ones", async () => {
+		const folder = join(dir, "mixed", "sessions");
+		cpSync(join(sessions, "--home-dev-projects-webshop--"), join(folder, "--home-dev-projects-webshop--"), { recursive: true });
+		writeFileSync(join(folder, "--home-dev-projects-webshop--", "2026-01-01T00-00-00-000Z_broken.jsonl"), "this is not json\n\u0000\u0001 binary junk\n{\"half\":");
+		const page = await open(await staticServer());
+		await pickFolder(page, folder);
+		expect(await page.textContent("#scan-problems")).toMatch(/sessions\/--home-dev-projects-webshop--\/2026-01-01T00-00-00-000Z_broken\.jsonl: nothing in it is a session entry \(2 malformed lines\)/);
+		await findTitle(page, "RabbitMQ quorum", "Order queue: dead-letter handling");
+		await page.context().close();
+	});
+
+	it("refuses what is not a usable lookback index, says why, and keeps the index it has", async () => {
+		const page = await open(await staticServer());
+		const held = (await pickFolder(page, sessions)).seen;
+		const good = readFileSync(indexPath);
+		const bad = join(dir, "bad");
+		mkdirSync(bad, { recursive: true });
+		const newer = Buffer.from(good);
+		newer.writeUInt32BE(99, 60);
+		const corrupt = Buffer.from(good);
+		corrupt.fill(0xab, 4096 * 2, Math.floor(good.length / 4096 / 2) * 4096);
+		const cases: [string, Buffer, RegExp][] = [
+			["notes.md", readFileSync(join(FIXTURES, "README.md")), /notes\.md cannot be opened: it is not a lookback index \(not an SQLite database at all\)/],
+			["newer.db", newer, /newer\.db cannot be opened: it was written by a newer lookback \(index schema 99; this page reads schema \d+\)/],
+			["truncated.db", good.subarray(0, Math.floor(good.length / 2)), /truncated\.db cannot be opened: the file is truncated: it holds [\d,]+ bytes of the [\d,]+ its header announces/],
+			["corrupt.db", corrupt, /corrupt\.db cannot be opened: .*(damaged|malformed|corrupt)/],
+		];
+		for (const [name, bytes, message] of cases) {
+			writeFileSync(join(bad, name), bytes);
+			await pick(page, "#pick-index", join(bad, name));
+			expect(await page.textContent("#local-error"), name).toMatch(message);
+			expect(await page.textContent("#local-error")).toContain("Nothing this browser keeps was changed");
+			await findTitle(page, "okapiCredential", "How do we rotate the okapiCredential token?");
+		}
+		// Nothing was replaced: after a reload the same index opens.
+		await page.reload();
+		await page.waitForSelector("body[data-ready=true][data-mode=local]");
+		expect(await page.textContent("#status")).toMatch(new RegExp(`^${held} sessions`));
+
+		// A good index file replaces it (the one replaced is kept aside).
+		truncateSync(join(bad, "corrupt.db"), 0);
+		await pick(page, "#pick-index", indexPath);
+		expect(await page.locator("#local-error").count()).toBe(0);
+		expect(await page.textContent("#status")).toMatch(/^11 sessions/);
+		await findTitle(page, "RabbitMQ quorum", "Order queue: dead-letter handling");
+		await page.context().close();
+	});
+
+	it("works in memory and says so where the browser keeps nothing (no IndexedDB)", async () => {
+		const context = await browser.newContext();
+		await context.addInitScript(() => Object.defineProperty(window, "indexedDB", { value: undefined }));
+		const page = await open(await staticServer(), await context.newPage());
+		expect(await page.textContent("#not-kept")).toContain("private mode?");
+		await pickFolder(page, sessions);
+		expect(await page.textContent("#status")).toContain("not kept");
+		await findTitle(page, "死锁", "批量导入死锁排查");
+		expect(await page.locator("#list .row").count()).toBeGreaterThan(0);
+		await context.close();
+	});
+});
