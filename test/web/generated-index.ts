@@ -6,7 +6,7 @@
  */
 
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { generateCorpus } from "../../bench/gen-corpus.mjs";
 import { SCHEMA_VERSION } from "../../src/core/index.js";
@@ -23,6 +23,23 @@ export interface GeneratedIndex {
 	built?: { generateMs: number; indexMs: number };
 }
 
+/** The folders of builds whose process is gone (a run stopped halfway): hundreds of MB of generated sessions each. */
+function removeLeftovers(): void {
+	for (const f of readdirSync(CACHE)) {
+		const pid = /^building-(\d+)$/.exec(f)?.[1];
+		if (pid && !isRunning(Number(pid))) rmSync(join(CACHE, f), { recursive: true, force: true });
+	}
+}
+
+function isRunning(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === "EPERM";
+	}
+}
+
 export async function generatedIndex(mb: number, seed = 42): Promise<GeneratedIndex> {
 	const generator = createHash("sha256").update(readFileSync(GENERATOR)).digest("hex").slice(0, 12);
 	const version = `-schema${SCHEMA_VERSION}-gen${generator}.db`;
@@ -30,8 +47,11 @@ export async function generatedIndex(mb: number, seed = 42): Promise<GeneratedIn
 	const path = join(CACHE, name);
 	if (existsSync(path)) return { path };
 	mkdirSync(CACHE, { recursive: true });
+	removeLeftovers();
 	// Made in a folder of its own and renamed into place: a run stopped halfway, or two at once, never leave a partial file under the name.
-	const work = mkdtempSync(join(CACHE, "building-"));
+	const work = join(CACHE, `building-${process.pid}`);
+	rmSync(work, { recursive: true, force: true });
+	mkdirSync(work);
 	try {
 		const t0 = performance.now();
 		generateCorpus({ out: work, mb, seed });
