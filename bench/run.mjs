@@ -77,7 +77,7 @@ function servedLines(s) {
 		"",
 		"| served mode | |",
 		"|---|---|",
-		`| read-optimised snapshot (optimize + VACUUM INTO) of the ${f1(mb(s.indexBytes))} MB index | ${f1(mb(s.snapshot.bytes))} MB, made in ${f1(s.snapshot.ms / 1000)} s |`,
+		`| read-optimised snapshot (optimize, candidate index, VACUUM INTO) of the ${f1(mb(s.indexBytes))} MB index | ${f1(mb(s.snapshot.bytes))} MB, made in ${f1(s.snapshot.ms / 1000)} s |`,
 		`| page load → first result, a deep link to \`${s.first.query}\` | ${f1(s.deepLink.firstResultMs)} ms; ${sent(s.deepLink)} (${(100 * s.deepLink.bytes / s.snapshot.bytes).toFixed(2)}% of the file) |`,
 		`| opening the page: index open / recent sessions shown | ${f1(s.opened.readyMs)} / ${f1(s.opened.recentMs)} ms; ${sent(s.opened)} |`,
 		`| first query, typed (\`${s.first.query}\`) | typed → shown ${f1(s.first.ms)} ms; ${sent(s.first)} |`,
