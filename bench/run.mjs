@@ -1,15 +1,16 @@
-// npm run bench [-- --mb 50,500 --reps 20 --no-pi]
+// npm run bench [-- --mb 50,500 --reps 20 --no-pi --no-browser]
 // For each corpus size: index it in place with lookback on its wasm engine, on each built-in engine present
 // (node:sqlite under Node 22, bun:sqlite under Bun) and on native SQLite (better-sqlite3: the same core code
 // and schema), time indexing, open, queries, syncs and one-shot CLI processes, scan the JSONL as the baseline,
-// measure what the extension adds to a real Pi process, and print ratios measured in the same run.
+// measure what the extension adds to a real Pi process and the viewer served to a headless Chromium
+// (browser-served.mjs), and print ratios measured in the same run.
 // Writes bench/out/bench-<mb>mb.json and bench/out/bench.md.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { generateCorpus } from "./gen-corpus.mjs";
+import { benchCorpus, mostCommonProject } from "./corpus.mjs";
 
 const argv = process.argv.slice(2);
 const opt = (name, def) => {
@@ -60,26 +61,30 @@ function oneShot(runtime, engine, indexPath, sessions, query, sync) {
 	]);
 }
 
-function corpus(mb) {
-	const dir = join("bench", "corpus", agent === "pi" ? `${mb}mb` : `${mb}mb-${agent}`);
-	const summaryPath = join(dir, "corpus.json");
-	if (existsSync(summaryPath)) {
-		const s = JSON.parse(readFileSync(summaryPath, "utf8"));
-		if (s.seed === seed && (s.mb ?? s.targetMb) === mb && (s.agent ?? "pi") === agent) return { dir, summary: s };
-	}
-	const t = performance.now();
-	const summary = generateCorpus({ out: dir, mb, seed, agent });
-	console.error(`generated ${mb} MB corpus in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-	return { dir, summary };
-}
-
-function mostCommonProject(sessions) {
-	const counts = readdirSync(sessions).map((d) => [d, readdirSync(join(sessions, d)).length]).sort((a, b) => b[1] - a[1]);
-	return counts[0][0].replace(/^--home-dev-/, "").replace(/^-/, "").replace(/--$/, "");
-}
+const corpus = (mb) => benchCorpus(mb, { seed, agent });
 
 const mb = (b) => b / 1e6;
 const f1 = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+
+const kb = (b) => `${f1(b / 1e3)} KB`;
+const sent = (x) => `${x.requests} requests, ${kb(x.bytes)}`;
+
+/** The viewer served to headless Chromium (browser-served.mjs): bytes and requests as the server counted them. */
+function servedLines(s) {
+	return [
+		"",
+		`Served mode: \`lookback serve\` and headless Chromium, the page's worker reading the index by HTTP ranges (bytes and requests counted by the server, headers included; "typed → shown" includes the page's 150 ms debounce):`,
+		"",
+		"| served mode | |",
+		"|---|---|",
+		`| read-optimised snapshot (optimize, candidate index, VACUUM INTO) of the ${f1(mb(s.indexBytes))} MB index | ${f1(mb(s.snapshot.bytes))} MB, made in ${f1(s.snapshot.ms / 1000)} s |`,
+		`| page load → first result, a deep link to \`${s.first.query}\` | ${f1(s.deepLink.firstResultMs)} ms; ${sent(s.deepLink)} (${(100 * s.deepLink.bytes / s.snapshot.bytes).toFixed(2)}% of the file) |`,
+		`| opening the page: index open / recent sessions shown | ${f1(s.opened.readyMs)} / ${f1(s.opened.recentMs)} ms; ${sent(s.opened)} |`,
+		`| first query, typed (\`${s.first.query}\`) | typed → shown ${f1(s.first.ms)} ms; ${sent(s.first)} |`,
+		`| ten more queries, typed (queries 2–11 of the set) | typed → shown p50 ${f1(s.tenMore.shownP50Ms)} ms; ${sent(s.tenMore)} in all (${(100 * s.tenMore.bytes / s.snapshot.bytes).toFixed(1)}% of the file) |`,
+		`| query p50 in the page, the ${s.inPage.latencies.length} queries (the viewer's search call, limit 100, ${s.inPage.reps} runs each after a first) | median p50 ${f1(s.inPage.medianP50Ms)} ms, worst p95 ${f1(s.inPage.worstP95Ms)} ms; first run median ${f1(s.inPage.medianFirstMs)} ms |`,
+	];
+}
 
 const results = [];
 const nodeStart = processCost(process.execPath, ["-e", "0"]);
@@ -117,7 +122,14 @@ for (const size of sizes) {
 		console.error(`[${size} MB] Pi with and without the extension…`);
 		pi = JSON.parse(execFileSync(process.execPath, ["bench/pi-rss.mjs", "--agent-dir", resolve(dir), "--index", db("wasm")], { encoding: "utf8" }).trim());
 	}
-	results.push({ size, summary, project, builds, queries, liftoff, scan, oneShots, nodeStart, pi });
+	let served;
+	if (agent === "pi" && !argv.includes("--no-browser")) {
+		console.error(`[${size} MB] the viewer served to headless Chromium…`);
+		served = JSON.parse(
+			execFileSync(process.execPath, ["bench/browser-served.mjs", "--sessions", sessions, "--index", db("wasm"), "--reps", String(reps)], { encoding: "utf8", maxBuffer: 64 << 20 }).trim().split("\n").pop(),
+		);
+	}
+	results.push({ size, summary, project, builds, queries, liftoff, scan, oneShots, nodeStart, pi, served });
 }
 
 let big;
@@ -180,6 +192,7 @@ for (const r of results) {
 		lines.push("");
 		lines.push(`wasm compiled by Liftoff only (the CLI's one-shot commands): first query after open ${f1(r.liftoff.firstQueryMs)} ms (optimising tiers: ${f1(r.queries.wasm.firstQueryMs)} ms), median p50 over queries ${f1(p50(r.liftoff))} ms (${f1(p50(r.queries.wasm))} ms).`);
 	}
+	if (r.served) lines.push(...servedLines(r.served));
 	if (r.pi) {
 		lines.push("");
 		lines.push(`Pi 0.73.1 in print mode, one session_search call (index already built): ${f1(r.pi.with.rssMB)} MB peak RSS and ${f1(r.pi.with.ms)} ms with the extension, ${f1(r.pi.without.rssMB)} MB and ${f1(r.pi.without.ms)} ms without (+${f1(r.pi.addedMB)} MB, +${f1(r.pi.addedMs)} ms).`);

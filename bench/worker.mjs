@@ -11,6 +11,7 @@ import { chooseEngine, fileSource, fileStorage, LookbackIndex } from "../dist/in
 import { appendToFiles } from "./gen-corpus.mjs";
 import { nativeFileStorage, nativeSql } from "./native-db.mjs";
 import { benchQueries } from "./queries.mjs";
+import { stats } from "./stats.mjs";
 
 const args = Object.fromEntries(
 	process.argv.slice(3).reduce((acc, a, i, arr) => (a.startsWith("--") ? [...acc, [a.slice(2), arr[i + 1]]] : acc), []),
@@ -22,15 +23,6 @@ const reps = Number(args.reps ?? 20);
 
 function peakRssMB() {
 	return process.resourceUsage().maxRSS / 1024;
-}
-
-function percentile(sorted, p) {
-	return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p + 0.5))];
-}
-
-function stats(times) {
-	const s = [...times].sort((a, b) => a - b);
-	return { p50: percentile(s, 0.5), p95: percentile(s, 0.95), n: s.length };
 }
 
 async function engine(name) {

@@ -1,19 +1,11 @@
-/** A real Chromium (Debian's, installed by scripts/ensure-test-tools.mjs) and a static server on 127.0.0.1. */
+/** A real Chromium (chromium.mjs) and a static server on 127.0.0.1. */
 
 import { readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize } from "node:path";
-import { chromium, type Browser } from "playwright-core";
 
-export const CHROMIUM = process.env.LOOKBACK_CHROMIUM ?? "/usr/bin/chromium";
-
-export function launchChromium(): Promise<Browser> {
-	return chromium.launch({
-		executablePath: CHROMIUM,
-		args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-	});
-}
+export { CHROMIUM, launchChromium } from "./chromium.mjs";
 
 const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json" };
 

@@ -1,0 +1,176 @@
+// Served mode in a real headless Chromium: `lookback serve` hands the viewer a read-optimised snapshot of the
+// index and the page's worker reads it by HTTP ranges. Bytes and requests are counted inside the server
+// (served-bytes-preload.mjs: what its sockets wrote for /index.db, headers included), never by the page.
+//   node bench/browser-served.mjs --mb 20 [--reps 5]          the bench corpus of that size, indexed with `lookback index`
+//   node bench/browser-served.mjs --sessions DIR --index FILE  an index of DIR already built (run.mjs passes its wasm build)
+// Measures: making the snapshot; page load to the first result of a deep link to a rare-word search; opening
+// the page (engine + index + landing); the first typed query and ten more, as the page shows them (typed →
+// list shown, the page's 150 ms debounce included); and query p50 in the page: the 20 queries of queries.mjs
+// asked of a fresh viewer worker in the page, the app's own search call, timed from the page.
+// Prints one JSON line.
+import { execFileSync, fork } from "node:child_process";
+import { once } from "node:events";
+import { mkdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+import { launchChromium } from "../test/chromium.mjs";
+import { benchCorpus, mostCommonProject } from "./corpus.mjs";
+import { benchQueries } from "./queries.mjs";
+import { stats } from "./stats.mjs";
+
+const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, arr) => (a.startsWith("--") ? [...acc, [a.slice(2), arr[i + 1]]] : acc), []));
+const reps = Number(args.reps ?? 5);
+const sessions = resolve(args.sessions ?? join(benchCorpus(Number(args.mb ?? 20)).dir, "sessions"));
+const indexPath = resolve(args.index ?? join("bench", "out", `${args.mb ?? 20}mb-wasm.db`));
+const CLI = resolve("dist", "cli.js");
+const where = ["--index", indexPath, "--sessions-dir", sessions, "--only-sessions-dir", "--agent-dir", resolve("bench", "out", "no-agent")];
+const queries = benchQueries({ project: mostCommonProject(sessions) });
+const FIRST = queries[0];
+const TEN_MORE = queries.slice(1, 11);
+
+mkdirSync(join("bench", "out"), { recursive: true });
+// Up to date with the corpus (a no-change sync when run.mjs has just built it).
+execFileSync(process.execPath, [CLI, "index", ...where], { stdio: ["ignore", "ignore", "inherit"] });
+
+const server = fork(CLI, ["serve", ...where, "--no-sync"], {
+	execArgv: ["--import", pathToFileURL(resolve("bench", "served-bytes-preload.mjs")).href],
+	stdio: ["ignore", "pipe", "inherit", "ipc"],
+});
+let printed = "";
+const url = await new Promise((found, failed) => {
+	server.stdout.on("data", (chunk) => {
+		printed += chunk;
+		const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(printed);
+		if (m) found(m[1]);
+	});
+	server.once("exit", (code) => failed(new Error(`lookback serve exited (${code}): ${printed}`)));
+});
+const sent = async () => {
+	server.send("counts");
+	const [counts] = await once(server, "message");
+	return counts;
+};
+const since = (before, after) => ({ requests: after.requests - before.requests, bytes: after.bytes - before.bytes });
+
+// The server makes the read-optimised snapshot on the first request for the index.
+const t0 = performance.now();
+const head = await fetch(`${url}index.db`, { method: "HEAD" });
+const snapshot = { ms: performance.now() - t0, bytes: Number(head.headers.get("content-length")) };
+
+/** Moments the page reached, in its own clock (ms since navigation started), recorded as they happen. */
+function watchPage() {
+	const marks = { typed: 0, ready: 0, recent: 0, firstResult: 0, shown: {} };
+	window.__bench = marks;
+	document.addEventListener("input", () => (marks.typed = performance.now()), true);
+	new MutationObserver(() => {
+		const now = performance.now();
+		if (!marks.ready && document.body?.dataset.ready === "true") marks.ready = now;
+		const list = document.getElementById("list");
+		if (!list) return;
+		if (list.dataset.kind === "recent" && !marks.recent && list.querySelector(".row")) marks.recent = now;
+		if (list.dataset.kind !== "results") return;
+		if (!(list.dataset.query in marks.shown)) marks.shown[list.dataset.query] = now;
+		if (!marks.firstResult && list.querySelector(".row")) marks.firstResult = now;
+	}).observe(document, { subtree: true, childList: true, attributes: true });
+}
+
+const browser = await launchChromium();
+const marks = (page) => page.evaluate(() => window.__bench);
+
+async function newPage() {
+	const page = await (await browser.newContext()).newPage();
+	await page.addInitScript(watchPage);
+	return page;
+}
+
+/** Type `query` into the page and wait until the list shows it: ms from the keystroke, and what the server sent meanwhile. */
+async function typed(page, query) {
+	const before = await sent();
+	await page.fill("#query", query);
+	await page.waitForFunction((q) => q in window.__bench.shown, query, { timeout: 120_000 });
+	const m = await marks(page);
+	return { ms: m.shown[query] - m.typed, ...since(before, await sent()) };
+}
+
+// Opening the page, then the first query and ten more, typed.
+const page = await newPage();
+let before = await sent();
+await page.goto(`${url}?load=paged`);
+await page.waitForFunction(() => window.__bench.recent > 0 && document.querySelector(".landing"), null, { timeout: 120_000 });
+const opened = { readyMs: (await marks(page)).ready, recentMs: (await marks(page)).recent, ...since(before, await sent()) };
+const first = { query: FIRST.query, ...(await typed(page, FIRST.query)) };
+const more = [];
+for (const q of TEN_MORE) more.push({ query: q.query, ...(await typed(page, q.query)) });
+await page.context().close();
+
+// A deep link to the rare-word search, in a fresh page: page load to the first result.
+const linked = await newPage();
+before = await sent();
+await linked.goto(`${url}?load=paged&q=${encodeURIComponent(FIRST.query)}`);
+await linked.waitForFunction(() => window.__bench.firstResult > 0 && document.querySelector(".landing"), null, { timeout: 120_000 });
+const deepLink = { firstResultMs: (await marks(linked)).firstResult, ...since(before, await sent()) };
+
+// Query p50 in the page: a fresh viewer worker asked the app's own search call, timed from the page.
+before = await sent();
+const latencies = await linked.evaluate(
+	async ({ queries, reps }) => {
+		const worker = new Worker("/worker.js", { type: "module" });
+		let next = 0;
+		const call = (name, callArgs) =>
+			new Promise((done, failed) => {
+				const id = ++next;
+				const onReply = ({ data }) => {
+					if (data.id !== id) return;
+					worker.removeEventListener("message", onReply);
+					if (data.ok) done(data.value);
+					else failed(new Error(data.error));
+				};
+				worker.addEventListener("message", onReply);
+				worker.postMessage({ id, call: name, args: callArgs });
+			});
+		await call("open", { url: "index.db", mode: "paged" });
+		const out = [];
+		for (const q of queries) {
+			const request = { query: q.query, since: q.since, project: q.project, limit: 100 };
+			const times = [];
+			let sessions = 0;
+			for (let i = 0; i <= reps; i++) {
+				const t = performance.now();
+				sessions = (await call("search", request)).results.length;
+				times.push(performance.now() - t);
+			}
+			out.push({ name: q.name, query: q.query, sessions, firstMs: times[0], times: times.slice(1) });
+		}
+		worker.terminate();
+		return out;
+	},
+	{ queries: queries.map(({ name, query, since, project }) => ({ name, query, since, project })), reps },
+);
+const queryRuns = since(before, await sent());
+await browser.close();
+
+server.disconnect();
+server.kill("SIGINT");
+await once(server, "exit");
+
+const sum = (xs, key) => xs.reduce((a, x) => a + x[key], 0);
+const median = (xs) => stats(xs).p50;
+process.stdout.write(
+	`${JSON.stringify({
+		indexBytes: statSync(indexPath).size,
+		snapshot,
+		opened,
+		first,
+		tenMore: { requests: sum(more, "requests"), bytes: sum(more, "bytes"), shownP50Ms: median(more.map((q) => q.ms)), queries: more },
+		deepLink,
+		inPage: {
+			reps,
+			medianP50Ms: median(latencies.map((q) => stats(q.times).p50)),
+			worstP95Ms: Math.max(...latencies.map((q) => stats(q.times).p95)),
+			medianFirstMs: median(latencies.map((q) => q.firstMs)),
+			...queryRuns,
+			latencies: latencies.map(({ times, ...q }) => ({ ...q, ...stats(times) })),
+		},
+	})}\n`,
+);

@@ -1,0 +1,28 @@
+// What an HTTP server in this process sent for one path: requests, and bytes written to the socket for them
+// (status line, headers and body), counted at the socket, not by the page that asked. Used by the served-mode
+// test (in process) and by bench/browser-served.mjs (inside `lookback serve`, through served-bytes-preload.mjs).
+//   const served = countServedBytes("/index.db"); … served.counts … served.stop();
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+
+const START = "http.server.request.start";
+
+export function countServedBytes(pathname) {
+	const counts = { requests: 0, bytes: 0 };
+	const onStart = ({ request, response, socket }) => {
+		if (new URL(request.url ?? "/", "http://x").pathname !== pathname) return;
+		counts.requests++;
+		// One response at a time on a connection (HTTP/1.1, no pipelining from the browser): what the socket wrote
+		// from this request's start to its response's end is this response. bytesWritten includes what is still queued.
+		const before = socket.bytesWritten;
+		let done = false;
+		const end = () => {
+			if (done) return;
+			done = true;
+			counts.bytes += socket.bytesWritten - before;
+		};
+		response.once("finish", end);
+		response.once("close", end);
+	};
+	subscribe(START, onStart);
+	return { counts, stop: () => unsubscribe(START, onStart) };
+}
