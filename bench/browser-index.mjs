@@ -1,11 +1,11 @@
-// node bench/browser-index.mjs [--mb 20] [--out DIR] [--keep]
+// node bench/browser-index.mjs [--mb 20 | --sessions DIR] [--out DIR] [--keep]
 // No-server mode's indexing throughput: the built viewer (dist/web, `npm run build` first) in headless Chromium
 // indexes a generated corpus picked as a folder (the worker runs the core, the index saved to IndexedDB), against
 // the Node CLI indexing the same files on the same wasm engine (`lookback index --engine wasm`, a new index file).
 // Both figures are wall time for the whole job: the page's from the pick to its report (the save to IndexedDB
 // included), the CLI's from process start to exit. Prints one JSON line.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
@@ -62,6 +62,13 @@ async function inBrowser(sessions) {
 	}
 }
 
+/** The JSONL under a folder, in bytes. */
+function jsonlBytes(dir) {
+	return readdirSync(dir, { recursive: true })
+		.filter((name) => String(name).endsWith(".jsonl"))
+		.reduce((sum, name) => sum + statSync(join(dir, String(name))).size, 0);
+}
+
 function inNode(sessions, index) {
 	const started = performance.now();
 	const run = spawnSync(process.execPath, ["dist/cli.js", "index", "--sessions-dir", sessions, "--only-sessions-dir", "--index", index, "--engine", "wasm", "--json"], {
@@ -75,9 +82,9 @@ function inNode(sessions, index) {
 }
 
 try {
-	const corpus = generateCorpus({ out, mb, seed: 42 });
-	const sessions = join(out, "sessions");
-	const jsonlMB = corpus.bytes / 1e6;
+	const given = opt("sessions", undefined);
+	const sessions = given ?? join(out, "sessions");
+	const jsonlMB = (given ? jsonlBytes(given) : generateCorpus({ out, mb, seed: 42 }).bytes) / 1e6;
 	const node = inNode(sessions, join(out, "cli-index.db"));
 	const browser = await inBrowser(sessions);
 	const rate = (s) => Number((jsonlMB / s).toFixed(2));

@@ -3,7 +3,8 @@
 // (node:sqlite under Node 22, bun:sqlite under Bun) and on native SQLite (better-sqlite3: the same core code
 // and schema), time indexing, open, queries, syncs and one-shot CLI processes, scan the JSONL as the baseline,
 // measure what the extension adds to a real Pi process and the viewer served to a headless Chromium
-// (browser-served.mjs), and print ratios measured in the same run.
+// (browser-served.mjs) and indexing picked files in the page with no server (browser-index.mjs), and print ratios
+// measured in the same run.
 // Writes bench/out/bench-<mb>mb.json and bench/out/bench.md.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -86,6 +87,19 @@ function servedLines(s) {
 	];
 }
 
+/** No-server mode (browser-index.mjs): the page indexes picked files in its worker, against the CLI on the same engine. */
+function browserIndexLines(b) {
+	return [
+		"",
+		`No-server mode: the same ${f1(b.jsonlMB)} MB picked as a folder in headless Chromium, indexed in the page's worker and saved to IndexedDB, against \`lookback index --engine wasm\` on the same files (wall time of the whole job each):`,
+		"",
+		"| indexing with no server | wall s | MB/s of JSONL |",
+		"|---|---|---|",
+		`| in the browser (${b.browser.filesParsed} files parsed) | ${f1(b.browser.seconds)} | ${f1(b.browser.mbPerSecond)} (${b.browserOverNode.toFixed(2)}× the CLI) |`,
+		`| the Node CLI | ${f1(b.node.seconds)} | ${f1(b.node.mbPerSecond)} |`,
+	];
+}
+
 const results = [];
 const nodeStart = processCost(process.execPath, ["-e", "0"]);
 for (const size of sizes) {
@@ -129,7 +143,12 @@ for (const size of sizes) {
 			execFileSync(process.execPath, ["bench/browser-served.mjs", "--sessions", sessions, "--index", db("wasm"), "--reps", String(reps)], { encoding: "utf8", maxBuffer: 64 << 20 }).trim().split("\n").pop(),
 		);
 	}
-	results.push({ size, summary, project, builds, queries, liftoff, scan, oneShots, nodeStart, pi, served });
+	let browserIndex;
+	if (agent === "pi" && !argv.includes("--no-browser")) {
+		console.error(`[${size} MB] the viewer indexing the same files with no server…`);
+		browserIndex = JSON.parse(execFileSync(process.execPath, ["bench/browser-index.mjs", "--sessions", sessions], { encoding: "utf8", maxBuffer: 64 << 20 }).trim().split("\n").pop());
+	}
+	results.push({ size, summary, project, builds, queries, liftoff, scan, oneShots, nodeStart, pi, served, browserIndex });
 }
 
 let big;
@@ -193,6 +212,7 @@ for (const r of results) {
 		lines.push(`wasm compiled by Liftoff only (the CLI's one-shot commands): first query after open ${f1(r.liftoff.firstQueryMs)} ms (optimising tiers: ${f1(r.queries.wasm.firstQueryMs)} ms), median p50 over queries ${f1(p50(r.liftoff))} ms (${f1(p50(r.queries.wasm))} ms).`);
 	}
 	if (r.served) lines.push(...servedLines(r.served));
+	if (r.browserIndex) lines.push(...browserIndexLines(r.browserIndex));
 	if (r.pi) {
 		lines.push("");
 		lines.push(`Pi 0.73.1 in print mode, one session_search call (index already built): ${f1(r.pi.with.rssMB)} MB peak RSS and ${f1(r.pi.with.ms)} ms with the extension, ${f1(r.pi.without.rssMB)} MB and ${f1(r.pi.without.ms)} ms without (+${f1(r.pi.addedMB)} MB, +${f1(r.pi.addedMs)} ms).`);
