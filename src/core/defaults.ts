@@ -48,10 +48,21 @@ export const DEFAULTS = {
 	/** Markers put around a match in snippets. */
 	markOpen: "«",
 	markClose: "»",
+	/**
+	 * Which sessions a search covers unless told: "all" includes omp sub-agent transcripts (what was found there
+	 * may be found nowhere else), "top" leaves them out.
+	 */
+	searchScope: "all",
 	/** Default number of sessions listed by browse. */
 	browseLimit: 20,
+	/** Maximum number of sessions browse may list. */
+	browseMaxLimit: 1_000,
+	/** Which sessions browse lists unless told: "top" (a list of recent work is not flooded by sub-agents), or "all". */
+	browseScope: "top",
 	/** Messages on each side of the centre entry when reading around an entry. */
 	readWindow: 5,
+	/** Maximum messages on each side when reading around an entry. */
+	readMaxWindow: 20,
 	/** Characters of a session's first prompt kept as its preview. */
 	previewChars: 200,
 	/** Bytes of a file's head fingerprinted to detect a rewrite. */
@@ -64,6 +75,30 @@ export const DEFAULTS = {
 	pageCacheKiB: 16_000,
 	/** Indexing work committed per write transaction: other processes read and write between batches. */
 	syncBatchMs: 500,
+	/** Any tool reply is cut to this many characters of JSON (and says `contentTruncated: true`). */
+	replyMaxChars: 50_000,
+	/** Characters of one message inside a discovery or scroll window. */
+	replyMessageChars: 1_500,
+	/** Messages on each side of the hit in the hydrated top result. */
+	hitWindow: 5,
+	/** First and last messages of the session shown as bookends. */
+	bookends: 3,
+	/** A large session read whole shows its first this-many and last `readTail` messages only. */
+	readHead: 20,
+	readTail: 10,
+	/** Characters of a session's latest summary in a store reply. */
+	summaryChars: 400,
+	/** Characters of a title made from a first prompt. */
+	titleChars: 80,
 } as const;
 
 export type Defaults = typeof DEFAULTS;
+
+/** 32 MiB, 50,000: a size or count as the messages that quote a limit write it. */
+export function mebibytes(bytes: number): string {
+	return `${Math.round((bytes / 2 ** 20) * 10) / 10} MiB`;
+}
+
+export function thousands(n: number): string {
+	return n.toLocaleString("en-US");
+}

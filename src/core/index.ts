@@ -5,7 +5,7 @@ export { LookbackIndex, type OpenIndexOptions } from "./lookback.js";
 export { checkEngine, ENGINE_BUILD, type EngineInfo, type SqlJsStatic, type Database } from "./engine.js";
 export { errorMessage, LookbackError, type LookbackErrorCode } from "./errors.js";
 export { indexBusyError } from "./transactions.js";
-export { DEFAULTS } from "./defaults.js";
+export { DEFAULTS, mebibytes, thousands } from "./defaults.js";
 
 // Storage and sources
 export { hasEngineFiles, mountEngineFiles, openAt, type FilesEngine, type EmscriptenFS, type EngineFiles, type EngineFileStat, type EngineIoCounters, type FsNode } from "./engine-files.js";
@@ -39,21 +39,32 @@ export {
 	boundedJson,
 	browseReply,
 	discover,
+	discoveryReply,
+	flatten,
 	hitContext,
+	isSessionPath,
 	oversizeError,
 	readWhole,
-	REPLY_LIMITS,
+	replyKind,
 	scroll,
+	shortTime,
 	storeAction,
 	type BrowseReply,
+	type DiscoveryOptions,
 	type DiscoveryReply,
+	type HitContext,
 	type HostFiles,
 	type ReadReply,
+	type Reply,
 	type ScrollReply,
+	type SessionExtras,
+	type StoreAction,
 	type StoreReply,
+	type StoreResult,
 	type ToolHit,
 	type ToolMessage,
-} from "./agent-replies.js";
+} from "./replies/index.js";
+export type { Scope, SessionFilter } from "./session-filter.js";
 export { parseTimeFilter } from "./time.js";
 export { parseQuery, type ParsedQuery, type QueryNode } from "./query-parser.js";
 export { splitInlineFilters, type InlineFilters, type SplitQuery } from "./inline-filters.js";

@@ -10,7 +10,7 @@ import { errorMessage, LookbackError } from "./errors.js";
 import { syncIndex, type SyncOptions, type SyncReport } from "./indexer.js";
 import { applyPragmas, createSchema, isEmptyDatabase, schemaProblem } from "./schema.js";
 import { search, type SearchRequest, type SearchResponse } from "./search.js";
-import { browseSessions, readSession, resolveSession, type BrowseOptions, type ReadOptions, type SessionView } from "./sessions.js";
+import { browseSessions, latestSummary, readSession, resolveSession, type BrowseOptions, type ReadOptions, type SessionView } from "./sessions.js";
 import type { SessionRow, SessionSummary } from "./session-rows.js";
 import type { SessionSource, SyncWarning } from "./source.js";
 import { indexOverview, indexStats, type IndexOverview, type IndexStats } from "./stats.js";
@@ -125,6 +125,11 @@ export class LookbackIndex {
 
 	browse(options: BrowseOptions = {}): SessionSummary[] {
 		return this.reading((db) => browseSessions(db, options));
+	}
+
+	/** The newest compaction or branch summary of a session, cut to `DEFAULTS.summaryChars`, or undefined. */
+	latestSummary(ref: string): string | undefined {
+		return this.reading((db) => latestSummary(db, resolveSession(db, ref).id));
 	}
 
 	/** Sessions and messages per day, for the viewer's activity chart. */

@@ -1,5 +1,7 @@
 /** Display facts derived from a session row, shared by every result shape. */
 
+import type { AgentKind } from "./source.js";
+
 /** A project's short name: the last folder of its cwd. */
 export function projectName(cwd: string | null | undefined): string {
 	if (!cwd) return "";
@@ -8,7 +10,7 @@ export function projectName(cwd: string | null | undefined): string {
 }
 
 /** The command that resumes a session in the agent that wrote it. */
-export function resumeHint(sessionId: string, agent: string = "pi"): string {
+export function resumeHint(sessionId: string, agent: AgentKind = "pi"): string {
 	return agent === "omp" ? `omp --resume ${sessionId}` : `pi --session ${sessionId}`;
 }
 

@@ -3,6 +3,7 @@
 import { isoOf } from "./time.js";
 import { projectName, resumeHint } from "./project.js";
 import { sessionIdFromFileName } from "./session-format.js";
+import type { AgentKind, SessionKind } from "./source.js";
 
 /** Columns of `sessions` read for display. */
 export const SESSION_COLUMNS =
@@ -23,8 +24,8 @@ export interface SessionRow {
 	entry_count: number;
 	size: number;
 	problem: string | null;
-	agent: string;
-	kind: string;
+	agent: AgentKind;
+	kind: SessionKind;
 	spawned_by: string | null;
 }
 
@@ -42,10 +43,10 @@ export interface SessionSummary {
 	firstPrompt?: string;
 	/** Session this one was forked or cloned from. */
 	parentSessionId?: string;
-	/** The agent that wrote it: "pi" or "omp". */
-	agent: string;
+	/** The agent that wrote it. */
+	agent: AgentKind;
 	/** "session", "subagent" (an omp sub-agent transcript) or "archived" (an omp gc archive). */
-	kind: string;
+	kind: SessionKind;
 	/** For a sub-agent: the session file that spawned it, and that session's id. */
 	spawnedBy?: string;
 	spawnedBySessionId?: string;

@@ -1,16 +1,16 @@
 /** Sessions as a whole: find one by id, id prefix or path; read its branch or a window of it; list recent ones. */
 
 import { decodeBody } from "./body-codec.js";
-import { branchThrough, lastInFileOrder, pathToRoot, type TreeNode } from "./branch.js";
+import { branchThrough, lastInFileOrder, pathToRoot, type BranchState, type TreeNode } from "./branch.js";
 import { DEFAULTS } from "./defaults.js";
 import type { Database } from "./engine.js";
 import { queryAll } from "./engine.js";
 import type { Role } from "./entry-text.js";
 import { LookbackError } from "./errors.js";
-import { containsPattern } from "./project.js";
 import { SESSION_COLUMNS, sessionSummary, type SessionRow, type SessionSummary } from "./session-rows.js";
 import { STATE_NAME } from "./schema.js";
-import { isoOf, timeBound } from "./time.js";
+import { filterSql, type SessionFilter } from "./session-filter.js";
+import { isoOf } from "./time.js";
 
 /**
  * The session a reference names: a full session id, a unique id prefix (4+ characters), or the path of an
@@ -44,7 +44,7 @@ export interface SessionMessage {
 	role: Role;
 	type: string;
 	time?: string;
-	branchState: "active" | "abandoned" | "compacted";
+	branchState: BranchState;
 	tool?: string;
 	text: string;
 }
@@ -138,42 +138,15 @@ export function readSession(db: Database, row: SessionRow, options: ReadOptions 
 	};
 }
 
-export interface BrowseOptions {
+export interface BrowseOptions extends SessionFilter {
+	/** Sessions to list (default `DEFAULTS.browseLimit`, at most `DEFAULTS.browseMaxLimit`). */
 	limit?: number;
-	/** "top" (default) leaves out omp sub-agent transcripts, "all" lists them too. */
-	scope?: "top" | "all";
-	/** Only sessions written by this agent. */
-	agent?: "pi" | "omp";
-	project?: string;
-	since?: string | number;
-	until?: string | number;
-	now?: number;
 }
 
-/** Recent sessions, newest first. */
+/** Recent sessions, newest first; without a scope, sub-agent transcripts are left out (`DEFAULTS.browseScope`). */
 export function browseSessions(db: Database, options: BrowseOptions = {}): SessionSummary[] {
-	const where = ["session_id IS NOT NULL"];
-	if ((options.scope ?? "top") === "top") where.push("kind != 'subagent'");
-	const params: (string | number)[] = [];
-	if (options.agent) {
-		where.push("agent = ?");
-		params.push(options.agent);
-	}
-	if (options.project) {
-		where.push("(cwd LIKE ? ESCAPE '\\' OR name LIKE ? ESCAPE '\\')");
-		params.push(containsPattern(options.project), containsPattern(options.project));
-	}
-	const since = timeBound(options.since, "start", options.now);
-	const until = timeBound(options.until, "end", options.now);
-	if (since !== undefined) {
-		where.push("modified >= ?");
-		params.push(since);
-	}
-	if (until !== undefined) {
-		where.push("started < ?");
-		params.push(until);
-	}
-	const limit = Math.max(1, Math.min(options.limit ?? DEFAULTS.browseLimit, 1000));
+	const { where, params } = filterSql(options, { time: "session", sessions: "", defaultScope: DEFAULTS.browseScope });
+	const limit = Math.max(1, Math.min(options.limit ?? DEFAULTS.browseLimit, DEFAULTS.browseMaxLimit));
 	return queryAll<SessionRow>(
 		db,
 		`SELECT ${SESSION_COLUMNS} FROM sessions WHERE ${where.join(" AND ")} ORDER BY modified DESC, id DESC LIMIT ?`,
@@ -182,7 +155,7 @@ export function browseSessions(db: Database, options: BrowseOptions = {}): Sessi
 }
 
 /** The newest compaction or branch summary of a session, cut to `maxChars`, or undefined. */
-export function latestSummary(db: Database, sessionRowId: number, maxChars = 400): string | undefined {
+export function latestSummary(db: Database, sessionRowId: number, maxChars: number = DEFAULTS.summaryChars): string | undefined {
 	const row = queryAll<{ body: unknown }>(db, "SELECT body FROM entries WHERE session = ? AND role = 'summary' ORDER BY seq DESC LIMIT 1", [sessionRowId])[0];
 	if (!row) return undefined;
 	const text = decodeBody(row.body).replace(/\s+/g, " ").trim();

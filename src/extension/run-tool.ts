@@ -3,13 +3,17 @@
 import {
 	boundedJson,
 	browseReply,
+	DEFAULTS,
 	discover,
+	isSessionPath,
 	LookbackError,
+	mebibytes,
 	oversizeError,
 	readWhole,
 	scroll,
 	storeAction,
 	type HostFiles,
+	type Reply,
 } from "../core/index.js";
 import { loadEngine } from "../node/engine.js";
 import { readFileRange } from "../node/file-range.js";
@@ -19,6 +23,7 @@ import { sessionPathInRoots } from "../node/paths.js";
 import { modeOf, type Mode, type SessionSearchParams } from "./params.js";
 import { summaryLines } from "./render.js";
 import { awaitBackgroundIndex, fileSize, oversizedFiles, startSync, syncBeforeSearch, type SyncState } from "./shared-index.js";
+import type { ToolReply } from "./tool-reply.js";
 
 export interface ToolDetails {
 	mode: Mode;
@@ -36,7 +41,7 @@ const files: HostFiles = { sizeOf: fileSize, readRange: readFileRange };
 
 /** A session reference checked against the roots: a path must be a .jsonl inside them; an id not indexed may be an oversized file. */
 async function sessionRef(opened: NodeIndex, ref: string): Promise<string> {
-	const path = ref.includes("/") || ref.includes("\\") || ref.endsWith(".jsonl") ? sessionPathInRoots(ref, opened.source.roots()) : undefined;
+	const path = isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : undefined;
 	const tooLarge = path ? oversizeError(path, files) : undefined;
 	if (tooLarge) throw new LookbackError("file-too-large", tooLarge);
 	try {
@@ -50,7 +55,7 @@ async function sessionRef(opened: NodeIndex, ref: string): Promise<string> {
 		opened.index.session(path ?? ref);
 	} catch (error) {
 		const big = oversizedFiles().find((p) => p.includes(ref));
-		if (big) throw new LookbackError("file-too-large", `session ${ref} is in ${big}, which is over the 32 MiB limit lookback reads`);
+		if (big) throw new LookbackError("file-too-large", `session ${ref} is in ${big}, which is over the ${mebibytes(DEFAULTS.maxFileBytes)} limit lookback reads`);
 		throw error;
 	}
 	return path ?? ref;
@@ -62,7 +67,7 @@ export async function runSessionSearch(opened: NodeIndex, params: SessionSearchP
 	const needsSync = mode === "discovery" || mode === "browse" || mode === "keyword" || mode === "content" || mode === "list";
 	const sync: SyncState = needsSync ? await syncBeforeSearch(opened) : {};
 	const request = { query: params.query ?? "", project: params.project, since: params.since, until: params.until, role: params.role, limit: params.limit, scope: params.scope, exclude };
-	let reply: object;
+	let reply: Reply & Pick<ToolReply, "summaryMayBeStale">;
 	switch (mode) {
 		case "discovery":
 			reply = discover(index, request, { ...files, full: params.detail === "full" });
@@ -77,7 +82,7 @@ export async function runSessionSearch(opened: NodeIndex, params: SessionSearchP
 				extras: omp ? (id) => ({ title: omp.titles.get(id), summary: omp.summaries.get(id) }) : undefined,
 			});
 			const fromOmp = store.results.some((r) => r.agent === "omp");
-			reply = omp?.mayBeStale && fromOmp ? { ...store, summaryMayBeStale: true } : store;
+			reply = omp?.mayBeStale && fromOmp ? { ...store, summaryMayBeStale: true as const } : store;
 			break;
 		}
 		case "scroll": {
@@ -92,7 +97,7 @@ export async function runSessionSearch(opened: NodeIndex, params: SessionSearchP
 			reply = browseReply(index, { limit: params.limit, project: params.project, since: params.since, until: params.until, scope: params.scope });
 			break;
 	}
-	const full = { ...reply, ...sync };
+	const full: ToolReply = { ...reply, ...sync };
 	const { text, truncated } = boundedJson(full);
-	return { text, details: { mode, query: params.query, lines: summaryLines(full), truncated } };
+	return { text, details: { mode, query: params.query, lines: summaryLines(full, truncated), truncated } };
 }

@@ -1,0 +1,14 @@
+/** Every reply of the `session_search` tool as one union: the faces render it by its `mode` or `action`, without casts. */
+
+import type { BrowseReply } from "./browse.js";
+import type { DiscoveryReply } from "./discovery.js";
+import type { ReadReply } from "./read.js";
+import type { ScrollReply } from "./scroll.js";
+import type { StoreReply } from "./store.js";
+
+export type Reply = DiscoveryReply | ScrollReply | ReadReply | BrowseReply | StoreReply;
+
+/** Which reply it is: its `mode`, or its omp-store `action`. */
+export function replyKind(reply: Reply): DiscoveryReply["mode"] | ScrollReply["mode"] | ReadReply["mode"] | BrowseReply["mode"] | StoreReply["action"] {
+	return "action" in reply ? reply.action : reply.mode;
+}
