@@ -1,5 +1,8 @@
 /** Every tunable of lookback in one place: budgets, ranking weights, limits. */
 
+import type { Role } from "./entry-text.js";
+import type { Scope } from "./session-filter.js";
+
 export const DEFAULTS = {
 	/** Session files larger than this are skipped and counted (32 MiB). */
 	maxFileBytes: 32 * 1024 * 1024,
@@ -11,8 +14,8 @@ export const DEFAULTS = {
 	toolMaxChars: 2_000,
 	/** Share of `toolMaxChars` kept from the head (errors sit at the end of logs, so the tail matters). */
 	toolHeadShare: 0.6,
-	/** BM25 column weights in FTS column order: user, assistant, tool, summary, meta. */
-	columnWeights: { user: 3.0, assistant: 2.0, tool: 0.5, summary: 2.5, meta: 4.0 },
+	/** BM25 weight of each role's FTS column (written into a new index; an index keeps the weights it was made with). */
+	columnWeights: { user: 3.0, assistant: 2.0, tool: 0.5, summary: 2.5, meta: 4.0 } satisfies Record<Role, number>,
 	/** A query word of at least this many characters also matches indexed words that contain it. */
 	substringMinChars: 3,
 	/** How many indexed words one query word may expand to (shortest first). */
@@ -52,13 +55,13 @@ export const DEFAULTS = {
 	 * Which sessions a search covers unless told: "all" includes omp sub-agent transcripts (what was found there
 	 * may be found nowhere else), "top" leaves them out.
 	 */
-	searchScope: "all",
+	searchScope: "all" satisfies Scope,
 	/** Default number of sessions listed by browse. */
 	browseLimit: 20,
 	/** Maximum number of sessions browse may list. */
 	browseMaxLimit: 1_000,
 	/** Which sessions browse lists unless told: "top" (a list of recent work is not flooded by sub-agents), or "all". */
-	browseScope: "top",
+	browseScope: "top" satisfies Scope,
 	/** Messages on each side of the centre entry when reading around an entry. */
 	readWindow: 5,
 	/** Maximum messages on each side when reading around an entry. */

@@ -7,9 +7,12 @@ import { DEFAULTS } from "./defaults.js";
 import { parseJsonObject } from "./jsonl.js";
 import type { SessionEntry } from "./session-format.js";
 
-/** Roles a hit can have; search filters by them and ranks prose above tool output. */
-export type Role = "user" | "assistant" | "tool" | "summary" | "meta";
-export const ROLES: readonly Role[] = ["user", "assistant", "tool", "summary", "meta"];
+/**
+ * Roles a hit can have; search filters by them and ranks prose above tool output. The one list of them: the
+ * FTS table's columns (in this order), their BM25 weights and the tool's role parameter follow it.
+ */
+export const ROLES = ["user", "assistant", "tool", "summary", "meta"] as const;
+export type Role = (typeof ROLES)[number];
 
 /** Indexed text of one entry, split by FTS column (an assistant entry has prose and tool calls). */
 export interface EntryText {

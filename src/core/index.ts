@@ -64,7 +64,7 @@ export {
 	type ToolHit,
 	type ToolMessage,
 } from "./replies/index.js";
-export type { Scope, SessionFilter } from "./session-filter.js";
+export { SCOPES, type Scope, type SessionFilter } from "./session-filter.js";
 export { parseTimeFilter } from "./time.js";
 export { parseQuery, type ParsedQuery, type QueryNode } from "./query-parser.js";
 export { splitInlineFilters, type InlineFilters, type SplitQuery } from "./inline-filters.js";

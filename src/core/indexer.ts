@@ -8,7 +8,8 @@ import type { Database } from "./engine.js";
 import { queryAll } from "./engine.js";
 import { errorMessage } from "./errors.js";
 import { fingerprint } from "./hash.js";
-import { parseJsonObject, splitLines } from "./jsonl.js";
+import { splitLines } from "./jsonl.js";
+import { agentOfFile, slotBytesTitle, titleSlotLength } from "./omp-format.js";
 import { newParseState, parseSessionLines, sessionIdFromFileName, type ParseState } from "./session-format.js";
 import { SessionWriter } from "./session-writer.js";
 import type { SessionFileInfo, SessionSource, SkipReason, SkippedFile, SyncWarning } from "./source.js";
@@ -16,22 +17,6 @@ import { indexBytes, metaValue, setMeta } from "./stats.js";
 import { transactions, type Transactions } from "./transactions.js";
 import { toEpochMs } from "./time.js";
 import { gunzipSync } from "fflate";
-
-/** omp's title slot: a first line of exactly 256 bytes starting `{"type":"title"`. */
-const SLOT_BYTES = 256;
-const SLOT_START = new TextEncoder().encode('{"type":"title"');
-
-function titleSlotLength(bytes: Uint8Array): number {
-	if (bytes.length < SLOT_BYTES || bytes[SLOT_BYTES - 1] !== 0x0a) return 0;
-	for (let i = 0; i < SLOT_START.length; i++) if (bytes[i] !== SLOT_START[i]) return 0;
-	return SLOT_BYTES;
-}
-
-function slotTitle(slot: Uint8Array): string | undefined {
-	if (titleSlotLength(slot) === 0) return undefined;
-	const parsed = parseJsonObject(new TextDecoder().decode(slot).trim());
-	return typeof parsed?.title === "string" && parsed.title.length > 0 ? parsed.title : undefined;
-}
 
 function isGzip(path: string): boolean {
 	return path.endsWith(".gz");
@@ -84,7 +69,7 @@ export interface SyncProgress {
 
 export interface SyncOptions {
 	onProgress?: (progress: SyncProgress) => void;
-	/** Files larger than this are skipped (default 32 MiB). */
+	/** Files larger than this are skipped (default `DEFAULTS.maxFileBytes`). */
 	maxFileBytes?: number;
 	/** The index stops taking new text past this size (snapshot storages; an index opened in place has no ceiling). */
 	maxIndexBytes?: number;
@@ -348,7 +333,7 @@ class FileSync {
 	private async retitle(file: SessionFileInfo, known: KnownFile): Promise<void> {
 		const slot = await this.source.read(file.path, 0, known.head_off);
 		this.report.fingerprintBytesRead += slot.length;
-		const title = slotTitle(slot);
+		const title = slotBytesTitle(slot);
 		if (title === undefined) return;
 		const changed = queryAll<{ n: number }>(this.db, "SELECT count(*) AS n FROM sessions WHERE id = ? AND name IS NOT ?", [known.id, title])[0]?.n ?? 0;
 		if (changed > 0) {
@@ -401,7 +386,7 @@ class FileSync {
 				header?.parentSession ?? null,
 				header?.parentSession ? (parentIdOf(header.parentSession) ?? null) : null,
 				state.nextSeq,
-				headOff > 0 ? "omp" : (file.agent ?? "pi"), // only omp writes a title slot, whatever folder the file is in
+				agentOfFile(headOff, file.agent),
 				file.kind ?? "session",
 				file.spawnedBy ?? null,
 				header?.title ?? null,

@@ -8,6 +8,8 @@
 import { DEFAULTS } from "./defaults.js";
 import type { Database } from "./engine.js";
 import { queryOne } from "./engine.js";
+import { ROLES } from "./entry-text.js";
+import type { BranchState } from "./branch.js";
 
 /** Bumped on any change to the tables; an index of another version is rebuilt. */
 export const SCHEMA_VERSION = 6;
@@ -71,7 +73,7 @@ CREATE TABLE vocab(id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE, stem TEXT)
 CREATE INDEX vocab_stem ON vocab(stem) WHERE stem IS NOT NULL;
 CREATE VIRTUAL TABLE vocab_fts USING fts5(term, content='vocab', content_rowid='id', tokenize='trigram', detail=none, columnsize=0);
 CREATE VIRTUAL TABLE entries_fts USING fts5(
-  user, assistant, tool, summary, meta,
+  ${ROLES.join(", ")},
   content='', contentless_delete=1,
   tokenize='unicode61 remove_diacritics 2'
 );
@@ -80,16 +82,16 @@ CREATE VIRTUAL TABLE entries_deep USING fts5(words, content='', contentless_dele
 `;
 
 /** Numeric codes of branch states in `entries.state`. */
-export const STATE_CODE = { active: 0, abandoned: 1, compacted: 2 } as const;
-export const STATE_NAME = ["active", "abandoned", "compacted"] as const;
+export const STATE_CODE: Record<BranchState, number> = { active: 0, abandoned: 1, compacted: 2 };
+export const STATE_NAME: readonly BranchState[] = ["active", "abandoned", "compacted"];
 
 /** Create the tables in an empty database. */
 export function createSchema(db: Database): void {
 	db.run(`PRAGMA application_id = ${APPLICATION_ID}`);
 	db.run(`PRAGMA user_version = ${SCHEMA_VERSION}`);
 	db.run(TABLES);
-	const w = DEFAULTS.columnWeights;
-	db.run(`INSERT INTO entries_fts(entries_fts, rank) VALUES('rank', 'bm25(${w.user}, ${w.assistant}, ${w.tool}, ${w.summary}, ${w.meta})')`);
+	const weights = ROLES.map((role) => DEFAULTS.columnWeights[role]);
+	db.run(`INSERT INTO entries_fts(entries_fts, rank) VALUES('rank', 'bm25(${weights.join(", ")})')`);
 	db.run("INSERT INTO meta(key, value) VALUES ('generation', '0')");
 }
 

@@ -8,7 +8,8 @@ import type { AgentKind } from "./source.js";
 import { timeBound } from "./time.js";
 
 /** "all" includes omp sub-agent transcripts, "top" leaves them out. */
-export type Scope = "top" | "all";
+export const SCOPES = ["top", "all"] as const;
+export type Scope = (typeof SCOPES)[number];
 
 export interface SessionFilter {
 	/** Substring of the session's cwd or name (case-insensitive for ASCII). */

@@ -1,6 +1,7 @@
 /** Pi's session file format (v1, v2, v3) read into one in-memory shape; session files are never written. */
 
 import { parseJsonObject } from "./jsonl.js";
+import { isTitleSlotLine, slotLineTitle } from "./omp-format.js";
 
 export const CURRENT_SESSION_VERSION = 3;
 
@@ -87,9 +88,9 @@ export function parseSessionLines(lines: string[], state: ParseState, at?: { off
 			malformedLines++;
 			continue;
 		}
-		if (obj.type === "title" && state.nextSeq === 0) {
-			// omp's fixed-width title slot (line 1, rewritten in place on rename): folded into the header.
-			state.slotTitle = asString(obj.title) || undefined;
+		if (state.nextSeq === 0 && isTitleSlotLine(obj)) {
+			// omp's title slot (line 1): folded into the header.
+			state.slotTitle = slotLineTitle(obj);
 			continue;
 		}
 		if (obj.type === "session") {

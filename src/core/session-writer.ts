@@ -45,7 +45,7 @@ export class SessionWriter {
 			"INSERT INTO entries(id, session, seq, entry_id, parent_id, type, role, ts, kept, tool, chars, body, off, len, deep) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		);
 		this.insertDeep = db.prepare("INSERT INTO entries_deep(rowid, words) VALUES (?,?)");
-		this.insertFts = db.prepare(`INSERT INTO entries_fts(rowid, ${ROLES.join(", ")}) VALUES (?,?,?,?,?,?)`);
+		this.insertFts = db.prepare(`INSERT INTO entries_fts(rowid, ${ROLES.join(", ")}) VALUES (?${",?".repeat(ROLES.length)})`);
 		this.insertVocab = db.prepare("INSERT OR IGNORE INTO vocab(term, stem) VALUES (?,?)");
 		this.updateState = db.prepare("UPDATE entries SET state = ? WHERE id = ?");
 		this.vocabStart = queryOne<{ m: number }>(db, "SELECT coalesce(max(id), 0) AS m FROM vocab")?.m ?? 0;

@@ -9,6 +9,7 @@ import type { Role } from "./entry-text.js";
 import { LookbackError } from "./errors.js";
 import { SESSION_COLUMNS, sessionSummary, type SessionRow, type SessionSummary } from "./session-rows.js";
 import { STATE_NAME } from "./schema.js";
+import { flatten } from "./replies/display.js";
 import { filterSql, type SessionFilter } from "./session-filter.js";
 import { isoOf } from "./time.js";
 
@@ -158,7 +159,7 @@ export function browseSessions(db: Database, options: BrowseOptions = {}): Sessi
 export function latestSummary(db: Database, sessionRowId: number, maxChars: number = DEFAULTS.summaryChars): string | undefined {
 	const row = queryAll<{ body: unknown }>(db, "SELECT body FROM entries WHERE session = ? AND role = 'summary' ORDER BY seq DESC LIMIT 1", [sessionRowId])[0];
 	if (!row) return undefined;
-	const text = decodeBody(row.body).replace(/\s+/g, " ").trim();
+	const text = flatten(decodeBody(row.body)).trim();
 	return text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
 }
 

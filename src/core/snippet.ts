@@ -1,6 +1,7 @@
 /** Snippets: a window of an entry's text around the first match, with every match marked. */
 
 import { DEFAULTS } from "./defaults.js";
+import { flatten } from "./replies/display.js";
 
 const WORD_ONLY = /^[\p{L}\p{N}]+$/u;
 const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
@@ -19,7 +20,7 @@ export function makeSnippet(
 	size: number = DEFAULTS.snippetChars,
 	marks: { open: string; close: string } = { open: DEFAULTS.markOpen, close: DEFAULTS.markClose },
 ): string {
-	const flat = text.replace(/\s+/g, " ").trim();
+	const flat = flatten(text).trim();
 	const usable = [...new Set(terms.filter((t) => t.length > 0))].sort((a, b) => b.length - a.length).slice(0, 64);
 	// Whole words are marked only as whole words ("sql" not inside "SQLITE"); CJK and phrases anywhere.
 	const source = usable.map((t) => (WORD_ONLY.test(t) && !HAS_CJK.test(t) ? `(?<![\\p{L}\\p{N}])${escapeRegExp(t)}(?![\\p{L}\\p{N}])` : escapeRegExp(t)));

@@ -1,7 +1,7 @@
 /** The `session_search` tool's parameters, every one optional and described for the model. */
 
 import { Type, type Static } from "@sinclair/typebox";
-import { DEFAULTS, ROLES, type StoreAction } from "../core/index.js";
+import { DEFAULTS, ROLES, SCOPES, type StoreAction } from "../core/index.js";
 
 /** A string enum as plain JSON Schema `{type: "string", enum}` (what pi-ai's StringEnum makes; Google's API rejects anyOf of literals). */
 function StringEnum<T extends readonly string[]>(values: T, options: { description: string }) {
@@ -27,7 +27,7 @@ export const sessionSearchParams = Type.Object({
 	role: Type.Optional(StringEnum(ROLES, { description: "Only text of this role." })),
 	limit: Type.Optional(Type.Integer({ minimum: 1, maximum: TOOL_MAX_LIMIT, description: `Sessions to return (default ${DEFAULTS.searchLimit}).` })),
 	scope: Type.Optional(
-		StringEnum(["top", "all"] as const, {
+		StringEnum(SCOPES, {
 			description: 'omp sub-agent transcripts: "all" includes them (the default for a query), "top" leaves them out (the default for browsing).',
 		}),
 	),
