@@ -1,7 +1,7 @@
 /** Every tunable of lookback in one place: budgets, ranking weights, limits. */
 
-import type { Role } from "./entry-text.js";
-import type { Scope } from "./session-filter.js";
+import type { Role } from "./parse/entry-text.js";
+import type { Scope } from "./query/session-filter.js";
 
 export const DEFAULTS = {
 	/** Session files larger than this are skipped and counted (32 MiB). */

@@ -2,8 +2,8 @@
 
 import { DEFAULTS } from "../defaults.js";
 import type { LookbackIndex } from "../lookback.js";
-import type { SessionSummary } from "../session-rows.js";
-import type { BrowseOptions } from "../sessions.js";
+import type { SessionSummary } from "../read/session-rows.js";
+import type { BrowseOptions } from "../read/sessions.js";
 
 export interface BrowseReply {
 	mode: "browse";

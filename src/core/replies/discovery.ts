@@ -1,8 +1,8 @@
 /** The discovery reply: ranked sessions, the top one (or every one) hydrated with the messages around its hit and the session's bookends. */
 
-import type { Role } from "../entry-text.js";
+import type { Role } from "../parse/entry-text.js";
 import type { LookbackIndex } from "../lookback.js";
-import type { SearchHit, SearchRequest, SearchResponse } from "../search.js";
+import type { SearchHit, SearchRequest, SearchResponse } from "../search/search.js";
 import { hitContext, type HitContext, type HostFiles } from "./messages.js";
 
 /** A hit as the tool reports it. */

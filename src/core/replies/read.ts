@@ -3,7 +3,7 @@
 import { DEFAULTS } from "../defaults.js";
 import { LookbackError } from "../errors.js";
 import type { LookbackIndex } from "../lookback.js";
-import type { SessionSummary } from "../session-rows.js";
+import type { SessionSummary } from "../read/session-rows.js";
 import { oversizeError, toolMessage, type HostFiles, type ToolMessage } from "./messages.js";
 
 export interface ReadReply {

@@ -1,4 +1,4 @@
-/** Every reply of the `session_search` tool as one union: the faces render it by its `mode` or `action`, without casts. */
+/** Every reply of the `session_search` tool as one union: the faces render it by its `mode` (an omp-store reply by its `action`), without casts. */
 
 import type { BrowseReply } from "./browse.js";
 import type { DiscoveryReply } from "./discovery.js";
@@ -7,8 +7,3 @@ import type { ScrollReply } from "./scroll.js";
 import type { StoreReply } from "./store.js";
 
 export type Reply = DiscoveryReply | ScrollReply | ReadReply | BrowseReply | StoreReply;
-
-/** Which reply it is: its `mode`, or its omp-store `action`. */
-export function replyKind(reply: Reply): DiscoveryReply["mode"] | ScrollReply["mode"] | ReadReply["mode"] | BrowseReply["mode"] | StoreReply["action"] {
-	return "action" in reply ? reply.action : reply.mode;
-}

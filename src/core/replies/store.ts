@@ -5,14 +5,14 @@
  */
 
 import { DEFAULTS } from "../defaults.js";
-import type { Role } from "../entry-text.js";
+import type { Role } from "../parse/entry-text.js";
 import { LookbackError } from "../errors.js";
 import type { LookbackIndex } from "../lookback.js";
-import type { SearchRequest } from "../search.js";
-import { sessionFilterOf } from "../session-filter.js";
-import type { SessionSummary } from "../session-rows.js";
+import type { SearchRequest } from "../search/search.js";
+import { sessionFilterOf } from "../query/session-filter.js";
+import type { SessionSummary } from "../read/session-rows.js";
 import { discoveryReply, type DiscoveryOptions, type ToolHit } from "./discovery.js";
-import { flatten } from "./display.js";
+import { flatten } from "../text/display.js";
 
 /** One result in the shape of omp's session store. */
 export interface StoreFields {
