@@ -78,8 +78,20 @@ export const DEFAULTS = {
 	pageCacheKiB: 16_000,
 	/** Indexing work committed per write transaction: other processes read and write between batches. */
 	syncBatchMs: 500,
+	/** How long a writer waits for another writer's batch before giving up (index-busy). */
+	writeWaitMs: 60_000,
+	/** Bodies shorter than this (in UTF-16 units) are stored as they are; longer ones deflated (deflate would not pay below). */
+	compressFromChars: 200,
+	/** Skipped files a sync report lists by name (all are counted). */
+	skippedFilesListed: 50,
+	/** Longest query accepted, in characters. */
+	maxQueryChars: 2_000,
+	/** Most words and phrases one query may hold (each is a term FTS5 must look up and rank). */
+	maxQueryTerms: 64,
 	/** Any tool reply is cut to this many characters of JSON (and says `contentTruncated: true`). */
 	replyMaxChars: 50_000,
+	/** Sessions one tool call may ask for: a reply's budget holds about this many. */
+	replyMaxSessions: 50,
 	/** Characters of one message inside a discovery or scroll window. */
 	replyMessageChars: 1_500,
 	/** Messages on each side of the hit in the hydrated top result. */
@@ -94,8 +106,6 @@ export const DEFAULTS = {
 	/** Characters of a title made from a first prompt. */
 	titleChars: 80,
 } as const;
-
-export type Defaults = typeof DEFAULTS;
 
 /** 32 MiB, 50,000: a size or count as the messages that quote a limit write it. */
 export function mebibytes(bytes: number): string {

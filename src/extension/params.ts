@@ -11,9 +11,6 @@ function StringEnum<T extends readonly string[]>(values: T, options: { descripti
 /** The omp-session-store actions. */
 const STORE_ACTIONS: readonly StoreAction[] = ["keyword", "content", "list"];
 
-/** Sessions one call may ask for: a model's reply budget holds about this many. */
-const TOOL_MAX_LIMIT = 50;
-
 export const sessionSearchParams = Type.Object({
 	query: Type.Optional(
 		Type.String({
@@ -25,7 +22,7 @@ export const sessionSearchParams = Type.Object({
 	since: Type.Optional(Type.String({ description: "Only messages at or after: a date 2026-07-30, an ISO datetime, or an age like 3d, 6h, 2w." })),
 	until: Type.Optional(Type.String({ description: "Only messages before: a date (whole day included), an ISO datetime, or an age." })),
 	role: Type.Optional(StringEnum(ROLES, { description: "Only text of this role." })),
-	limit: Type.Optional(Type.Integer({ minimum: 1, maximum: TOOL_MAX_LIMIT, description: `Sessions to return (default ${DEFAULTS.searchLimit}).` })),
+	limit: Type.Optional(Type.Integer({ minimum: 1, maximum: DEFAULTS.replyMaxSessions, description: `Sessions to return (default ${DEFAULTS.searchLimit}).` })),
 	scope: Type.Optional(
 		StringEnum(SCOPES, {
 			description: 'omp sub-agent transcripts: "all" includes them (the default for a query), "top" leaves them out (the default for browsing).',

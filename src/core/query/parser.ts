@@ -3,6 +3,8 @@
  * `prefix*` and parentheses. Parsing never throws: stray operators become words, an open quote runs to the end.
  */
 
+import { DEFAULTS } from "../defaults.js";
+
 export type QueryNode =
 	| { kind: "word"; text: string; prefix: boolean }
 	| { kind: "phrase"; text: string; prefix: boolean }
@@ -136,24 +138,19 @@ function combine(kind: "and" | "or", items: QueryNode[]): QueryNode | undefined 
 	return { kind, items };
 }
 
-/** Longest query accepted, in characters. */
-export const MAX_QUERY_CHARS = 2_000;
-/** Most words and phrases one query may hold (each is a term FTS5 must look up and rank). */
-export const MAX_QUERY_TERMS = 64;
-
 function countTerms(node: QueryNode): number {
 	return node.kind === "word" || node.kind === "phrase" ? 1 : node.kind === "not" ? countTerms(node.item) : node.items.reduce((n, c) => n + countTerms(c), 0);
 }
 
 /** Parse a user's query; an empty, operator-only or oversized query gives `{ok: false, error}`. */
 export function parseQuery(input: string): ParsedQuery {
-	if (input.length > MAX_QUERY_CHARS) {
-		return { ok: false, error: `the query is ${input.length} characters long; the limit is ${MAX_QUERY_CHARS}` };
+	if (input.length > DEFAULTS.maxQueryChars) {
+		return { ok: false, error: `the query is ${input.length} characters long; the limit is ${DEFAULTS.maxQueryChars}` };
 	}
 	// A query of operators only ("OR", "NOT") searches for those words rather than failing.
 	const root = new Parser(lex(input)).parse() ?? new Parser(lex(input, false)).parse();
 	if (!root) return { ok: false, error: "the query has no words to search for" };
 	const terms = countTerms(root);
-	if (terms > MAX_QUERY_TERMS) return { ok: false, error: `the query has ${terms} words and phrases; the limit is ${MAX_QUERY_TERMS}` };
+	if (terms > DEFAULTS.maxQueryTerms) return { ok: false, error: `the query has ${terms} words and phrases; the limit is ${DEFAULTS.maxQueryTerms}` };
 	return { ok: true, root };
 }

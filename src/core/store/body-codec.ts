@@ -4,12 +4,10 @@
  */
 
 import { deflateSync, inflateSync, strFromU8, strToU8 } from "fflate";
-
-/** Bodies shorter than this (in UTF-16 units) are stored as they are: deflate would not pay. */
-const COMPRESS_FROM = 200;
+import { DEFAULTS } from "../defaults.js";
 
 export function encodeBody(text: string): string | Uint8Array {
-	if (text.length < COMPRESS_FROM) return text;
+	if (text.length < DEFAULTS.compressFromChars) return text;
 	const packed = deflateSync(strToU8(text), { level: 6 });
 	return packed.length < text.length ? packed : text;
 }

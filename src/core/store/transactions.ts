@@ -5,6 +5,7 @@
  */
 
 import type { Database } from "./engine.js";
+import { DEFAULTS } from "../defaults.js";
 import { LookbackError } from "../errors.js";
 
 export interface Transactions {
@@ -23,12 +24,9 @@ export interface Transactions {
 	attempt<T>(fn: () => T): T;
 }
 
-/** How long a writer waits for another writer's batch before giving up. */
-export const WRITE_WAIT_MS = 60_000;
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export function transactions(isBusy: (error: unknown) => boolean = () => false, waitMs = WRITE_WAIT_MS): Transactions {
+export function transactions(isBusy: (error: unknown) => boolean = () => false, waitMs: number = DEFAULTS.writeWaitMs): Transactions {
 	/** Whether this connection is inside a write transaction (reads then run inside it). */
 	let writing = false;
 	const retry = async (db: Database, sql: string) => {

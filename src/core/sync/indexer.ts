@@ -50,7 +50,7 @@ export interface SyncReport {
 	/** Bytes of half-written last lines left for the next sync. */
 	pendingBytes: number;
 	skipped: Record<SkipReason, number>;
-	/** The first skipped files, for messages (at most 50). */
+	/** The first skipped files, for messages (at most `DEFAULTS.skippedFilesListed`). */
 	skippedFiles: SkippedFile[];
 	warnings: SyncWarning[];
 	/** Whether the index changed (and so a snapshot needs saving). */
@@ -126,7 +126,7 @@ function emptyReport(): SyncReport {
 
 function skip(report: SyncReport, file: SkippedFile): void {
 	report.skipped[file.reason]++;
-	if (report.skippedFiles.length < 50) report.skippedFiles.push(file);
+	if (report.skippedFiles.length < DEFAULTS.skippedFilesListed) report.skippedFiles.push(file);
 }
 
 const KNOWN_COLUMNS = "id, path, root, size, mtime, consumed, head_off, head_len, head_hash, session_id, version, cwd, parent_path, next_seq, last_entry";
