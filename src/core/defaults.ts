@@ -88,6 +88,8 @@ export const DEFAULTS = {
 	maxQueryChars: 2_000,
 	/** Most words and phrases one query may hold (each is a term FTS5 must look up and rank). */
 	maxQueryTerms: 64,
+	/** How long a tool call waits for a running background index before answering from what is indexed so far. */
+	indexWaitMs: 3_000,
 	/** Any tool reply is cut to this many characters of JSON (and says `contentTruncated: true`). */
 	replyMaxChars: 50_000,
 	/** Sessions one tool call may ask for: a reply's budget holds about this many. */

@@ -14,6 +14,7 @@ import {
 	storeAction,
 	type HostFiles,
 	type Reply,
+	type SearchRequest,
 } from "../core/index.js";
 import { loadEngine } from "../node/engine.js";
 import { readFileRange } from "../node/file-range.js";
@@ -40,7 +41,7 @@ export interface ToolRun {
 const files: HostFiles = { sizeOf: fileSize, readRange: readFileRange };
 
 /** A session reference checked against the roots: a path must be a .jsonl inside them; an id not indexed may be an oversized file. */
-async function sessionRef(opened: NodeIndex, ref: string): Promise<string> {
+async function sessionRef(opened: NodeIndex, ref: string, waitMs: number): Promise<string> {
 	const path = isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : undefined;
 	const tooLarge = path ? oversizeError(path, files) : undefined;
 	if (tooLarge) throw new LookbackError("file-too-large", tooLarge);
@@ -49,7 +50,7 @@ async function sessionRef(opened: NodeIndex, ref: string): Promise<string> {
 		return path ?? ref;
 	} catch {
 		// Not indexed yet: let a running background index finish (briefly), or sync, and look again.
-		if (await awaitBackgroundIndex()) await startSync(opened);
+		if (await awaitBackgroundIndex(waitMs)) await startSync(opened);
 	}
 	try {
 		opened.index.session(path ?? ref);
@@ -61,11 +62,17 @@ async function sessionRef(opened: NodeIndex, ref: string): Promise<string> {
 	return path ?? ref;
 }
 
-export async function runSessionSearch(opened: NodeIndex, params: SessionSearchParams, exclude?: (hit: { sessionPath: string; entryId: string }) => boolean): Promise<ToolRun> {
+/** Run one call; `waitMs` bounds the wait for a running background index (default `DEFAULTS.indexWaitMs`). */
+export async function runSessionSearch(
+	opened: NodeIndex,
+	params: SessionSearchParams,
+	exclude?: SearchRequest["exclude"],
+	waitMs: number = DEFAULTS.indexWaitMs,
+): Promise<ToolRun> {
 	const mode = modeOf(params);
 	const index = opened.index;
 	const needsSync = mode === "discovery" || mode === "browse" || mode === "keyword" || mode === "content" || mode === "list";
-	const sync: SyncState = needsSync ? await syncBeforeSearch(opened) : {};
+	const sync: SyncState = needsSync ? await syncBeforeSearch(opened, waitMs) : {};
 	const request = { query: params.query ?? "", project: params.project, since: params.since, until: params.until, role: params.role, limit: params.limit, scope: params.scope, exclude };
 	let reply: Reply & Pick<ToolReply, "summaryMayBeStale">;
 	switch (mode) {
@@ -86,12 +93,12 @@ export async function runSessionSearch(opened: NodeIndex, params: SessionSearchP
 			break;
 		}
 		case "scroll": {
-			const ref = await sessionRef(opened, params.sessionId!);
+			const ref = await sessionRef(opened, params.sessionId!, waitMs);
 			reply = scroll(index, ref, { aroundMessageId: params.aroundMessageId!, window: params.window, branchTip: params.branchTip, ...files });
 			break;
 		}
 		case "read":
-			reply = readWhole(index, await sessionRef(opened, params.sessionId!), { ...files, branchTip: params.branchTip });
+			reply = readWhole(index, await sessionRef(opened, params.sessionId!, waitMs), { ...files, branchTip: params.branchTip });
 			break;
 		case "browse":
 			reply = browseReply(index, { limit: params.limit, project: params.project, since: params.since, until: params.until, scope: params.scope });

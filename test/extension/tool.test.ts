@@ -5,7 +5,7 @@ import { boundedJson, DEFAULTS, type ToolHit } from "../../src/core/index.js";
 import { liveContextFilter } from "../../src/extension/live-context.js";
 import { runSessionSearch } from "../../src/extension/run-tool.js";
 import { collapsed, renderResult, summaryLines } from "../../src/extension/render.js";
-import { indexWait, startSync } from "../../src/extension/shared-index.js";
+import { startSync } from "../../src/extension/shared-index.js";
 import { openNodeIndex } from "../../src/node/open.js";
 import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
 import { assistantMessage, newSession, toolResult, userMessage } from "../pi-sessions.js";
@@ -189,18 +189,12 @@ describe("reply shaping", () => {
 describe("background indexing", () => {
 	it("answers from what is indexed so far while the first index runs, saying how far it got", async () => {
 		const { opened } = await agent();
-		const saved = indexWait.ms;
-		indexWait.ms = 0;
-		try {
-			const running = startSync(opened);
-			const early = JSON.parse((await runSessionSearch(opened, { query: "amqplib" })).text);
-			expect(early.indexing).toMatchObject({ total: expect.any(Number) });
-			await running;
-			const later = JSON.parse((await runSessionSearch(opened, { query: "amqplib" })).text);
-			expect(later.indexing).toBeUndefined();
-			expect(later.results[0].sessionId).toBe(SAMPLE.branched);
-		} finally {
-			indexWait.ms = saved;
-		}
+		const running = startSync(opened);
+		const early = JSON.parse((await runSessionSearch(opened, { query: "amqplib" }, undefined, 0)).text);
+		expect(early.indexing).toMatchObject({ total: expect.any(Number) });
+		await running;
+		const later = JSON.parse((await runSessionSearch(opened, { query: "amqplib" }, undefined, 0)).text);
+		expect(later.indexing).toBeUndefined();
+		expect(later.results[0].sessionId).toBe(SAMPLE.branched);
 	});
 });
