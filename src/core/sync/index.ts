@@ -1,3 +1,4 @@
-/** Bringing the index up to date with session files: incremental sync and the writer of one session's entries. */
+/** Bringing the index up to date with session files: incremental sync, one file's sync, the writer of one session's entries. */
 
-export { syncIndex, type SyncOptions, type SyncProgress, type SyncReport } from "./indexer.js";
+export { syncIndex, type SyncOptions } from "./indexer.js";
+export type { SyncProgress, SyncReport } from "./report.js";
