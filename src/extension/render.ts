@@ -15,15 +15,15 @@ interface HitLine {
 	snippet: string;
 }
 
+/** Characters of a snippet or message on one line of the collapsed view. */
+const LINE_CHARS = 160;
+
 function hitLines(hits: HitLine[]): string[] {
 	return hits.flatMap((h, i) => {
 		const facts = [h.project, shortTime(h.time), h.hits ? `${h.hits} hits` : "", h.branchState && h.branchState !== "active" ? h.branchState : ""].filter(Boolean);
 		return [`${i + 1}. ${h.title} · ${facts.join(" · ")}`, `   ${h.snippet.slice(0, LINE_CHARS)}`];
 	});
 }
-
-/** Characters of a snippet or message on one line of the collapsed view. */
-const LINE_CHARS = 160;
 
 /** The found sessions of a reply, or undefined for a reply that reads one session. */
 function foundSessions(reply: Reply): { lines: HitLine[]; total: number; notice?: string } | undefined {
@@ -42,7 +42,7 @@ function foundSessions(reply: Reply): { lines: HitLine[]; total: number; notice?
 }
 
 /** The reply as a few human lines (what the collapsed view and the /lookback command show). */
-export function summaryLines(reply: ToolReply | Reply, truncated = false): string[] {
+export function summaryLines(reply: ToolReply, truncated = false): string[] {
 	const lines: string[] = [];
 	if ("indexing" in reply && reply.indexing) lines.push(`indexing in the background: ${reply.indexing.done}/${reply.indexing.total} files so far`);
 	if ("syncWarning" in reply && reply.syncWarning) lines.push(`warning: ${JSON.stringify(reply.syncWarning)}`);

@@ -130,7 +130,7 @@ export function search(db: Database, request: SearchRequest): SearchResponse {
 
 	const vocab: Vocab = { expand: vocabularyExpander(db), forms: wordForms(db) };
 	const { root, corrected } = correct(db, request.query, parsed.root, vocab);
-	const fallbacks: string[] = corrected.correctedQuery ? ["typo"] : [];
+	const run: Run = { db, root, vocab, plan, corrected };
 	let lastError = "";
 	for (const attempt of attempts(root)) {
 		try {
@@ -140,7 +140,7 @@ export function search(db: Database, request: SearchRequest): SearchResponse {
 				lastError = t.error;
 				continue;
 			}
-			return { ...response, ...answer(db, root, vocab, plan, t, attempt, corrected, fallbacks) };
+			return { ...response, ...answer(run, t, attempt) };
 		} catch (error) {
 			lastError = errorMessage(error);
 		}
@@ -148,9 +148,18 @@ export function search(db: Database, request: SearchRequest): SearchResponse {
 	return { ...response, error: `cannot run this query: ${lastError}` };
 }
 
+/** What one search works with: the query after typo corrections, its vocabulary and its plan. */
+interface Run {
+	db: Database;
+	root: QueryNode;
+	vocab: Vocab;
+	plan: SearchPlan;
+	corrected: Correction;
+}
+
 /** What the tiers found; when nothing, the subject words of a question, then the most of its words. */
-function answer(db: Database, root: QueryNode, vocab: Vocab, plan: SearchPlan, t: Exclude<Tiers, { error: string }>, attempt: Attempt, corrected: Correction, typo: string[]): Partial<SearchResponse> {
-	const fallbacks = [...typo, ...t.fallbacks];
+function answer({ db, root, vocab, plan, corrected }: Run, t: Exclude<Tiers, { error: string }>, attempt: Attempt): Partial<SearchResponse> {
+	const fallbacks = [...(corrected.correctedQuery ? ["typo"] : []), ...t.fallbacks];
 	const subject = t.found.results.length === 0 ? subjectOnly(root) : undefined;
 	if (subject) {
 		// Every subject word, the question words left out ("why did we pick sql.js" → "pick sql.js").
