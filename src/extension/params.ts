@@ -25,7 +25,7 @@ export const sessionSearchParams = Type.Object({
 	limit: Type.Optional(Type.Integer({ minimum: 1, maximum: DEFAULTS.replyMaxSessions, description: `Sessions to return (default ${DEFAULTS.searchLimit}).` })),
 	scope: Type.Optional(
 		StringEnum(SCOPES, {
-			description: 'omp sub-agent transcripts: "all" includes them (the default for a query), "top" leaves them out (the default for browsing).',
+			description: `omp sub-agent transcripts: "all" includes them, "top" leaves them out (default "${DEFAULTS.searchScope}" for a query, "${DEFAULTS.browseScope}" for browsing).`,
 		}),
 	),
 	detail: Type.Optional(StringEnum(["full"] as const, { description: '"full" returns the messages around the hit for every result, not only the first.' })),
