@@ -1,6 +1,6 @@
 /** Human output: compact, readable, coloured only on a terminal and never when NO_COLOR is set. */
 
-import { DEFAULTS, type EngineInfo, type IndexStats, type SearchResponse, type SessionSummary, type SessionView, type SyncReport } from "../core/index.js";
+import { DEFAULTS, flatten, shortTime, type EngineInfo, type IndexStats, type SearchResponse, type SessionSummary, type SessionView, type SyncReport } from "../core/index.js";
 
 export interface Style {
 	bold(s: string): string;
@@ -25,13 +25,17 @@ export function makeStyle(color: boolean): Style {
 }
 
 function day(iso: string | undefined): string {
-	return iso ? iso.slice(0, 16).replace("T", " ") : "—";
+	return shortTime(iso, "—");
 }
 
+/** One line of at most `max` characters, an ellipsis where it was cut. */
 function oneLine(text: string | undefined, max: number): string {
-	const flat = (text ?? "").replace(/\s+/g, " ").trim();
+	const flat = flatten(text).trim();
 	return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
+
+/** Characters of a message `lookback read` prints before `[…]`. */
+const READ_MESSAGE_CHARS = 2_000;
 
 export function formatMB(bytes: number): string {
 	return `${(bytes / 1e6).toFixed(bytes < 1e7 ? 2 : 1)} MB`;
@@ -73,7 +77,7 @@ export function formatRead(view: SessionView, style: Style): string {
 		const who = m.tool ? `${m.role} ${m.tool}` : m.role;
 		const state = m.branchState === "active" ? "" : ` ${style.warn(m.branchState)}`;
 		lines.push(`${style.bold(`[${who}]`)} ${style.dim(`${m.entryId} ${day(m.time)}`)}${state}`);
-		lines.push(m.text.length > 2000 ? `${m.text.slice(0, 2000)}\n${style.dim("[…]")}` : m.text);
+		lines.push(m.text.length > READ_MESSAGE_CHARS ? `${m.text.slice(0, READ_MESSAGE_CHARS)}\n${style.dim("[…]")}` : m.text);
 	}
 	const after = view.total - view.offset - view.messages.length;
 	if (after > 0) lines.push(style.dim(`… ${after} later messages`));

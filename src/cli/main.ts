@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { LookbackError, ROLES, type Role, type SyncReport } from "../core/index.js";
+import { DEFAULTS, isSessionPath, LookbackError, ROLES, type AgentKind, type Role, type SyncReport } from "../core/index.js";
 import { engineChoice } from "../node/engine-choice.js";
 import { openNodeIndex, type NodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
@@ -21,6 +21,9 @@ export interface CliIO {
 }
 
 const VERSION = "0.1.0";
+
+/** Messages on each side `lookback read --around` may show: a person scrolls a terminal further than a model reads. */
+const CLI_MAX_WINDOW = 50;
 
 /** The built viewer: beside the bundled CLI (dist/web), or dist/web of the repo when run from the sources. */
 function webDir(): string {
@@ -44,7 +47,7 @@ query:   words are ANDed; OR, NOT or -word, "a phrase", prefix*, (groups).
 filters: --since T --until T   a date (2026-07-30), ISO datetime, or age (30m, 6h, 3d, 2w)
          --project P           substring of the session's cwd or name
          --role R              user, assistant, tool, summary, meta (repeatable)
-         --limit N             sessions to show (default 10)
+         --limit N             sessions to show (default ${DEFAULTS.searchLimit})
          --agent pi|omp        only sessions of one agent
 SESSION: a session id, a unique id prefix, or a session file path inside the session folders.
 
@@ -80,7 +83,7 @@ function checkCommand(args: ParsedArgs): void {
 	if (spec.positionals === "many" && n === 0) throw new LookbackError("bad-argument", `${args.command} needs a QUERY`);
 }
 
-function agentOption(args: ParsedArgs): "pi" | "omp" | undefined {
+function agentOption(args: ParsedArgs): AgentKind | undefined {
 	const agent = option(args, "agent");
 	if (agent === undefined || agent === "pi" || agent === "omp") return agent;
 	throw new LookbackError("bad-argument", `--agent must be pi or omp, not "${agent}"`);
@@ -146,7 +149,7 @@ async function runCommand(ctx: Context): Promise<number> {
 				until: option(args, "until"),
 				project: option(args, "project"),
 				role: roles(args),
-				limit: intOption(args, "limit", 1, 200),
+				limit: intOption(args, "limit", 1, DEFAULTS.searchMaxLimit),
 				agent: agentOption(args),
 				readRange: readFileRange,
 			};
@@ -156,16 +159,16 @@ async function runCommand(ctx: Context): Promise<number> {
 			return response.error ? 2 : 0;
 		}
 		case "read": {
-			const window = intOption(args, "window", 1, 50);
+			const window = intOption(args, "window", 1, CLI_MAX_WINDOW);
 			const sync = await syncFirst(ctx);
 			const ref = args.positionals[0];
-			const target = ref.includes("/") || ref.endsWith(".jsonl") ? sessionPathInRoots(ref, opened.source.roots()) : ref;
+			const target = isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : ref;
 			const view = index.read(target, { around: option(args, "around"), window, branchTip: option(args, "branch-tip") });
 			emit(ctx, "read", view, formatRead(view, ctx.style), sync);
 			return 0;
 		}
 		case "browse": {
-			const options = { limit: intOption(args, "limit", 1, 1000), project: option(args, "project"), since: option(args, "since"), until: option(args, "until"), agent: agentOption(args) };
+			const options = { limit: intOption(args, "limit", 1, DEFAULTS.browseMaxLimit), project: option(args, "project"), since: option(args, "since"), until: option(args, "until"), agent: agentOption(args) };
 			const sync = await syncFirst(ctx);
 			const sessions = index.browse(options);
 			emit(ctx, "browse", { sessions }, formatBrowse(sessions, ctx.style), sync);

@@ -1,5 +1,8 @@
 /** Every tunable of lookback in one place: budgets, ranking weights, limits. */
 
+import type { Role } from "./parse/entry-text.js";
+import type { Scope } from "./query/session-filter.js";
+
 export const DEFAULTS = {
 	/** Session files larger than this are skipped and counted (32 MiB). */
 	maxFileBytes: 32 * 1024 * 1024,
@@ -11,8 +14,8 @@ export const DEFAULTS = {
 	toolMaxChars: 2_000,
 	/** Share of `toolMaxChars` kept from the head (errors sit at the end of logs, so the tail matters). */
 	toolHeadShare: 0.6,
-	/** BM25 column weights in FTS column order: user, assistant, tool, summary, meta. */
-	columnWeights: { user: 3.0, assistant: 2.0, tool: 0.5, summary: 2.5, meta: 4.0 },
+	/** BM25 weight of each role's FTS column (written into a new index; an index keeps the weights it was made with). */
+	columnWeights: { user: 3.0, assistant: 2.0, tool: 0.5, summary: 2.5, meta: 4.0 } satisfies Record<Role, number>,
 	/** A query word of at least this many characters also matches indexed words that contain it. */
 	substringMinChars: 3,
 	/** How many indexed words one query word may expand to (shortest first). */
@@ -48,10 +51,21 @@ export const DEFAULTS = {
 	/** Markers put around a match in snippets. */
 	markOpen: "«",
 	markClose: "»",
+	/**
+	 * Which sessions a search covers unless told: "all" includes omp sub-agent transcripts (what was found there
+	 * may be found nowhere else), "top" leaves them out.
+	 */
+	searchScope: "all" satisfies Scope,
 	/** Default number of sessions listed by browse. */
 	browseLimit: 20,
+	/** Maximum number of sessions browse may list. */
+	browseMaxLimit: 1_000,
+	/** Which sessions browse lists unless told: "top" (a list of recent work is not flooded by sub-agents), or "all". */
+	browseScope: "top" satisfies Scope,
 	/** Messages on each side of the centre entry when reading around an entry. */
 	readWindow: 5,
+	/** Maximum messages on each side when reading around an entry. */
+	readMaxWindow: 20,
 	/** Characters of a session's first prompt kept as its preview. */
 	previewChars: 200,
 	/** Bytes of a file's head fingerprinted to detect a rewrite. */
@@ -64,6 +78,42 @@ export const DEFAULTS = {
 	pageCacheKiB: 16_000,
 	/** Indexing work committed per write transaction: other processes read and write between batches. */
 	syncBatchMs: 500,
+	/** How long a writer waits for another writer's batch before giving up (index-busy). */
+	writeWaitMs: 60_000,
+	/** Bodies shorter than this (in UTF-16 units) are stored as they are; longer ones deflated (deflate would not pay below). */
+	compressFromChars: 200,
+	/** Skipped files a sync report lists by name (all are counted). */
+	skippedFilesListed: 50,
+	/** Longest query accepted, in characters. */
+	maxQueryChars: 2_000,
+	/** Most words and phrases one query may hold (each is a term FTS5 must look up and rank). */
+	maxQueryTerms: 64,
+	/** How long a tool call waits for a running background index before answering from what is indexed so far. */
+	indexWaitMs: 3_000,
+	/** Any tool reply is cut to this many characters of JSON (and says `contentTruncated: true`). */
+	replyMaxChars: 50_000,
+	/** Sessions one tool call may ask for: a reply's budget holds about this many. */
+	replyMaxSessions: 50,
+	/** Characters of one message inside a discovery or scroll window. */
+	replyMessageChars: 1_500,
+	/** Messages on each side of the hit in the hydrated top result. */
+	hitWindow: 5,
+	/** First and last messages of the session shown as bookends. */
+	bookends: 3,
+	/** A large session read whole shows its first this-many and last `readTail` messages only. */
+	readHead: 20,
+	readTail: 10,
+	/** Characters of a session's latest summary in a store reply. */
+	summaryChars: 400,
+	/** Characters of a title made from a first prompt. */
+	titleChars: 80,
 } as const;
 
-export type Defaults = typeof DEFAULTS;
+/** 32 MiB, 50,000: a size or count as the messages that quote a limit write it. */
+export function mebibytes(bytes: number): string {
+	return `${Math.round((bytes / 2 ** 20) * 10) / 10} MiB`;
+}
+
+export function thousands(n: number): string {
+	return n.toLocaleString("en-US");
+}

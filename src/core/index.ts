@@ -1,63 +1,97 @@
-/** lookback's core: parsing, schema, indexing, query and result shaping. No Node, no DOM. */
+/**
+ * lookback's core: no Node, no DOM. The folders are the pipeline's stages, one way:
+ * parse (session files → entries) → sync (entries → the index in store) → query (user text → FTS5) →
+ * search (ranked hits) → read (sessions whole) → replies (what the tool answers); text holds the word and
+ * display helpers they share.
+ */
 
 // The library API
 export { LookbackIndex, type OpenIndexOptions } from "./lookback.js";
-export { checkEngine, ENGINE_BUILD, type EngineInfo, type SqlJsStatic, type Database } from "./engine.js";
+export { DEFAULTS, mebibytes, thousands } from "./defaults.js";
 export { errorMessage, LookbackError, type LookbackErrorCode } from "./errors.js";
-export { indexBusyError } from "./transactions.js";
-export { DEFAULTS } from "./defaults.js";
 
-// Storage and sources
-export { hasEngineFiles, mountEngineFiles, openAt, type FilesEngine, type EmscriptenFS, type EngineFiles, type EngineFileStat, type EngineIoCounters, type FsNode } from "./engine-files.js";
-export { isInPlace, memoryStorage, type IndexStorage, type InPlaceStorage, type SnapshotStorage } from "./storage.js";
+// Storage: the engine, where the index lives, what it holds
 export {
+	checkEngine,
+	ENGINE_BUILD,
+	hasEngineFiles,
+	indexBusyError,
+	isInPlace,
+	memoryStorage,
+	mountEngineFiles,
+	openAt,
+	SCHEMA_VERSION,
+	type Database,
+	type EmscriptenFS,
+	type EngineFiles,
+	type EngineFileStat,
+	type EngineInfo,
+	type EngineIoCounters,
+	type FilesEngine,
+	type FsNode,
+	type IndexOverview,
+	type IndexStats,
+	type IndexStorage,
+	type InPlaceStorage,
+	type SnapshotStorage,
+	type SqlJsStatic,
+} from "./store/index.js";
+
+// Session files and what they hold
+export {
+	branchStates,
+	branchThrough,
+	contextStart,
 	isTmpSessionFolder,
 	memorySource,
+	pathToRoot,
+	readOmpMetadata,
+	ROLES,
 	type AgentKind,
-	type SessionKind,
+	type BranchState,
+	type OmpMetadata,
+	type Role,
 	type SessionFileInfo,
+	type SessionKind,
 	type SessionSource,
-	type SkipReason,
 	type SkippedFile,
+	type SkipReason,
 	type SyncWarning,
+	type TreeNode,
 	type WalkResult,
-} from "./source.js";
+} from "./parse/index.js";
+export type { SyncOptions, SyncProgress, SyncReport } from "./sync/index.js";
 
-// Results
-export type { SyncOptions, SyncProgress, SyncReport } from "./indexer.js";
-export type { ReadRange, SearchHit, SearchRequest, SearchResponse } from "./search.js";
-export type { BrowseOptions, ReadOptions, SessionMessage, SessionView } from "./sessions.js";
-export type { LinkedSession, SessionStructure, SideBranch } from "./session-structure.js";
-export type { SessionSummary, SessionRow } from "./session-rows.js";
-export type { IndexOverview, IndexStats } from "./stats.js";
-export type { ActivityDay, ProjectCount } from "./activity.js";
-export type { Role } from "./entry-text.js";
-export { ROLES } from "./entry-text.js";
+// Queries and results
+export { parseQuery, SCOPES, splitInlineFilters, type InlineFilters, type ParsedQuery, type QueryNode, type Scope, type SessionFilter, type SplitQuery } from "./query/index.js";
+export type { ReadRange, SearchHit, SearchRequest, SearchResponse } from "./search/index.js";
+export { projectName, type ActivityDay, type BrowseOptions, type ProjectCount, type ReadOptions, type SessionMessage, type SessionRow, type SessionSummary, type SessionView } from "./read/index.js";
+export { fileProblems, type FileProblem, type LinkedSession, type SessionStructure, type SideBranch } from "./read/index.js";
+export { flatten, isSessionPath, parseTimeFilter, shortTime } from "./text/index.js";
 
-// Building blocks other faces reuse
-export { branchStates, branchThrough, contextStart, pathToRoot, type BranchState, type TreeNode } from "./branch.js";
+// The tool's replies, which the faces render
 export {
 	boundedJson,
 	browseReply,
 	discover,
+	discoveryReply,
 	hitContext,
 	oversizeError,
 	readWhole,
-	REPLY_LIMITS,
 	scroll,
 	storeAction,
 	type BrowseReply,
+	type DiscoveryOptions,
 	type DiscoveryReply,
+	type HitContext,
 	type HostFiles,
 	type ReadReply,
+	type Reply,
 	type ScrollReply,
+	type SessionExtras,
+	type StoreAction,
 	type StoreReply,
+	type StoreResult,
 	type ToolHit,
 	type ToolMessage,
-} from "./agent-replies.js";
-export { parseTimeFilter } from "./time.js";
-export { parseQuery, type ParsedQuery, type QueryNode } from "./query-parser.js";
-export { splitInlineFilters, type InlineFilters, type SplitQuery } from "./inline-filters.js";
-export { projectName } from "./project.js";
-export { SCHEMA_VERSION } from "./schema.js";
-export { fileProblems, type FileProblem } from "./file-problems.js";
+} from "./replies/index.js";

@@ -3,19 +3,46 @@
  * browse, save. The CLI, the Pi extension and the web page use nothing else.
  */
 
-import { activityByDay, projectCounts, type ActivityDay, type ProjectCount } from "./activity.js";
 import { DEFAULTS } from "./defaults.js";
-import { checkEngine, type Database, type EngineInfo, type SqlJsStatic } from "./engine.js";
 import { errorMessage, LookbackError } from "./errors.js";
-import { syncIndex, type SyncOptions, type SyncReport } from "./indexer.js";
-import { applyPragmas, createSchema, isEmptyDatabase, schemaProblem } from "./schema.js";
-import { search, type SearchRequest, type SearchResponse } from "./search.js";
-import { browseSessions, readSession, resolveSession, type BrowseOptions, type ReadOptions, type SessionView } from "./sessions.js";
-import type { SessionRow, SessionSummary } from "./session-rows.js";
-import type { SessionSource, SyncWarning } from "./source.js";
-import { indexOverview, indexStats, type IndexOverview, type IndexStats } from "./stats.js";
-import { isInPlace, type IndexStorage, type InPlaceStorage, type SnapshotStorage } from "./storage.js";
-import { transactions, type Transactions } from "./transactions.js";
+import type { SessionSource, SyncWarning } from "./parse/index.js";
+import {
+	activityByDay,
+	browseSessions,
+	latestSummary,
+	projectCounts,
+	readSession,
+	resolveSession,
+	type ActivityDay,
+	type BrowseOptions,
+	type ProjectCount,
+	type ReadOptions,
+	type SessionRow,
+	type SessionSummary,
+	type SessionView,
+} from "./read/index.js";
+import { search, type SearchRequest, type SearchResponse } from "./search/index.js";
+import {
+	applyPragmas,
+	checkEngine,
+	createSchema,
+	indexOverview,
+	indexStats,
+	isEmptyDatabase,
+	isInPlace,
+	schemaProblem,
+	transactions,
+	type Database,
+	type EngineInfo,
+	type IndexOverview,
+	type IndexStats,
+	type IndexStorage,
+	type InPlaceStorage,
+	type SnapshotStorage,
+	type SqlJsStatic,
+	type Transactions,
+} from "./store/index.js";
+import { syncIndex, type SyncOptions, type SyncReport } from "./sync/index.js";
 
 export interface OpenIndexOptions {
 	/** An initialised FTS5 sql.js module (see `loadEngine` in the Node and web adapters). */
@@ -125,6 +152,11 @@ export class LookbackIndex {
 
 	browse(options: BrowseOptions = {}): SessionSummary[] {
 		return this.reading((db) => browseSessions(db, options));
+	}
+
+	/** The newest compaction or branch summary of a session, cut to `DEFAULTS.summaryChars`, or undefined. */
+	latestSummary(ref: string): string | undefined {
+		return this.reading((db) => latestSummary(db, resolveSession(db, ref).id));
 	}
 
 	/** Sessions and messages per day, for the viewer's activity chart. */

@@ -72,9 +72,9 @@ async function answerInText(pi: ExtensionAPI, query: string, ctx: ExtensionComma
 		return;
 	}
 	await syncBeforeSearch(opened);
-	const reply = discover(opened.index, { query, limit: 10 }, { sizeOf: fileSize, full: true });
+	const reply = discover(opened.index, { query }, { sizeOf: fileSize, full: true });
 	if (!ctx.hasUI || reply.results.length === 0) {
-		ctx.ui.notify(summaryLines(reply as never).join("\n") || `no session matches "${query}"`, "info");
+		ctx.ui.notify(summaryLines(reply).join("\n") || `no session matches "${query}"`, "info");
 		return;
 	}
 	const labels = reply.results.map((h, i) => `${i + 1}. ${h.name ?? h.sessionId.slice(0, 13)} · ${h.project} · ${(h.time ?? "").slice(0, 10)} — ${h.snippet.slice(0, 80)}`);

@@ -1,6 +1,6 @@
 /** A found session as text for the conversation: where it comes from, then the messages around the hit. */
 
-import type { ToolMessage } from "../core/index.js";
+import { flatten, shortTime, type ToolMessage } from "../core/index.js";
 
 export interface ExcerptSource {
 	title: string;
@@ -13,7 +13,7 @@ export interface ExcerptSource {
 const MESSAGE_CHARS = 400;
 
 export function excerptText(source: ExcerptSource, messages: readonly ToolMessage[], fallback = ""): string {
-	const lines = messages.map((m) => `[${m.role}] ${m.text.replace(/\s+/g, " ").slice(0, MESSAGE_CHARS)}`);
+	const lines = messages.map((m) => `[${m.role}] ${flatten(m.text, MESSAGE_CHARS)}`);
 	const body = lines.length > 0 ? lines.join("\n") : fallback;
-	return `From an earlier session "${source.title}" (${source.project}, ${(source.time ?? "").slice(0, 16).replace("T", " ")}; ${source.resumeHint}):\n${body}`;
+	return `From an earlier session "${source.title}" (${source.project}, ${shortTime(source.time)}; ${source.resumeHint}):\n${body}`;
 }

@@ -4,16 +4,17 @@
  */
 
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { DEFAULTS, thousands } from "../core/index.js";
 import { lookbackOverlay, runLookbackCommand } from "./command.js";
 import { liveContextFilter } from "./live-context.js";
-import { sessionSearchParams, type SessionSearchParams } from "./params.js";
+import { sessionSearchParams, type CallArgs, type SessionSearchParams } from "./params.js";
 import { renderCall, renderResult } from "./render.js";
-import { runSessionSearch } from "./run-tool.js";
+import { runSessionSearch, type ToolDetails } from "./run-tool.js";
 import { sharedIndex, startSync, stopSync } from "./shared-index.js";
 
 const DESCRIPTION = `Search every past Pi session on this machine (all projects) without re-reading files.
-Modes: query → sessions ranked by their best matching message (the top one with the messages around the hit and the session's first and last messages); sessionId → read that session's active branch (first 20 and last 10 messages when long); sessionId + aroundMessageId → the messages around an entry (pass branchTip to stay on a branch); no arguments → recent sessions; action keyword/content/list → omp-session-store style.
-Replies are JSON, at most 50,000 characters (contentTruncated: true when cut). Messages already in this conversation are left out.`;
+Modes: query → sessions ranked by their best matching message (the top one with the messages around the hit and the session's first and last messages); sessionId → read that session's active branch (first ${DEFAULTS.readHead} and last ${DEFAULTS.readTail} messages when long); sessionId + aroundMessageId → the messages around an entry (pass branchTip to stay on a branch); no arguments → recent sessions; action keyword/content/list → omp-session-store style.
+Replies are JSON, at most ${thousands(DEFAULTS.replyMaxChars)} characters (contentTruncated: true when cut). Messages already in this conversation are left out.`;
 
 function themeOf(a: unknown, b: unknown): Parameters<typeof renderCall>[1] {
 	const isTheme = (t: unknown) => typeof (t as { fg?: unknown } | undefined)?.fg === "function";
@@ -24,7 +25,7 @@ function themeOf(a: unknown, b: unknown): Parameters<typeof renderCall>[1] {
 export const SHORTCUT = "alt+s";
 
 export default function lookbackExtension(pi: ExtensionAPI): void {
-	pi.registerTool({
+	pi.registerTool<typeof sessionSearchParams, ToolDetails>({
 		name: "session_search",
 		label: "Session search",
 		description: DESCRIPTION,
@@ -42,8 +43,8 @@ export default function lookbackExtension(pi: ExtensionAPI): void {
 			return { content: [{ type: "text", text: run.text }], details: run.details };
 		},
 		// Pi calls renderCall(args, theme, context); omp calls renderCall(args, options, theme).
-		renderCall: (args: unknown, a: unknown, b?: unknown) => renderCall(args as never, themeOf(a, b)),
-		renderResult: (result, options, theme) => renderResult(result as never, options, theme),
+		renderCall: (args: CallArgs, a: unknown, b?: unknown) => renderCall(args, themeOf(a, b)),
+		renderResult: (result, options, theme) => renderResult(result, options, theme),
 	});
 
 	pi.registerCommand("lookback", {

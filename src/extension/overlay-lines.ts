@@ -4,7 +4,7 @@
  */
 
 import { truncateToWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui";
-import { DEFAULTS, type ToolMessage } from "../core/index.js";
+import { DEFAULTS, flatten, shortTime, type ToolMessage } from "../core/index.js";
 import type { OverlayRow } from "./overlay-results.js";
 
 export interface OverlayTheme {
@@ -24,21 +24,17 @@ export function fit(line: string, width: number): string {
 	return truncateToWidth(line, Math.max(0, width));
 }
 
-function when(iso: string | undefined): string {
-	return iso ? iso.slice(0, 16).replace("T", " ") : "";
-}
-
 const MARKED = new RegExp(`${DEFAULTS.markOpen}([^${DEFAULTS.markClose}]*)${DEFAULTS.markClose}`, "g");
 
 /** The core's « » marks as the theme's accent. */
 export function marked(snippet: string, theme: OverlayTheme): string {
-	return plain(snippet.replace(/\s+/g, " ")).replace(MARKED, (_m, word: string) => theme.fg("accent", theme.bold(word)));
+	return plain(flatten(snippet)).replace(MARKED, (_m, word: string) => theme.fg("accent", theme.bold(word)));
 }
 
 /** Two lines per row: title and facts, then the marked snippet. */
 export function rowLines(row: OverlayRow, selected: boolean, theme: OverlayTheme, width: number): string[] {
-	const facts = [row.project, when(row.time), row.branchState && row.branchState !== "active" ? row.branchState : ""].filter(Boolean).join(" · ");
-	const title = plain(row.title.replace(/\s+/g, " "));
+	const facts = [row.project, shortTime(row.time), row.branchState && row.branchState !== "active" ? row.branchState : ""].filter(Boolean).join(" · ");
+	const title = plain(flatten(row.title));
 	const head = selected ? theme.fg("accent", theme.bold(`› ${title}`)) : `  ${title}`;
 	return [fit(`${head} ${theme.fg("muted", `· ${facts}`)}`, width), fit(`    ${marked(row.snippet, theme)}`, width)];
 }
@@ -50,7 +46,7 @@ export function previewLines(messages: readonly ToolMessage[], focus: string | u
 	for (const m of messages) {
 		const isHit = m.entryId === focus;
 		if (isHit) focusLine = lines.length;
-		const facts = [m.role, m.tool, when(m.time), m.branchState !== "active" ? m.branchState : ""].filter(Boolean).join(" · ");
+		const facts = [m.role, m.tool, shortTime(m.time), m.branchState !== "active" ? m.branchState : ""].filter(Boolean).join(" · ");
 		lines.push(fit(isHit ? theme.fg("accent", theme.bold(`▶ ${facts}`)) : theme.fg("muted", `  ${facts}`), width));
 		const body = plain(m.text).replace(/\n{3,}/g, "\n\n").trim();
 		for (const text of wrapTextWithAnsi(body, Math.max(1, width - 2))) lines.push(fit(`  ${text}`, width));

@@ -2,11 +2,14 @@
 
 import {
 	browseReply,
+	DEFAULTS,
 	discover,
 	errorMessage,
+	flatten,
 	hitContext,
 	readWhole,
 	splitInlineFilters,
+	type BranchState,
 	type LookbackIndex,
 	type ToolHit,
 	type ToolMessage,
@@ -20,7 +23,7 @@ export interface OverlayRow {
 	title: string;
 	project: string;
 	time?: string;
-	branchState?: ToolHit["branchState"];
+	branchState?: BranchState;
 	/** Marked with the core's « » around every match. */
 	snippet: string;
 	entryId?: string;
@@ -44,7 +47,10 @@ export interface OverlayPreview {
 	error?: string;
 }
 
+/** Rows the overlay lists: more than a reply to the model, as a person scrolls them. */
 const LIMIT = 50;
+/** Characters of a recent session's first prompt shown as its snippet. */
+const PREVIEW_CHARS = 300;
 
 export function overlayResults(index: LookbackIndex, line: string, exclude?: (hit: { sessionPath: string; entryId: string }) => boolean): OverlayResults {
 	const { query, filters, error } = splitInlineFilters(line);
@@ -55,10 +61,10 @@ export function overlayResults(index: LookbackIndex, line: string, exclude?: (hi
 			const rows = sessions.map((s) => ({
 				sessionId: s.sessionId,
 				path: s.path,
-				title: s.name ?? (s.preview ?? s.sessionId).replace(/\s+/g, " ").slice(0, 80),
+				title: s.name ?? flatten(s.preview ?? s.sessionId, DEFAULTS.titleChars),
 				project: s.project,
 				time: s.modified,
-				snippet: (s.preview ?? "").replace(/\s+/g, " ").slice(0, 300),
+				snippet: flatten(s.preview, PREVIEW_CHARS),
 				resumeHint: s.resumeHint,
 			}));
 			return { heading: "recent sessions", rows };
@@ -86,7 +92,7 @@ export function overlayResults(index: LookbackIndex, line: string, exclude?: (hi
 export function overlayPreview(index: LookbackIndex, row: OverlayRow): OverlayPreview {
 	try {
 		if (row.entryId) {
-			const context = row.hit?.context ?? hitContext(index, { sessionId: row.sessionId, path: row.path, entryId: row.entryId }, { sizeOf: fileSize });
+			const context = row.hit?.context ?? hitContext(index, { path: row.path, entryId: row.entryId }, { sizeOf: fileSize });
 			return { messages: context.window, focus: row.entryId, ...(context.error ? { error: context.error } : {}) };
 		}
 		return { messages: readWhole(index, row.path, { sizeOf: fileSize }).messages };
@@ -98,6 +104,6 @@ export function overlayPreview(index: LookbackIndex, row: OverlayRow): OverlayPr
 /** A session named by path or id as a row (for the actions typed as a command). */
 export function sessionRow(index: LookbackIndex, ref: string): OverlayRow {
 	const s = index.read(ref, { window: 1 }).session;
-	const title = s.name ?? (s.firstPrompt ?? s.sessionId).replace(/\s+/g, " ").slice(0, 80);
+	const title = s.name ?? flatten(s.firstPrompt ?? s.sessionId, DEFAULTS.titleChars);
 	return { sessionId: s.sessionId, path: s.path, title, project: s.project, time: s.modified, snippet: "", resumeHint: s.resumeHint };
 }

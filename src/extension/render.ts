@@ -1,54 +1,62 @@
 /** How a `session_search` call looks in Pi's TUI: a header line, the last lines collapsed, all on Ctrl+O. */
 
 import { Text } from "@mariozechner/pi-tui";
+import { DEFAULTS, flatten, shortTime, thousands, type BranchState, type Reply } from "../core/index.js";
+import { callSubject, modeOf, type CallArgs } from "./params.js";
+import type { ToolReply } from "./tool-reply.js";
 
-interface HitLike {
-	sessionId?: string;
-	session_id?: string;
-	name?: string;
-	title?: string;
-	project?: string;
+/** One found session as the collapsed view shows it. */
+interface HitLine {
+	title: string;
+	project: string;
 	time?: string;
-	modified?: string;
 	hits?: number;
-	branchState?: string;
-	snippet?: string;
-	firstPrompt?: string;
+	branchState?: BranchState;
+	snippet: string;
 }
 
-function when(iso: string | undefined): string {
-	return iso ? iso.slice(0, 16).replace("T", " ") : "";
-}
+/** Characters of a snippet or message on one line of the collapsed view. */
+const LINE_CHARS = 160;
 
-function hitLines(hits: HitLike[]): string[] {
+function hitLines(hits: HitLine[]): string[] {
 	return hits.flatMap((h, i) => {
-		const facts = [h.project, when(h.time ?? h.modified), h.hits ? `${h.hits} hits` : "", h.branchState && h.branchState !== "active" ? h.branchState : ""].filter(Boolean);
-		const title = h.name ?? h.title ?? h.firstPrompt?.slice(0, 60) ?? h.sessionId ?? h.session_id ?? "";
-		return [`${i + 1}. ${title} · ${facts.join(" · ")}`, `   ${(h.snippet ?? h.firstPrompt ?? "").slice(0, 160)}`];
+		const facts = [h.project, shortTime(h.time), h.hits ? `${h.hits} hits` : "", h.branchState && h.branchState !== "active" ? h.branchState : ""].filter(Boolean);
+		return [`${i + 1}. ${h.title} · ${facts.join(" · ")}`, `   ${h.snippet.slice(0, LINE_CHARS)}`];
 	});
 }
 
+/** The found sessions of a reply, or undefined for a reply that reads one session. */
+function foundSessions(reply: Reply): { lines: HitLine[]; total: number; notice?: string } | undefined {
+	if ("action" in reply) {
+		const lines = reply.results.map((h) => ({ title: h.name ?? h.title, project: h.project, time: h.time, hits: h.hits, branchState: h.branchState, snippet: h.snippet }));
+		return { lines, total: reply.total, notice: reply.notice };
+	}
+	switch (reply.mode) {
+		case "discovery":
+			return { lines: reply.results.map((h) => ({ ...h, title: h.name ?? h.sessionId })), total: reply.total, notice: reply.notice };
+		case "browse":
+			return { lines: reply.sessions.map((s) => ({ title: s.name ?? s.sessionId, project: s.project, time: s.modified, snippet: "" })), total: reply.total };
+		default:
+			return undefined;
+	}
+}
+
 /** The reply as a few human lines (what the collapsed view and the /lookback command show). */
-export function summaryLines(reply: Record<string, unknown>): string[] {
+export function summaryLines(reply: ToolReply, truncated = false): string[] {
 	const lines: string[] = [];
-	if (reply.indexing) {
-		const { done, total } = reply.indexing as { done: number; total: number };
-		lines.push(`indexing in the background: ${done}/${total} files so far`);
+	if ("indexing" in reply && reply.indexing) lines.push(`indexing in the background: ${reply.indexing.done}/${reply.indexing.total} files so far`);
+	if ("syncWarning" in reply && reply.syncWarning) lines.push(`warning: ${JSON.stringify(reply.syncWarning)}`);
+	if ("error" in reply && reply.error) lines.push(`no search: ${reply.error}`);
+	const found = foundSessions(reply);
+	if (found) {
+		lines.push(...hitLines(found.lines));
+		lines.push(`${found.lines.length} of ${found.total} sessions${found.notice ? ` (${found.notice})` : ""}`);
 	}
-	if (reply.syncWarning) lines.push(`warning: ${JSON.stringify(reply.syncWarning)}`);
-	if (reply.error) lines.push(`no search: ${String(reply.error)}`);
-	const results = (reply.results ?? reply.sessions) as HitLike[] | undefined;
-	if (results) {
-		lines.push(...hitLines(results));
-		lines.push(`${results.length} of ${String(reply.total ?? results.length)} sessions${reply.notice ? ` (${String(reply.notice)})` : ""}`);
+	if ("messages" in reply) {
+		lines.push(`${reply.session.name ?? reply.session.sessionId}: ${reply.messages.length} of ${reply.total} messages`);
+		for (const m of reply.messages) lines.push(`[${m.role} ${m.entryId}] ${flatten(m.text, LINE_CHARS)}`);
 	}
-	const messages = reply.messages as { role: string; entryId: string; text: string }[] | undefined;
-	if (messages) {
-		const session = reply.session as { name?: string; sessionId: string } | undefined;
-		lines.push(`${session?.name ?? session?.sessionId ?? ""}: ${messages.length} of ${String(reply.total)} messages`);
-		for (const m of messages) lines.push(`[${m.role} ${m.entryId}] ${m.text.replace(/\s+/g, " ").slice(0, 160)}`);
-	}
-	if (reply.contentTruncated) lines.push("(reply cut to 50,000 characters)");
+	if (truncated) lines.push(`(reply cut to ${thousands(DEFAULTS.replyMaxChars)} characters)`);
 	return lines;
 }
 
@@ -62,9 +70,9 @@ interface Theme {
 	bold(text: string): string;
 }
 
-export function renderCall(args: { query?: string; sessionId?: string; action?: string; aroundMessageId?: string }, theme: Theme): Text {
-	const mode = args.action ?? (args.sessionId ? (args.aroundMessageId ? "scroll" : "read") : args.query ? "search" : "browse");
-	const what = args.query ?? args.sessionId ?? "recent sessions";
+export function renderCall(args: CallArgs, theme: Theme): Text {
+	const mode = modeOf(args) === "discovery" ? "search" : modeOf(args);
+	const what = callSubject(args);
 	return new Text(`${theme.fg("toolTitle", theme.bold("session_search "))}${theme.fg("accent", mode)} ${theme.fg("muted", what)}`, 0, 0);
 }
 
@@ -85,7 +93,7 @@ class CollapsedView {
 }
 
 export function renderResult(
-	result: { content: { type: string; text?: string }[]; details?: { lines?: string[] } },
+	result: { content: readonly { type: string; text?: string }[]; details?: { lines?: string[] } },
 	options: { expanded: boolean; isPartial: boolean },
 	theme: Theme,
 ): { render(width: number): string[]; invalidate(): void } {

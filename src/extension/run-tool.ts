@@ -3,13 +3,18 @@
 import {
 	boundedJson,
 	browseReply,
+	DEFAULTS,
 	discover,
+	isSessionPath,
 	LookbackError,
+	mebibytes,
 	oversizeError,
 	readWhole,
 	scroll,
 	storeAction,
 	type HostFiles,
+	type Reply,
+	type SearchRequest,
 } from "../core/index.js";
 import { loadEngine } from "../node/engine.js";
 import { readFileRange } from "../node/file-range.js";
@@ -19,6 +24,7 @@ import { sessionPathInRoots } from "../node/paths.js";
 import { modeOf, type Mode, type SessionSearchParams } from "./params.js";
 import { summaryLines } from "./render.js";
 import { awaitBackgroundIndex, fileSize, oversizedFiles, startSync, syncBeforeSearch, type SyncState } from "./shared-index.js";
+import type { ToolReply } from "./tool-reply.js";
 
 export interface ToolDetails {
 	mode: Mode;
@@ -35,8 +41,8 @@ export interface ToolRun {
 const files: HostFiles = { sizeOf: fileSize, readRange: readFileRange };
 
 /** A session reference checked against the roots: a path must be a .jsonl inside them; an id not indexed may be an oversized file. */
-async function sessionRef(opened: NodeIndex, ref: string): Promise<string> {
-	const path = ref.includes("/") || ref.includes("\\") || ref.endsWith(".jsonl") ? sessionPathInRoots(ref, opened.source.roots()) : undefined;
+async function sessionRef(opened: NodeIndex, ref: string, waitMs: number): Promise<string> {
+	const path = isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : undefined;
 	const tooLarge = path ? oversizeError(path, files) : undefined;
 	if (tooLarge) throw new LookbackError("file-too-large", tooLarge);
 	try {
@@ -44,25 +50,31 @@ async function sessionRef(opened: NodeIndex, ref: string): Promise<string> {
 		return path ?? ref;
 	} catch {
 		// Not indexed yet: let a running background index finish (briefly), or sync, and look again.
-		if (await awaitBackgroundIndex()) await startSync(opened);
+		if (await awaitBackgroundIndex(waitMs)) await startSync(opened);
 	}
 	try {
 		opened.index.session(path ?? ref);
 	} catch (error) {
 		const big = oversizedFiles().find((p) => p.includes(ref));
-		if (big) throw new LookbackError("file-too-large", `session ${ref} is in ${big}, which is over the 32 MiB limit lookback reads`);
+		if (big) throw new LookbackError("file-too-large", `session ${ref} is in ${big}, which is over the ${mebibytes(DEFAULTS.maxFileBytes)} limit lookback reads`);
 		throw error;
 	}
 	return path ?? ref;
 }
 
-export async function runSessionSearch(opened: NodeIndex, params: SessionSearchParams, exclude?: (hit: { sessionPath: string; entryId: string }) => boolean): Promise<ToolRun> {
+/** Run one call; `waitMs` bounds the wait for a running background index (default `DEFAULTS.indexWaitMs`). */
+export async function runSessionSearch(
+	opened: NodeIndex,
+	params: SessionSearchParams,
+	exclude?: SearchRequest["exclude"],
+	waitMs: number = DEFAULTS.indexWaitMs,
+): Promise<ToolRun> {
 	const mode = modeOf(params);
 	const index = opened.index;
 	const needsSync = mode === "discovery" || mode === "browse" || mode === "keyword" || mode === "content" || mode === "list";
-	const sync: SyncState = needsSync ? await syncBeforeSearch(opened) : {};
+	const sync: SyncState = needsSync ? await syncBeforeSearch(opened, waitMs) : {};
 	const request = { query: params.query ?? "", project: params.project, since: params.since, until: params.until, role: params.role, limit: params.limit, scope: params.scope, exclude };
-	let reply: object;
+	let reply: Reply & Pick<ToolReply, "summaryMayBeStale">;
 	switch (mode) {
 		case "discovery":
 			reply = discover(index, request, { ...files, full: params.detail === "full" });
@@ -77,22 +89,22 @@ export async function runSessionSearch(opened: NodeIndex, params: SessionSearchP
 				extras: omp ? (id) => ({ title: omp.titles.get(id), summary: omp.summaries.get(id) }) : undefined,
 			});
 			const fromOmp = store.results.some((r) => r.agent === "omp");
-			reply = omp?.mayBeStale && fromOmp ? { ...store, summaryMayBeStale: true } : store;
+			reply = omp?.mayBeStale && fromOmp ? { ...store, summaryMayBeStale: true as const } : store;
 			break;
 		}
 		case "scroll": {
-			const ref = await sessionRef(opened, params.sessionId!);
+			const ref = await sessionRef(opened, params.sessionId!, waitMs);
 			reply = scroll(index, ref, { aroundMessageId: params.aroundMessageId!, window: params.window, branchTip: params.branchTip, ...files });
 			break;
 		}
 		case "read":
-			reply = readWhole(index, await sessionRef(opened, params.sessionId!), { ...files, branchTip: params.branchTip });
+			reply = readWhole(index, await sessionRef(opened, params.sessionId!, waitMs), { ...files, branchTip: params.branchTip });
 			break;
 		case "browse":
 			reply = browseReply(index, { limit: params.limit, project: params.project, since: params.since, until: params.until, scope: params.scope });
 			break;
 	}
-	const full = { ...reply, ...sync };
+	const full: ToolReply = { ...reply, ...sync };
 	const { text, truncated } = boundedJson(full);
-	return { text, details: { mode, query: params.query, lines: summaryLines(full), truncated } };
+	return { text, details: { mode, query: params.query, lines: summaryLines(full, truncated), truncated } };
 }

@@ -4,7 +4,7 @@
  */
 
 import { statSync } from "node:fs";
-import type { SyncProgress, SyncReport } from "../core/index.js";
+import { DEFAULTS, type SyncProgress, type SyncReport } from "../core/index.js";
 import { openNodeIndex, type NodeIndex } from "../node/open.js";
 import { piAgentDir } from "../node/paths.js";
 
@@ -57,15 +57,12 @@ export interface SyncState {
 	skipped?: Record<string, number>;
 }
 
-/** How long a call waits for a running background index before answering from what is indexed so far. */
-export const indexWait = { ms: 3_000 };
-
-/** Wait for a running background index, at most `indexWait.ms`; whether it finished. */
-export async function awaitBackgroundIndex(): Promise<boolean> {
+/** Wait for a running background index, at most `waitMs`; whether it finished. */
+export async function awaitBackgroundIndex(waitMs: number = DEFAULTS.indexWaitMs): Promise<boolean> {
 	const running = shared.syncing;
 	if (!running) return true;
 	let timer: ReturnType<typeof setTimeout> | undefined;
-	const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), indexWait.ms)));
+	const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), waitMs)));
 	const done = await Promise.race([running.then(() => true as const, () => true as const), timeout]);
 	clearTimeout(timer);
 	return done;
@@ -75,8 +72,8 @@ export async function awaitBackgroundIndex(): Promise<boolean> {
  * Sync before a search. A background index still running after a short wait is not waited for: the
  * answer comes from what is indexed so far and says how far indexing has got.
  */
-export async function syncBeforeSearch(opened: NodeIndex): Promise<SyncState> {
-	if (shared.syncing && !(await awaitBackgroundIndex())) {
+export async function syncBeforeSearch(opened: NodeIndex, waitMs: number = DEFAULTS.indexWaitMs): Promise<SyncState> {
+	if (shared.syncing && !(await awaitBackgroundIndex(waitMs))) {
 		const p = shared.progress;
 		return { indexing: { done: p?.done ?? 0, total: p?.total ?? 0 }, ...describe(shared.lastReport) };
 	}

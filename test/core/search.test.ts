@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { DEFAULTS, type LookbackIndex, type SearchResponse } from "../../src/core/index.js";
+import type { LookbackIndex, SearchResponse } from "../../src/core/index.js";
 import { indexOf, SAMPLE } from "../helpers.js";
 import { readFileRange } from "../../src/node/file-range.js";
 
@@ -159,10 +159,18 @@ describe("search", () => {
 		expect(r.results[0].hits).toBeGreaterThan(1);
 	});
 
-	it("ranks deterministically", () => {
-		const a = index.search({ query: "retry queue", limit: 20 });
-		const b = index.search({ query: "retry queue", limit: 20 });
-		expect(a.results.map((h) => [h.sessionId, h.entryId])).toEqual(b.results.map((h) => [h.sessionId, h.entryId]));
+	it("ranks a question no session answers whole in a fixed order, by the words each has", () => {
+		const r = index.search({ query: "retry queue", limit: 20 });
+		expect(r.fallbacks).toEqual(["words"]);
+		// By the weight of the words a session's best entries have (word-ranking.ts): the sessions with many
+		// matching entries first, then the two with a single one.
+		expect(r.results.map((h) => [h.sessionId, h.entryId, h.hits])).toEqual([
+			[SAMPLE.branched, "5a373503", 17],
+			[SAMPLE.fork, "b7540c0b", 18],
+			[SAMPLE.linear, "0dc8b9ac", 11],
+			[SAMPLE.bash, "3bc3d43b", 1],
+			[SAMPLE.chinese, "6f257938", 1],
+		]);
 	});
 
 	it("gives a clear message for a query with nothing to search", () => {
@@ -214,25 +222,18 @@ describe("search", () => {
 	});
 
 	it("ranks a very common query among its newest matches only, and says so", () => {
-		const defaults = DEFAULTS as { rankWindow: number };
-		const saved = defaults.rankWindow;
-		try {
-			const full = index.search({ query: "the", limit: 50 });
-			expect(full.rankedNewest).toBeUndefined();
-			defaults.rankWindow = 5;
-			const windowed = index.search({ query: "the", limit: 50 });
-			expect(windowed.rankedNewest).toBe(5);
-			const hits = windowed.results.reduce((n, r) => n + r.hits, 0);
-			expect(hits).toBeLessThanOrEqual(6);
-			const newest = index.db.exec(
-				`SELECT DISTINCT s.session_id FROM (SELECT rowid AS r FROM entries_fts WHERE entries_fts MATCH '"the"' ORDER BY rowid DESC LIMIT 5) m JOIN entries e ON e.id = m.r JOIN sessions s ON s.id = e.session`,
-			)[0].values.flat();
-			expect(windowed.results.map((r) => r.sessionId).sort()).toEqual([...newest].sort());
-			// A filter that empties the window falls back to ranking every match that passes it.
-			const filtered = index.search({ query: "the", until: "2026-10-02", limit: 50 });
-			expect(filtered.results.map((r) => r.sessionId)).toEqual([SAMPLE.v1]);
-		} finally {
-			defaults.rankWindow = saved;
-		}
+		const full = index.search({ query: "the", limit: 50 });
+		expect(full.rankedNewest).toBeUndefined();
+		const windowed = index.search({ query: "the", limit: 50, rankWindow: 5 });
+		expect(windowed.rankedNewest).toBe(5);
+		const hits = windowed.results.reduce((n, r) => n + r.hits, 0);
+		expect(hits).toBeLessThanOrEqual(6);
+		const newest = index.db.exec(
+			`SELECT DISTINCT s.session_id FROM (SELECT rowid AS r FROM entries_fts WHERE entries_fts MATCH '"the"' ORDER BY rowid DESC LIMIT 5) m JOIN entries e ON e.id = m.r JOIN sessions s ON s.id = e.session`,
+		)[0].values.flat();
+		expect(windowed.results.map((r) => r.sessionId).sort()).toEqual([...newest].sort());
+		// A filter that empties the window falls back to ranking every match that passes it.
+		const filtered = index.search({ query: "the", until: "2026-10-02", limit: 50, rankWindow: 5 });
+		expect(filtered.results.map((r) => r.sessionId)).toEqual([SAMPLE.v1]);
 	});
 });

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { branchStates, branchThrough } from "../../src/core/branch.js";
-import { splitLines } from "../../src/core/jsonl.js";
-import { newParseState, parseSessionLines } from "../../src/core/session-format.js";
+import { branchStates, branchThrough } from "../../src/core/parse/branch.js";
+import { splitLines } from "../../src/core/parse/jsonl.js";
+import { newParseState, parseSessionLines } from "../../src/core/parse/session-format.js";
 import { FIXTURES, indexOf, SAMPLE } from "../helpers.js";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";

@@ -1,11 +1,11 @@
 import { cpSync, mkdirSync, symlinkSync, writeFileSync, truncateSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { boundedJson, REPLY_LIMITS } from "../../src/core/index.js";
+import { boundedJson, DEFAULTS, type ToolHit } from "../../src/core/index.js";
 import { liveContextFilter } from "../../src/extension/live-context.js";
 import { runSessionSearch } from "../../src/extension/run-tool.js";
 import { collapsed, renderResult, summaryLines } from "../../src/extension/render.js";
-import { indexWait, startSync } from "../../src/extension/shared-index.js";
+import { startSync } from "../../src/extension/shared-index.js";
 import { openNodeIndex } from "../../src/node/open.js";
 import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
 import { assistantMessage, newSession, toolResult, userMessage } from "../pi-sessions.js";
@@ -63,7 +63,7 @@ describe("session_search modes", () => {
 		expect(reply.total).toBe(120);
 		expect(reply.messages).toHaveLength(30);
 		expect(reply.omitted.count).toBe(90);
-		expect(run.text.length).toBeLessThanOrEqual(REPLY_LIMITS.maxChars);
+		expect(run.text.length).toBeLessThanOrEqual(DEFAULTS.replyMaxChars);
 		expect(reply.contentTruncated).toBe(true);
 	});
 
@@ -165,7 +165,8 @@ describe("reply shaping", () => {
 	});
 
 	it("collapses to the last five lines and counts the earlier ones", () => {
-		const lines = summaryLines({ results: Array.from({ length: 4 }, (_, i) => ({ sessionId: `s${i}`, snippet: `hit ${i}`, project: "p" })), total: 4 });
+		const hit = (i: number): ToolHit => ({ sessionId: `s${i}`, snippet: `hit ${i}`, project: "p", messageCount: 1, path: `/s${i}.jsonl`, entryId: "e", role: "user", branchState: "active", hits: 1, resumeHint: "", agent: "pi", kind: "session" });
+		const lines = summaryLines({ mode: "discovery", query: "hit", results: [0, 1, 2, 3].map(hit), total: 4 });
 		expect(lines).toHaveLength(9);
 		expect(collapsed(lines)).toEqual({ shown: lines.slice(4), hidden: 4 });
 	});
@@ -188,18 +189,12 @@ describe("reply shaping", () => {
 describe("background indexing", () => {
 	it("answers from what is indexed so far while the first index runs, saying how far it got", async () => {
 		const { opened } = await agent();
-		const saved = indexWait.ms;
-		indexWait.ms = 0;
-		try {
-			const running = startSync(opened);
-			const early = JSON.parse((await runSessionSearch(opened, { query: "amqplib" })).text);
-			expect(early.indexing).toMatchObject({ total: expect.any(Number) });
-			await running;
-			const later = JSON.parse((await runSessionSearch(opened, { query: "amqplib" })).text);
-			expect(later.indexing).toBeUndefined();
-			expect(later.results[0].sessionId).toBe(SAMPLE.branched);
-		} finally {
-			indexWait.ms = saved;
-		}
+		const running = startSync(opened);
+		const early = JSON.parse((await runSessionSearch(opened, { query: "amqplib" }, undefined, 0)).text);
+		expect(early.indexing).toMatchObject({ total: expect.any(Number) });
+		await running;
+		const later = JSON.parse((await runSessionSearch(opened, { query: "amqplib" }, undefined, 0)).text);
+		expect(later.indexing).toBeUndefined();
+		expect(later.results[0].sessionId).toBe(SAMPLE.branched);
 	});
 });

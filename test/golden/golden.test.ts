@@ -1,7 +1,7 @@
 /**
  * The golden set: questions written the way people remember a session, each with the session that must come
- * first and why. Ranking is deterministic, so hit@1 and hit@5 are gates, the ordered top results are exact
- * where the answer is certain, and every known miss is listed by name (a new miss, or a fixed one, fails).
+ * first and why. Ranking is deterministic, so every known miss at 1 and at 5 is listed by name (a new miss, or a
+ * fixed one, fails), and the ordered top results are exact where the answer is certain.
  * Run twice: the graded sessions alone, and buried under a generated corpus of newer, unrelated sessions.
  */
 import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync } from "node:fs";
@@ -96,7 +96,7 @@ const GOLDEN: Graded[] = [
 	{ query: "flaky uploader retry test", expect: "slash", why: "a session whose first prompt is a slash command" },
 ];
 
-/** Questions known to miss (not first), by query: a fix must remove them from here. */
+/** Questions known to miss (not first), by query: a fix must remove them from here, a regression add to it. */
 const KNOWN_MISSES: Record<"alone" | "buried", string[]> = {
 	// Two graded sessions ran `npm test`; BM25 puts the billing session's shorter command entry first.
 	alone: ["npm test"],
@@ -110,22 +110,26 @@ const KNOWN_MISSES: Record<"alone" | "buried", string[]> = {
 	],
 };
 
+/** Questions known to miss the top 5, by query: the same rule. */
+const KNOWN_MISSES_AT5: Record<"alone" | "buried", string[]> = {
+	alone: [],
+	buried: ["死锁怎么解决"],
+};
+
 let graded: Record<string, string>;
 
 function grade(index: LookbackIndex) {
 	const misses: string[] = [];
+	const missesAt5: string[] = [];
 	const wrongTops: string[] = [];
-	let at1 = 0;
-	let at5 = 0;
 	for (const g of GOLDEN) {
 		const ids = index.search({ query: g.query, limit: 5 }).results.map((r) => r.sessionId);
 		const want = graded[g.expect];
-		if (ids[0] === want) at1++;
-		else misses.push(g.query);
-		if (ids.includes(want)) at5++;
+		if (ids[0] !== want) misses.push(g.query);
+		if (!ids.includes(want)) missesAt5.push(g.query);
 		if (g.top && JSON.stringify(ids.slice(0, g.top.length)) !== JSON.stringify(g.top.map((n) => graded[n]))) wrongTops.push(g.query);
 	}
-	return { at1: at1 / GOLDEN.length, at5: at5 / GOLDEN.length, misses, wrongTops };
+	return { misses, missesAt5, wrongTops };
 }
 
 const dirs: string[] = [];
@@ -180,13 +184,13 @@ describe("golden set", () => {
 			if (mode === "buried") expect(index.stats().sessions).toBeGreaterThan(75); // 18 graded among 60+ generated, about 24 MB
 		}, 240_000);
 
-		it("hit@1 ≥ 90% and hit@5 ≥ 98%, exact tops where certain, and the known misses only", () => {
+		it("misses at 1 and at 5 exactly the known misses, with exact tops where certain", () => {
 			const r = grade(index);
-			if (process.env.LOOKBACK_QUALITY_REPORT) console.log(`${mode}: hit@1 ${(100 * r.at1).toFixed(1)}%, hit@5 ${(100 * r.at5).toFixed(1)}%\nmisses: ${r.misses.join(" | ")}\nwrong tops: ${r.wrongTops.join(" | ")}`);
+			const share = (missed: string[]) => `${(100 * (1 - missed.length / GOLDEN.length)).toFixed(1)}%`;
+			if (process.env.LOOKBACK_QUALITY_REPORT) console.log(`${mode}: hit@1 ${share(r.misses)}, hit@5 ${share(r.missesAt5)}\nmisses: ${r.misses.join(" | ")}\nwrong tops: ${r.wrongTops.join(" | ")}`);
 			expect(r.misses).toEqual(KNOWN_MISSES[mode]);
+			expect(r.missesAt5).toEqual(KNOWN_MISSES_AT5[mode]);
 			expect(r.wrongTops).toEqual([]);
-			expect(r.at1).toBeGreaterThanOrEqual(0.9);
-			expect(r.at5).toBeGreaterThanOrEqual(0.98);
 		});
 	});
 });

@@ -1,7 +1,7 @@
 /** Odd and broken session files: each is indexed as far as it is sound, counted, and never stops the rest. */
 import { mkdirSync, openSync, closeSync, ftruncateSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { LookbackIndex, memoryStorage, type SessionSource } from "../../src/core/index.js";
 import { loadEngine } from "../../src/node/engine.js";
 import { fileSource } from "../../src/node/file-source.js";
@@ -25,31 +25,60 @@ async function sync(root: string, wrap?: (s: SessionSource) => SessionSource) {
 	return { index, report, found };
 }
 
+/** One odd file: what is wrong with it, the word of its sound part that must be found, and its malformed lines. */
+interface OddFile {
+	name: string;
+	why: string;
+	content: string | Buffer;
+	/** A word only its sound part holds (none: nothing in it is sound). */
+	finds?: string;
+	malformedLines: number;
+}
+
+const ODD_FILES: OddFile[] = [
+	{ name: "bom-crlf", why: "a byte-order mark and CRLF line ends", content: `\ufeff${header("bom-crlf")}\r\n${msg("a1", null, "carriage returns okapi")}\r\n`, finds: "okapi", malformedLines: 0 },
+	{
+		name: "bad-utf8",
+		why: "bytes that are not UTF-8 inside a string",
+		content: Buffer.concat([Buffer.from(`${header("bad-utf8")}\n{"type":"message","id":"a1","parentId":null,"message":{"role":"user","content":"broken bytes quetzal `), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(' end"}}\n')]),
+		finds: "quetzal",
+		malformedLines: 0,
+	},
+	{ name: "nul", why: "an escaped NUL in text, and a raw NUL breaking a line", content: `${header("nul")}\n${msg("a1", null, "escaped nul \\u0000 ibex")}\n{"type":"message"\u0000 raw nul}\n`, finds: "ibex", malformedLines: 1 },
+	{ name: "deep", why: "a line nested 200,000 levels deep", content: `${header("deep")}\n${"[".repeat(200_000)}${"]".repeat(200_000)}\n${msg("a1", null, "after deep nesting tapir")}\n`, finds: "tapir", malformedLines: 1 },
+	{ name: "late-header", why: "the header after the first entry", content: `${msg("a1", null, "before the header gecko")}\n${header("late-header")}\n`, finds: "gecko", malformedLines: 0 },
+	{
+		name: "dupes-cycle",
+		why: "a parent cycle and a duplicate entry id",
+		content: `${header("dupes-cycle")}\n${msg("a", "c", "cycle one heron")}\n${msg("b", "a", "cycle two")}\n${msg("c", "b", "cycle three")}\n${msg("a", "missing", "duplicate id heron")}\n`,
+		finds: "heron",
+		malformedLines: 0,
+	},
+	{ name: "unknown", why: "an entry type Pi does not have", content: `${header("unknown")}\n{"type":"hologram","id":"h1","parentId":null,"payload":1}\n${msg("m1", "h1", "after unknown type lynx")}\n`, finds: "lynx", malformedLines: 0 },
+	{ name: "empty", why: "no bytes at all", content: "", malformedLines: 0 },
+	{ name: "garbage", why: "no JSON at all", content: "not json at all\n\u0000\u0001\n", malformedLines: 2 },
+];
+
 describe("hostile transcripts", () => {
-	it("indexes what is sound in each odd file and counts the rest", async () => {
-		const root = folder();
-		const dir = join(root, "--home-dev-x--");
-		const w = (name: string, content: string | Buffer) => writeFileSync(join(dir, `2026-11-01T10-00-00-000Z_${name}.jsonl`), content);
-		w("bom-crlf", `\ufeff${header("bom-crlf")}\r\n${msg("a1", null, "carriage returns okapi")}\r\n`);
-		w("bad-utf8", Buffer.concat([Buffer.from(`${header("bad-utf8")}\n{"type":"message","id":"a1","parentId":null,"message":{"role":"user","content":"broken bytes quetzal `), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(' end"}}\n')]));
-		w("nul", `${header("nul")}\n${msg("a1", null, "escaped nul \\u0000 ibex")}\n{"type":"message"\u0000 raw nul}\n`);
-		w("deep", `${header("deep")}\n${"[".repeat(200_000)}${"]".repeat(200_000)}\n${msg("a1", null, "after deep nesting tapir")}\n`);
-		w("late-header", `${msg("a1", null, "before the header gecko")}\n${header("late-header")}\n`);
-		w("dupes-cycle", `${header("dupes-cycle")}\n${msg("a", "c", "cycle one heron")}\n${msg("b", "a", "cycle two")}\n${msg("c", "b", "cycle three")}\n${msg("a", "missing", "duplicate id heron")}\n`);
-		w("unknown", `${header("unknown")}\n{"type":"hologram","id":"h1","parentId":null,"payload":1}\n${msg("m1", "h1", "after unknown type lynx")}\n`);
-		w("empty", "");
-		w("garbage", "not json at all\n\u0000\u0001\n");
-		const { report, found } = await sync(root);
-		expect(report.filesSeen).toBe(9);
-		expect(report.warnings).toEqual([]);
-		expect(found("okapi")).toEqual(["bom-crlf"]);
-		expect(found("quetzal")).toEqual(["bad-utf8"]);
-		expect(found("ibex")).toEqual(["nul"]);
-		expect(found("tapir")).toEqual(["deep"]);
-		expect(found("gecko")).toEqual(["late-header"]);
-		expect(found("heron")).toEqual(["dupes-cycle"]);
-		expect(found("lynx")).toEqual(["unknown"]);
-		expect(report.malformedLines).toBe(4); // the raw NUL line, the deep line, and the two garbage lines
+	describe("odd files, indexed together: each as far as it is sound, its malformed lines counted", () => {
+		let synced: Awaited<ReturnType<typeof sync>>;
+		beforeAll(async () => {
+			const root = folder();
+			for (const f of ODD_FILES) writeFileSync(join(root, "--home-dev-x--", `2026-11-01T10-00-00-000Z_${f.name}.jsonl`), f.content);
+			synced = await sync(root);
+		});
+
+		it("reads every file, warns of nothing, and counts every malformed line", () => {
+			expect(synced.report.filesSeen).toBe(ODD_FILES.length);
+			expect(synced.report.warnings).toEqual([]);
+			expect(synced.report.malformedLines).toBe(ODD_FILES.reduce((n, f) => n + f.malformedLines, 0));
+		});
+
+		it.each(ODD_FILES)("$name: $why", (f) => {
+			const row = synced.index.db.exec(`SELECT malformed FROM sessions WHERE path LIKE '%\\_${f.name}.jsonl' ESCAPE '\\'`)[0];
+			expect(row?.values[0][0] ?? 0).toBe(f.malformedLines);
+			if (f.finds) expect(synced.found(f.finds)).toEqual([f.name]);
+		});
 	});
 
 	it("skips a file with a single 100 MB line by its size, without reading it", async () => {

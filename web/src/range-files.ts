@@ -1,6 +1,6 @@
 /**
  * The served index read by HTTP ranges, as a read-only backend of the engine's filesystem (see
- * src/core/engine-files.ts). Runs in a Web Worker: SQLite reads synchronously, and only a worker may make a
+ * src/core/store/engine-files.ts). Runs in a Web Worker: SQLite reads synchronously, and only a worker may make a
  * synchronous XMLHttpRequest that returns bytes. Chunks are cached (LRU) and sequential misses fetch more at
  * once (read-ahead doubling), because on a read-optimised copy one query's pages lie mostly in order.
  */

@@ -1,0 +1,160 @@
+/**
+ * Query tree → FTS5 MATCH text. Every word is quoted by us, so user text never reaches FTS5 syntax.
+ * Words of 3+ characters also match indexed words that contain them (through the vocabulary's trigram
+ * index); with `forms`, plain English words also match the vocabulary words sharing their stem; CJK runs
+ * become bigram phrases; a lone CJK character becomes a prefix query. Without `positions` (the deep table
+ * holds words only), a phrase becomes all of its words.
+ */
+
+import { cjkQueryGrams, splitCjk } from "../text/cjk.js";
+import { DEFAULTS } from "../defaults.js";
+import type { QueryNode } from "./parser.js";
+import { wordsOf } from "../text/words.js";
+
+/** Indexed words containing a fragment (not the fragment itself), best first. */
+export type Expander = (fragment: string) => string[];
+
+export interface CompileOptions {
+	/** Expand words to the indexed words that contain them (off: the safer retry form). Default true. */
+	substrings?: boolean;
+	/** Vocabulary words sharing a plain word's stem (other forms of it); absent: no word forms. */
+	forms?: Expander;
+	/** Whether the table has positions (phrases); default true. */
+	positions?: boolean;
+}
+
+/** A query word as typed that may be stemmed: letters only, capitalised at most at its start (`reserveStock`, `SQLite`, `PGBOUNCER` are names). */
+export function isStemmable(text: string): boolean {
+	return /^[A-Za-z][a-z]+$/.test(text);
+}
+
+export interface CompiledQuery {
+	/** FTS5 MATCH expression. */
+	match: string;
+	/** Strings to mark in snippets: the words, their expansions and CJK runs searched for. */
+	terms: string[];
+}
+
+export type CompileResult = { ok: true; query: CompiledQuery } | { ok: false; error: string };
+
+function quote(text: string): string {
+	return `"${text.replace(/"/g, '""')}"`;
+}
+
+class Compiler {
+	readonly terms = new Set<string>();
+	private readonly substrings: boolean;
+	private readonly positions: boolean;
+	constructor(
+		private readonly expand: Expander,
+		private readonly options: CompileOptions,
+	) {
+		this.substrings = options.substrings ?? true;
+		this.positions = options.positions ?? true;
+	}
+
+	node(node: QueryNode, positive: boolean): string | undefined {
+		switch (node.kind) {
+			case "word":
+				return this.word(node.text, node.prefix, positive);
+			case "phrase":
+				return this.phrase(node.text, node.prefix, positive);
+			case "or": {
+				const parts = node.items.map((n) => this.node(n, positive)).filter((p): p is string => p !== undefined);
+				if (parts.length === 0) return undefined;
+				return parts.length === 1 ? parts[0] : `(${parts.join(" OR ")})`;
+			}
+			case "not":
+				return undefined; // FTS5 has only binary NOT: an exclusion counts only beside something to match
+
+			case "and":
+				return this.and(node.items, positive);
+		}
+	}
+
+	private and(items: QueryNode[], positive: boolean): string | undefined {
+		const include: string[] = [];
+		const exclude: string[] = [];
+		for (const item of items) {
+			const part = item.kind === "not" ? this.node(item.item, !positive) : this.node(item, positive);
+			if (part === undefined) continue;
+			(item.kind === "not" ? exclude : include).push(part);
+		}
+		if (include.length === 0) return undefined;
+		let expr = include.length === 1 ? include[0] : `(${include.join(" AND ")})`;
+		for (const ex of exclude) expr = `(${expr} NOT ${ex})`;
+		return expr;
+	}
+
+	private word(text: string, prefix: boolean, positive: boolean): string | undefined {
+		const pieces = splitCjk(text);
+		const parts: string[] = [];
+		for (const piece of pieces) {
+			if (piece.cjk) {
+				const { grams, prefix: charPrefix } = cjkQueryGrams(piece.text);
+				if (positive) this.terms.add(piece.text);
+				parts.push(this.sequence(grams, charPrefix));
+				continue;
+			}
+			const words = wordsOf(piece.text);
+			if (words.length === 0) continue;
+			if (positive) for (const w of words) this.terms.add(w);
+			const isLast = piece === pieces[pieces.length - 1];
+			if (words.length > 1 || (prefix && isLast)) {
+				parts.push(this.sequence(words, prefix && isLast));
+				continue;
+			}
+			parts.push(this.single(words[0], positive, pieces.length === 1 && isStemmable(piece.text)));
+		}
+		if (parts.length === 0) return undefined;
+		return parts.length === 1 ? parts[0] : `(${parts.join(" AND ")})`;
+	}
+
+	/** Tokens that must follow each other: a phrase, or all of them where the table has no positions. */
+	private sequence(tokens: string[], prefix: boolean): string {
+		if (this.positions || tokens.length === 1) return quote(tokens.join(" ")) + (prefix ? "*" : "");
+		const last = tokens.length - 1;
+		return `(${tokens.map((t, i) => quote(t) + (prefix && i === last ? "*" : "")).join(" AND ")})`;
+	}
+
+	/** One plain word: itself, or itself and the indexed words that contain it (and its other forms). */
+	private single(word: string, positive: boolean, stemmable: boolean): string {
+		const more = new Set<string>();
+		if (this.substrings && word.length >= DEFAULTS.substringMinChars) for (const w of this.expand(word)) more.add(w);
+		if (this.options.forms && stemmable) for (const w of this.options.forms(word)) more.add(w);
+		more.delete(word);
+		if (positive) for (const w of more) this.terms.add(w);
+		if (more.size === 0) return quote(word);
+		return `(${[word, ...more].map(quote).join(" OR ")})`;
+	}
+
+	private phrase(text: string, prefix: boolean, positive: boolean): string | undefined {
+		const pieces = splitCjk(text);
+		const tokens: string[] = [];
+		pieces.forEach((piece, i) => {
+			if (!piece.cjk) {
+				tokens.push(...wordsOf(piece.text));
+				return;
+			}
+			const chars = Array.from(piece.text);
+			const { grams } = cjkQueryGrams(piece.text);
+			// In the index a run ends with its last character; a phrase continuing past the run must include it.
+			const continues = pieces.slice(i + 1).some((p) => p.cjk || wordsOf(p.text).length > 0);
+			if (chars.length === 1) tokens.push(chars[0]);
+			else tokens.push(...grams, ...(continues ? [chars[chars.length - 1]] : []));
+		});
+		if (tokens.length === 0) return undefined;
+		if (positive) this.terms.add(text.trim());
+		return this.sequence(tokens, prefix);
+	}
+}
+
+/** Compile a parsed query. */
+export function compileQuery(root: QueryNode, expand: Expander, options: CompileOptions = {}): CompileResult {
+	const compiler = new Compiler(expand, options);
+	const match = compiler.node(root, true);
+	if (match === undefined) {
+		return { ok: false, error: "the query has no word to search for outside NOT (add a word that must match)" };
+	}
+	return { ok: true, query: { match, terms: [...compiler.terms] } };
+}

@@ -1,0 +1,104 @@
+/**
+ * Rewrites of a parsed query before it runs: the subject words of a question (its question words left out),
+ * typo corrections to the closest vocabulary word, and the plain words of a query whose operators cannot run.
+ */
+
+import { hasCjk } from "../text/cjk.js";
+import { DEFAULTS } from "../defaults.js";
+import type { Database } from "../store/engine.js";
+import type { Expander } from "./compile.js";
+import type { QueryNode } from "./parser.js";
+import { closestWords, inVocabulary } from "./vocabulary.js";
+import { isVocabularyWord, wordsOf } from "../text/words.js";
+
+/** The vocabulary a query expands against: words containing a fragment, and other forms of a word. */
+export interface Vocab {
+	expand: Expander;
+	forms: Expander;
+}
+
+function flatWords(node: QueryNode): string[] {
+	switch (node.kind) {
+		case "word":
+		case "phrase":
+			return [node.text];
+		case "not":
+			return [];
+		default:
+			return node.items.flatMap(flatWords);
+	}
+}
+
+/** Every word of the query, ANDed: operators, phrases and prefixes dropped (the last retry of a query that cannot run). */
+export function plainWords(root: QueryNode): QueryNode {
+	return { kind: "and", items: flatWords(root).flatMap((w) => wordsOf(w)).map((text) => ({ kind: "word", text, prefix: false })) };
+}
+
+/** Words of a question that say nothing about its subject. */
+const QUESTION_WORDS = new Set(
+	"a an and are about as at be by can could did do does for from had has have how i in is it its me my of on or our should so that the their them they this to us was we were what when where which who why will with would you your".split(" "),
+);
+
+/** The subject words of a plain list of words (a question), or undefined when the query has operators, phrases or prefixes. */
+export function subjectWords(root: QueryNode): string[] | undefined {
+	const items = root.kind === "and" ? root.items : [root];
+	const words: string[] = [];
+	for (const n of items) {
+		if (n.kind !== "word" || n.prefix) return undefined;
+		words.push(n.text);
+	}
+	const subject = words.filter((w) => !QUESTION_WORDS.has(w.toLowerCase()));
+	return subject.length > 0 ? subject : words;
+}
+
+/** A plain list of words with question words among its subject words: the subject words alone, ANDed. */
+export function subjectOnly(root: QueryNode): QueryNode | undefined {
+	const subject = subjectWords(root);
+	if (!subject || root.kind !== "and" || subject.length === root.items.length) return undefined;
+	return subject.length === 1 ? { kind: "word", text: subject[0], prefix: false } : { kind: "and", items: subject.map((text) => ({ kind: "word", text, prefix: false })) };
+}
+
+/** Replace words of the query tree (typo corrections). */
+export function replaceWords(node: QueryNode, fixes: Map<string, string>): QueryNode {
+	switch (node.kind) {
+		case "word":
+			return { ...node, text: fixes.get(node.text) ?? node.text };
+		case "phrase":
+			return node;
+		case "not":
+			return { kind: "not", item: replaceWords(node.item, fixes) };
+		default:
+			return { kind: node.kind, items: node.items.map((n) => replaceWords(n, fixes)) };
+	}
+}
+
+function positiveWords(node: QueryNode): { text: string; prefix: boolean }[] {
+	switch (node.kind) {
+		case "word":
+			return [node];
+		case "phrase":
+		case "not":
+			return [];
+		default:
+			return node.items.flatMap(positiveWords);
+	}
+}
+
+/**
+ * Closest vocabulary words for the query words that match nothing at all (not as typed, not inside a longer
+ * word, not as another form): typed word → correction. Quoted words, prefixes, CJK and short words are kept.
+ */
+export function typoFixes(db: Database, root: QueryNode, vocab: Vocab): Map<string, string> {
+	const fixes = new Map<string, string>();
+	let checked = 0;
+	for (const w of positiveWords(root)) {
+		if (w.prefix || hasCjk(w.text) || fixes.has(w.text)) continue;
+		const words = wordsOf(w.text);
+		if (words.length !== 1 || !isVocabularyWord(words[0]) || checked++ >= DEFAULTS.typoMaxWords) continue;
+		const word = words[0];
+		if (inVocabulary(db, word) || vocab.expand(word).length > 0 || vocab.forms(word).length > 0) continue;
+		const best = closestWords(db, word, 1)[0];
+		if (best) fixes.set(w.text, best);
+	}
+	return fixes;
+}

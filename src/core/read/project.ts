@@ -1,0 +1,20 @@
+/** Display facts derived from a session row, shared by every result shape. */
+
+import type { AgentKind } from "../parse/source.js";
+
+/** A project's short name: the last folder of its cwd. */
+export function projectName(cwd: string | null | undefined): string {
+	if (!cwd) return "";
+	const parts = cwd.split(/[\\/]/).filter((p) => p.length > 0);
+	return parts[parts.length - 1] ?? cwd;
+}
+
+/** The command that resumes a session in the agent that wrote it. */
+export function resumeHint(sessionId: string, agent: AgentKind = "pi"): string {
+	return agent === "omp" ? `omp --resume ${sessionId}` : `pi --session ${sessionId}`;
+}
+
+/** A LIKE pattern matching `text` anywhere, with LIKE's wildcards escaped (escape char `\`). */
+export function containsPattern(text: string): string {
+	return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

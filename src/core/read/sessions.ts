@@ -1,0 +1,200 @@
+/** Sessions as a whole: find one by id, id prefix or path; read its branch or a window of it; list recent ones. */
+
+import { decodeBody } from "../store/body-codec.js";
+import { branchThrough, lastInFileOrder, pathToRoot, type BranchState, type TreeNode } from "../parse/branch.js";
+import { DEFAULTS } from "../defaults.js";
+import type { Database } from "../store/engine.js";
+import { queryAll } from "../store/engine.js";
+import type { Role } from "../parse/entry-text.js";
+import { LookbackError } from "../errors.js";
+import { SESSION_COLUMNS, sessionSummary, type SessionRow, type SessionSummary } from "./session-rows.js";
+import { STATE_NAME } from "../store/schema.js";
+import { flatten } from "../text/display.js";
+import { filterSql, type SessionFilter } from "../query/session-filter.js";
+import { isoOf } from "../text/time.js";
+import { sessionStructure, type SessionStructure } from "./session-structure.js";
+
+/**
+ * The session a reference names: a full session id, a unique id prefix (4+ characters), or the path of an
+ * indexed file. @throws LookbackError session-not-found / session-ambiguous.
+ */
+export function resolveSession(db: Database, ref: string): SessionRow {
+	const value = ref.trim();
+	const byPath = queryAll<SessionRow>(db, `SELECT ${SESSION_COLUMNS} FROM sessions WHERE path = ? AND session_id IS NOT NULL`, [value]);
+	if (byPath.length === 1) return byPath[0];
+	const exact = queryAll<SessionRow>(db, `SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_id = ? ORDER BY modified DESC`, [value]);
+	if (exact.length > 0) return exact[0];
+	if (value.length >= 4 && /^[0-9a-zA-Z-]+$/.test(value)) {
+		const prefixed = queryAll<SessionRow>(
+			db,
+			`SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_id >= ? AND session_id < ? ORDER BY modified DESC LIMIT 6`,
+			[value, `${value}\uffff`],
+		);
+		if (prefixed.length === 1) return prefixed[0];
+		if (prefixed.length > 1) {
+			const ids = prefixed.map((r) => r.session_id).slice(0, 5).join(", ");
+			throw new LookbackError("session-ambiguous", `"${ref}" matches several sessions (${ids}…); give more of the id`);
+		}
+	}
+	throw new LookbackError("session-not-found", `no indexed session has the id, id prefix or path "${ref}"`);
+}
+
+/** One message of a session as read back from the index. */
+export interface SessionMessage {
+	entryId: string;
+	parentId: string | null;
+	role: Role;
+	type: string;
+	time?: string;
+	branchState: BranchState;
+	tool?: string;
+	text: string;
+}
+
+export interface SessionView {
+	session: SessionSummary;
+	/** Last entry of the branch shown; pass it back to keep reading the same branch. */
+	branchTip: string;
+	/** Messages on that branch (before windowing). */
+	total: number;
+	/** Index in the branch of the first message returned. */
+	offset: number;
+	messages: SessionMessage[];
+	/** With `structure: true`: the other branches, sub-agents and forks around the branch shown. */
+	structure?: SessionStructure;
+}
+
+export interface ReadOptions {
+	/** Centre the window on this entry; the branch shown is the one through it. */
+	around?: string;
+	/** Messages on each side of `around` (default 5). */
+	window?: number;
+	/** Read the branch ending at this entry (a previous reply's branchTip). */
+	branchTip?: string;
+	/** Also say what surrounds the branch shown (the viewer draws it). */
+	structure?: boolean;
+}
+
+interface EntryRow {
+	entry_id: string;
+	parent_id: string | null;
+	seq: number;
+	kept: string | null;
+	role: Role | null;
+	type: string;
+	ts: number | null;
+	state: number;
+	tool: string | null;
+	body: unknown;
+}
+
+/** The active branch of a session, or the branch through / window around an entry. */
+export function readSession(db: Database, row: SessionRow, options: ReadOptions = {}): SessionView {
+	const rows = queryAll<EntryRow>(
+		db,
+		"SELECT entry_id, parent_id, seq, kept, role, type, ts, state, tool, body FROM entries WHERE session = ? ORDER BY seq",
+		[row.id],
+	);
+	const nodes: TreeNode[] = rows.map((r) => ({ id: r.entry_id, parentId: r.parent_id, seq: r.seq }));
+	const bySeq = new Map(rows.map((r) => [r.seq, r]));
+	let branch: TreeNode[];
+	if (options.branchTip !== undefined) {
+		const tip = nodes.filter((n) => n.id === options.branchTip).pop();
+		if (!tip) throw new LookbackError("entry-not-found", `no entry "${options.branchTip}" in session ${row.session_id}`);
+		branch = pathToRoot(tip, new Map(nodes.map((n) => [n.id, n])));
+	} else if (options.around !== undefined) {
+		const through = branchThrough(nodes, options.around);
+		if (!through) throw new LookbackError("entry-not-found", `no entry "${options.around}" in session ${row.session_id}`);
+		branch = through;
+	} else {
+		const leaf = lastInFileOrder(nodes);
+		branch = leaf ? pathToRoot(leaf, new Map(nodes.map((n) => [n.id, n]))) : [];
+	}
+	const all = branch.map((n) => bySeq.get(n.seq)!).filter((r) => r.role !== null && r.body !== null);
+	const messages = all.map(
+		(r): SessionMessage => ({
+			entryId: r.entry_id,
+			parentId: r.parent_id,
+			role: r.role as Role,
+			type: r.type,
+			time: isoOf(r.ts),
+			branchState: STATE_NAME[r.state] ?? "active",
+			tool: r.tool ?? undefined,
+			text: decodeBody(r.body),
+		}),
+	);
+	let offset = 0;
+	let shown = messages;
+	if (options.around !== undefined) {
+		const at = branch.findIndex((n) => n.id === options.around);
+		if (at < 0) throw new LookbackError("entry-not-found", `entry "${options.around}" is not on the branch ending at ${options.branchTip}`);
+		// Centre on the entry, or on the last message before it when it is not a message (a model change, say).
+		const seqOnBranch = new Set(branch.slice(0, at + 1).map((n) => n.seq));
+		const centre = Math.max(0, all.filter((r) => seqOnBranch.has(r.seq)).length - 1);
+		const window = Math.max(1, options.window ?? DEFAULTS.readWindow);
+		offset = Math.max(0, centre - window);
+		shown = messages.slice(offset, centre + window + 1);
+	}
+	return {
+		session: sessionSummary(row),
+		branchTip: branch[branch.length - 1]?.id ?? "",
+		total: messages.length,
+		offset,
+		messages: shown,
+		...(options.structure
+			? {
+					structure: sessionStructure(db, row, branch, rows.map((r) => ({ id: r.entry_id, parentId: r.parent_id, seq: r.seq, state: STATE_NAME[r.state] ?? "active", message: r.role === null || r.body === null ? undefined : () => decodeBody(r.body) }))),
+				}
+			: {}),
+	};
+}
+
+export interface BrowseOptions extends SessionFilter {
+	/** Sessions to list (default `DEFAULTS.browseLimit`, at most `DEFAULTS.browseMaxLimit`). */
+	limit?: number;
+}
+
+/** Recent sessions, newest first; without a scope, sub-agent transcripts are left out (`DEFAULTS.browseScope`). */
+export function browseSessions(db: Database, options: BrowseOptions = {}): SessionSummary[] {
+	const { where, params } = filterSql(options, { time: "session", sessions: "", defaultScope: DEFAULTS.browseScope });
+	const limit = Math.max(1, Math.min(options.limit ?? DEFAULTS.browseLimit, DEFAULTS.browseMaxLimit));
+	return queryAll<SessionRow>(
+		db,
+		`SELECT ${SESSION_COLUMNS} FROM sessions WHERE ${where.join(" AND ")} ORDER BY modified DESC, id DESC LIMIT ?`,
+		[...params, limit],
+	).map(sessionSummary);
+}
+
+/** The newest compaction or branch summary of a session, cut to `maxChars`, or undefined. */
+export function latestSummary(db: Database, sessionRowId: number, maxChars: number = DEFAULTS.summaryChars): string | undefined {
+	const row = queryAll<{ body: unknown }>(db, "SELECT body FROM entries WHERE session = ? AND role = 'summary' ORDER BY seq DESC LIMIT 1", [sessionRowId])[0];
+	if (!row) return undefined;
+	const text = flatten(decodeBody(row.body)).trim();
+	return text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
+}
+
+/** A sub-agent transcript is `<session>/<agent name>.jsonl`. */
+export function subagentName(path: string): string {
+	return (path.split(/[\\/]/).pop() ?? "").replace(/\.jsonl$/, "");
+}
+
+/** For an omp sub-agent transcript: the entry of the spawning session that names it. */
+export function spawningEntryOf(db: Database, row: SessionRow): string | undefined {
+	return row.kind === "subagent" && row.spawned_by ? spawningEntry(db, row.spawned_by, subagentName(row.path)) : undefined;
+}
+
+/**
+ * The entry of a session that spawned a sub-agent (omp): the first tool call or result that names the agent,
+ * found through the word index. Undefined when the session's files do not say.
+ */
+export function spawningEntry(db: Database, sessionPath: string, agentName: string): string | undefined {
+	const words = agentName.match(/[\p{L}\p{N}]+/gu);
+	if (!words) return undefined;
+	const match = `{tool} : "${words.join(" ").toLowerCase()}"`;
+	return queryAll<{ entry_id: string }>(
+		db,
+		`SELECT e.entry_id FROM entries_fts f CROSS JOIN entries e ON e.id = f.rowid
+		 WHERE entries_fts MATCH ? AND e.session = (SELECT id FROM sessions WHERE path = ?) ORDER BY e.seq LIMIT 1`,
+		[match, sessionPath],
+	)[0]?.entry_id;
+}

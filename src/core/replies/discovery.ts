@@ -1,0 +1,97 @@
+/** The discovery reply: ranked sessions, the top one (or every one) hydrated with the messages around its hit and the session's bookends. */
+
+import type { Role } from "../parse/entry-text.js";
+import type { LookbackIndex } from "../lookback.js";
+import type { SearchHit, SearchRequest, SearchResponse } from "../search/search.js";
+import { hitContext, type HitContext, type HostFiles } from "./messages.js";
+
+/** A hit as the tool reports it. */
+export interface ToolHit {
+	sessionId: string;
+	name?: string;
+	cwd?: string;
+	project: string;
+	time?: string;
+	started?: string;
+	snippet: string;
+	messageCount: number;
+	path: string;
+	entryId: string;
+	role: Role;
+	branchState: SearchHit["branchState"];
+	hits: number;
+	resumeHint: string;
+	agent: SearchHit["agent"];
+	kind: SearchHit["kind"];
+	spawnedBy?: string;
+	spawnedBySessionId?: string;
+	spawnedByEntryId?: string;
+	forks?: { sessionId: string; path: string }[];
+	inMiddle?: SearchHit["inMiddle"];
+	context?: HitContext;
+}
+
+function toolHit(h: SearchHit): ToolHit {
+	return {
+		sessionId: h.sessionId,
+		name: h.name,
+		cwd: h.cwd,
+		project: h.project,
+		time: h.time,
+		started: h.started,
+		snippet: h.snippet,
+		messageCount: h.messageCount,
+		path: h.path,
+		entryId: h.entryId,
+		role: h.role,
+		branchState: h.branchState,
+		hits: h.hits,
+		resumeHint: h.resumeHint,
+		agent: h.agent,
+		kind: h.kind,
+		...(h.spawnedBy ? { spawnedBy: h.spawnedBy, spawnedBySessionId: h.spawnedBySessionId, spawnedByEntryId: h.spawnedByEntryId } : {}),
+		...(h.forks.length > 0 ? { forks: h.forks } : {}),
+		...(h.inMiddle ? { inMiddle: h.inMiddle } : {}),
+	};
+}
+
+export interface DiscoveryOptions extends HostFiles {
+	/** Hydrate every hit, not only the first. */
+	full?: boolean;
+}
+
+export interface DiscoveryReply {
+	mode: "discovery";
+	query: string;
+	/** The query run instead, when a word of the query matched nothing and was corrected. */
+	correctedQuery?: string;
+	total: number;
+	results: ToolHit[];
+	notice?: string;
+	error?: string;
+}
+
+/** Run a search and shape it as the discovery reply. */
+export function discover(index: LookbackIndex, request: SearchRequest, options: DiscoveryOptions = {}): DiscoveryReply {
+	return discoveryReply(index, index.search({ ...request, readRange: request.readRange ?? options.readRange }), options);
+}
+
+/** A search response as the discovery reply: hits as the tool reports them, the first (or every one) hydrated. */
+export function discoveryReply(index: LookbackIndex, response: SearchResponse, options: DiscoveryOptions = {}): DiscoveryReply {
+	const results = response.results.map(toolHit);
+	results.forEach((hit, i) => {
+		if (i === 0 || options.full) hit.context = hitContext(index, hit, options);
+	});
+	const notice = [response.notice, response.rankedNewest ? `very common query: ranked among its newest ${response.rankedNewest} matches` : undefined]
+		.filter(Boolean)
+		.join("; ");
+	return {
+		mode: "discovery",
+		query: response.query,
+		...(response.correctedQuery ? { correctedQuery: response.correctedQuery } : {}),
+		total: response.totalSessions,
+		results,
+		...(notice ? { notice } : {}),
+		...(response.error ? { error: response.error } : {}),
+	};
+}

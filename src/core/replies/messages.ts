@@ -1,0 +1,77 @@
+/** A message as the model sees it, the host's view of session files, and the window around a hit. */
+
+import { type BranchState } from "../parse/branch.js";
+import { DEFAULTS, mebibytes } from "../defaults.js";
+import type { Role } from "../parse/entry-text.js";
+import type { LookbackIndex } from "../lookback.js";
+import type { ReadRange } from "../search/search.js";
+import type { SessionMessage } from "../read/sessions.js";
+
+/** A message as the model sees it. */
+export interface ToolMessage {
+	entryId: string;
+	role: Role;
+	time?: string;
+	branchState: BranchState;
+	tool?: string;
+	text: string;
+	textTruncated?: true;
+}
+
+/** The host's view of session files: their size now (for the `DEFAULTS.maxFileBytes` rule), and a part of one (snippets from the unstored middle of long entries). */
+export interface HostFiles {
+	sizeOf?(path: string): number | undefined;
+	readRange?: ReadRange;
+}
+
+/** A message cut to `maxChars` (marked `textTruncated`). */
+export function toolMessage(m: SessionMessage, maxChars: number): ToolMessage {
+	const cut = m.text.length > maxChars;
+	return {
+		entryId: m.entryId,
+		role: m.role,
+		time: m.time,
+		branchState: m.branchState,
+		tool: m.tool,
+		text: cut ? `${m.text.slice(0, maxChars)}…` : m.text,
+		...(cut ? { textTruncated: true as const } : {}),
+	};
+}
+
+/** The error for a session file too large to read, or undefined. */
+export function oversizeError(path: string, files: HostFiles): string | undefined {
+	const size = files.sizeOf?.(path);
+	if (size === undefined || size <= DEFAULTS.maxFileBytes) return undefined;
+	return `session file is ${(size / 2 ** 20).toFixed(1)} MiB, over the ${mebibytes(DEFAULTS.maxFileBytes)} limit lookback reads: ${path}`;
+}
+
+/** The window around a hit on its branch, and the session's first and last messages. */
+export interface HitContext {
+	branchTip: string;
+	window: ToolMessage[];
+	bookends: { first: ToolMessage[]; last: ToolMessage[] };
+	/** The branch has this many messages in all. */
+	branchMessages: number;
+	error?: string;
+}
+
+export function hitContext(index: LookbackIndex, hit: { path: string; entryId: string }, files: HostFiles = {}): HitContext {
+	const error = oversizeError(hit.path, files);
+	if (error) return { branchTip: "", window: [], bookends: { first: [], last: [] }, branchMessages: 0, error };
+	const whole = index.read(hit.path, { around: hit.entryId, window: Number.MAX_SAFE_INTEGER });
+	const at = whole.messages.findIndex((m) => m.entryId === hit.entryId);
+	const centre = at >= 0 ? at : 0;
+	const w = DEFAULTS.hitWindow;
+	const all = whole.messages.map((m) => toolMessage(m, DEFAULTS.replyMessageChars));
+	const window = all.slice(Math.max(0, centre - w), centre + w + 1);
+	const shown = new Set(window.map((m) => m.entryId));
+	return {
+		branchTip: whole.branchTip,
+		window,
+		bookends: {
+			first: all.slice(0, DEFAULTS.bookends).filter((m) => !shown.has(m.entryId)),
+			last: all.slice(-DEFAULTS.bookends).filter((m) => !shown.has(m.entryId)),
+		},
+		branchMessages: all.length,
+	};
+}

@@ -1,0 +1,3 @@
+/** Discovery: a query and filters → sessions ranked by their best entry, run in tiers and fallbacks, grouped and shaped into hits. */
+
+export { search, type ReadRange, type SearchHit, type SearchRequest, type SearchResponse } from "./search.js";

@@ -1,0 +1,118 @@
+/**
+ * The SQL of a search: FTS5 ranks the matches (BM25 with role weights) inside its fast path, the ranked rows
+ * are joined to their entries and sessions and filtered; or entries ranked by their words are looked up.
+ */
+
+import type { Database } from "../store/engine.js";
+import { queryAll } from "../store/engine.js";
+import type { BranchState } from "../parse/branch.js";
+import { ROLES, type Role } from "../parse/entry-text.js";
+import { STATE_NAME } from "../store/schema.js";
+import type { CompiledQuery } from "../query/compile.js";
+import type { SearchRequest } from "./search.js";
+import type { FilterSql } from "../query/session-filter.js";
+import { SESSION_COLUMNS, type SessionRow } from "../read/session-rows.js";
+import { sessionWeight, type WordRanked } from "./word-ranking.js";
+
+/** The FTS5 tables a query runs on: positions for the stored text, words only for the whole text of cut entries. */
+export type Table = "entries_fts" | "entries_deep";
+
+/** What every stage of one search shares: the filter as SQL, the roles, and the request's bounds. */
+export interface SearchPlan extends Pick<SearchRequest, "exclude" | "readRange"> {
+	filter: FilterSql;
+	roles: Role[];
+	states: BranchState[];
+	limit: number;
+	rankWindow: number;
+}
+
+/** A matching entry, best first. */
+export interface Candidate {
+	id: number;
+	session: number;
+	entry_id: string;
+	role: Role;
+	type: string;
+	ts: number | null;
+	state: number;
+	off: number | null;
+	len: number | null;
+	score: number;
+}
+
+const CANDIDATE_COLUMNS = "e.id, e.session, e.entry_id, e.role, e.type, e.ts, e.state, e.off, e.len";
+
+/** Conditions on the joined entry (e) and session (s). */
+function whereOf(plan: SearchPlan, table: Table): { where: string[]; params: (string | number)[] } {
+	const roles = plan.roles.filter((r) => ROLES.includes(r));
+	// The deep table has one column: roles are the entry's.
+	const byRole = table !== "entries_fts" && roles.length > 0 ? [`e.role IN (${roles.map((r) => `'${r}'`).join(",")})`] : [];
+	const states = plan.states.map((name) => STATE_NAME.indexOf(name)).filter((code) => code >= 0);
+	const byState = states.length > 0 ? [`e.state IN (${states.join(",")})`] : [];
+	return { where: [...plan.filter.where, ...byRole, ...byState], params: plan.filter.params };
+}
+
+/** For a query with more than `window` matches, the rowid of its window-th newest match. */
+function newestWindowStart(db: Database, table: Table, match: string, window: number): number | undefined {
+	const row = queryAll<{ id: number }>(db, `SELECT rowid AS id FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`, [match, window])[0];
+	return row?.id;
+}
+
+/**
+ * The entries matching a compiled query, best first. A query with more matches than the rank window is
+ * ranked among its newest matches; when filters leave too few sessions there, the window widens (x8) until
+ * they do or every match is ranked.
+ */
+export function rankedCandidates(db: Database, query: CompiledQuery, plan: SearchPlan, table: Table): { candidates: Candidate[]; rankedNewest?: number } {
+	const roles = plan.roles.filter((r) => ROLES.includes(r));
+	const match = roles.length > 0 && table === "entries_fts" ? `{${roles.join(" ")}} : (${query.match})` : query.match;
+	const { where, params } = whereOf(plan, table);
+	let candidates: Candidate[] = [];
+	let rankedNewest: number | undefined;
+	for (let window = plan.rankWindow; ; window *= 8) {
+		const boundary = newestWindowStart(db, table, match, window);
+		rankedNewest = boundary !== undefined ? window : undefined;
+		const ranked = `SELECT rowid AS rid, rank AS score FROM ${table} WHERE ${table} MATCH ?${boundary !== undefined ? " AND rowid >= ?" : ""} ORDER BY rank`;
+		candidates = queryAll<Candidate>(
+			db,
+			`SELECT ${CANDIDATE_COLUMNS}, c.score FROM (${ranked}) c CROSS JOIN entries e ON e.id = c.rid CROSS JOIN sessions s ON s.id = e.session WHERE ${where.join(" AND ")} ORDER BY c.score, e.id DESC`,
+			boundary !== undefined ? [match, boundary, ...params] : [match, ...params],
+		);
+		const filtered = where.length > 1;
+		if (boundary === undefined || !filtered || new Set(candidates.map((c) => c.session)).size >= plan.limit) break;
+	}
+	return { candidates, rankedNewest };
+}
+
+/** Entries ranked by their words, filtered, ordered by their session's weight then their own; score is minus the session's weight. */
+export function wordCandidates(db: Database, ranked: WordRanked[], plan: SearchPlan): Candidate[] {
+	if (ranked.length === 0) return [];
+	const weight = new Map(ranked.map((r) => [r.id, r.weight]));
+	const { where, params } = whereOf(plan, "entries_deep");
+	const rows = queryAll<Candidate>(
+		db,
+		`SELECT ${CANDIDATE_COLUMNS}, 0 AS score FROM entries e CROSS JOIN sessions s ON s.id = e.session WHERE e.id IN (${ranked.map((r) => r.id).join(",")}) AND ${where.join(" AND ")}`,
+		params,
+	);
+	const weightOf = (c: Candidate) => weight.get(c.id) ?? 0;
+	const bySession = new Map<number, Candidate[]>();
+	for (const row of rows.sort((a, b) => weightOf(b) - weightOf(a) || b.id - a.id)) {
+		const list = bySession.get(row.session) ?? [];
+		list.push(row);
+		bySession.set(row.session, list);
+	}
+	const sessions = [...bySession.values()].map((list) => ({ list, weight: sessionWeight(list.map(weightOf)) }));
+	sessions.sort((a, b) => b.weight - a.weight || b.list[0].id - a.list[0].id);
+	return sessions.flatMap(({ list, weight: w }) => list.map((c) => ({ ...c, score: -w })));
+}
+
+/** The session rows of the candidates, by rowid. */
+export function sessionRows(db: Database, candidates: Candidate[]): Map<number, SessionRow> {
+	const ids = [...new Set(candidates.map((c) => c.session))];
+	return new Map(queryAll<SessionRow>(db, `SELECT ${SESSION_COLUMNS} FROM sessions WHERE id IN (${ids.join(",")})`).map((row) => [row.id, row]));
+}
+
+/** The stored body of an entry. */
+export function entryBody(db: Database, entryRowid: number): unknown {
+	return queryAll<{ body: unknown }>(db, "SELECT body FROM entries WHERE id = ?", [entryRowid])[0]?.body;
+}

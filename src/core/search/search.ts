@@ -1,0 +1,184 @@
+/**
+ * Discovery: a query and filters → sessions ranked by their best matching entry (BM25 with role weights),
+ * each with its hit count and a marked snippet. A fork that matched on the same entry as its parent
+ * collapses into the parent. User text never surfaces as an SQL error: a query that fails to run is retried
+ * in simpler forms. When the query as typed leaves sessions missing, tiers add them after (tiers.ts);
+ * a word matching nothing is corrected to its closest vocabulary word; a question no entry has every word of
+ * is ranked by its subject words, then by the words it has (word-ranking.ts).
+ */
+
+import type { BranchState } from "../parse/branch.js";
+import { DEFAULTS } from "../defaults.js";
+import type { Database } from "../store/engine.js";
+import type { Role } from "../parse/entry-text.js";
+import { errorMessage } from "../errors.js";
+import type { CompileOptions } from "../query/compile.js";
+import { parseQuery, type QueryNode } from "../query/parser.js";
+import { plainWords, replaceWords, subjectOnly, typoFixes, type Vocab } from "../query/rewrite.js";
+import type { SearchPlan } from "./run.js";
+import { byMostWords, tiers, type Tiers } from "./tiers.js";
+import { filterSql, type SessionFilter } from "../query/session-filter.js";
+import type { SessionSummary } from "../read/session-rows.js";
+import { vocabularyExpander, wordForms } from "../query/vocabulary.js";
+
+/** Bytes [start, end) of a session file, read synchronously; undefined when the file cannot be read. */
+export type ReadRange = (path: string, start: number, end: number) => Uint8Array | undefined;
+
+export interface SearchRequest extends SessionFilter {
+	query: string;
+	/** Only text of these roles. */
+	role?: Role | Role[];
+	/** Only entries in these branch states (active, compacted, abandoned). */
+	branch?: BranchState | BranchState[];
+	/** Sessions to return (default `DEFAULTS.searchLimit`, at most `DEFAULTS.searchMaxLimit`). */
+	limit?: number;
+	/** Entries never to return, e.g. what the asking agent already has in context: true for an entry to leave out. */
+	exclude?: (hit: { sessionPath: string; entryId: string }) => boolean;
+	/** Reads session files, to cut a snippet around a match in the unstored middle of a long entry (absent: none is read). */
+	readRange?: ReadRange;
+	/** Matches ranked before a very common query is ranked among its newest ones only (default `DEFAULTS.rankWindow`). */
+	rankWindow?: number;
+}
+
+/** One session that matched, with its best entry. */
+export interface SearchHit extends SessionSummary {
+	entryId: string;
+	role: Role;
+	/** Entry or message type: user, assistant, toolResult, bashExecution, compaction, … */
+	type: string;
+	/** Time of the matching entry (ISO). */
+	time?: string;
+	/** active (in context on the active branch), compacted (on the active branch before a compaction), abandoned. */
+	branchState: BranchState;
+	snippet: string;
+	/** The match is in the middle of a long entry that is not stored: the snippet was read from the session file, or the file could not be read. */
+	inMiddle?: "read from the session file" | "unstored";
+	/** Matching entries in this session (among the newest `rankedNewest` matches when the response says so). */
+	hits: number;
+	/** BM25 score of the best entry (lower is better, as FTS5 reports it). */
+	score: number;
+	/** Forks that matched on the same entry and were folded into this result. */
+	forks: { sessionId: string; path: string }[];
+}
+
+export interface SearchResponse {
+	query: string;
+	/** The FTS5 expression run (after any retry). */
+	match?: string;
+	results: SearchHit[];
+	/** Sessions with at least one ranked match (before the limit). */
+	totalSessions: number;
+	/** Set when the query could not be run; results are then empty. */
+	error?: string;
+	/** Set when the query had to be simplified or corrected to run, or results came from a fallback. */
+	notice?: string;
+	/** The query run instead when a word of it matched nothing and was corrected (`query` keeps what was typed). */
+	correctedQuery?: string;
+	/** What was needed beyond the query as typed: typo, word-forms, deep (cut middles), words, cjk-pairs. */
+	fallbacks?: string[];
+	/** Set when the query matched so many entries that only its newest this-many matches were ranked. */
+	rankedNewest?: number;
+}
+
+/** How a query is run; a later form is tried only when the one before fails with an SQL error. */
+interface Attempt {
+	root: QueryNode;
+	options: CompileOptions;
+	/** A simpler form than typed (the reply says the query was simplified). */
+	simplified: boolean;
+}
+
+/** The query as typed; without substring expansions; its plain words ANDed, operators and phrases dropped. */
+function attempts(root: QueryNode): Attempt[] {
+	return [
+		{ root, options: {}, simplified: false },
+		{ root, options: { substrings: false }, simplified: true },
+		{ root: plainWords(root), options: { substrings: false }, simplified: true },
+	];
+}
+
+/** A typo correction: the query run instead, and the notice that says so. */
+type Correction = Pick<SearchResponse, "correctedQuery" | "notice">;
+
+function correct(db: Database, query: string, root: QueryNode, vocab: Vocab): { root: QueryNode; corrected: Correction } {
+	const fixes = typoFixes(db, root, vocab);
+	if (fixes.size === 0) return { root, corrected: {} };
+	let text = query;
+	for (const [from, to] of fixes) text = text.replace(from, to);
+	const typed = [...fixes.keys()].map((w) => `"${w}"`).join(", ");
+	return {
+		root: replaceWords(root, fixes),
+		corrected: { correctedQuery: text, notice: `showing results for "${text}": nothing has ${typed} (search "${[...fixes.keys()][0]}" in quotes to keep it)` },
+	};
+}
+
+function joined(...notices: (string | undefined)[]): string {
+	return notices.filter(Boolean).join("; ");
+}
+
+/** Run a search. Bad filters throw LookbackError("bad-argument"); a bad query gives `error` in the response. */
+export function search(db: Database, request: SearchRequest): SearchResponse {
+	const plan: SearchPlan = {
+		filter: filterSql(request, { time: "entry", sessions: "s", entries: "e", defaultScope: DEFAULTS.searchScope }),
+		roles: request.role === undefined ? [] : Array.isArray(request.role) ? request.role : [request.role],
+		states: request.branch === undefined ? [] : Array.isArray(request.branch) ? request.branch : [request.branch],
+		limit: Math.max(1, Math.min(request.limit ?? DEFAULTS.searchLimit, DEFAULTS.searchMaxLimit)),
+		rankWindow: request.rankWindow ?? DEFAULTS.rankWindow,
+		exclude: request.exclude,
+		readRange: request.readRange,
+	};
+	const response: SearchResponse = { query: request.query, results: [], totalSessions: 0 };
+	const parsed = parseQuery(request.query);
+	if (!parsed.ok) return { ...response, error: parsed.error };
+
+	const vocab: Vocab = { expand: vocabularyExpander(db), forms: wordForms(db) };
+	const { root, corrected } = correct(db, request.query, parsed.root, vocab);
+	const run: Run = { db, root, vocab, plan, corrected };
+	let lastError = "";
+	for (const attempt of attempts(root)) {
+		try {
+			const t = tiers(db, attempt.root, vocab, plan, attempt.options);
+			if ("error" in t) {
+				if (!attempt.simplified) return { ...response, error: t.error }; // the retries are for SQL errors, not for empty queries
+				lastError = t.error;
+				continue;
+			}
+			return { ...response, ...answer(run, t, attempt) };
+		} catch (error) {
+			lastError = errorMessage(error);
+		}
+	}
+	return { ...response, error: `cannot run this query: ${lastError}` };
+}
+
+/** What one search works with: the query after typo corrections, its vocabulary and its plan. */
+interface Run {
+	db: Database;
+	root: QueryNode;
+	vocab: Vocab;
+	plan: SearchPlan;
+	corrected: Correction;
+}
+
+/** What the tiers found; when nothing, the subject words of a question, then the most of its words. */
+function answer({ db, root, vocab, plan, corrected }: Run, t: Exclude<Tiers, { error: string }>, attempt: Attempt): Partial<SearchResponse> {
+	const fallbacks = [...(corrected.correctedQuery ? ["typo"] : []), ...t.fallbacks];
+	const subject = t.found.results.length === 0 ? subjectOnly(root) : undefined;
+	if (subject) {
+		// Every subject word, the question words left out ("why did we pick sql.js" → "pick sql.js").
+		const s = tiers(db, subject, vocab, plan, attempt.options);
+		if (!("error" in s) && s.found.results.length > 0) {
+			const notice = joined(corrected.notice, "no session has every word; these have every word but the question words");
+			return { ...s.found, match: s.match, ...corrected, notice, fallbacks: [...fallbacks, ...s.fallbacks, "subject-words"] };
+		}
+	}
+	if (t.found.results.length === 0) {
+		const loose = byMostWords(db, root, vocab, plan);
+		if (loose) {
+			const notice = joined(corrected.notice, loose.notice);
+			return { ...loose.found, match: loose.match, notice, ...(corrected.correctedQuery ? { correctedQuery: corrected.correctedQuery } : {}), fallbacks: [...fallbacks, loose.fallback] };
+		}
+	}
+	const notice = joined(corrected.notice, attempt.simplified ? "the query was simplified to run" : undefined) || undefined;
+	return { ...t.found, match: t.match, ...corrected, notice, ...(fallbacks.length > 0 ? { fallbacks } : {}) };
+}

@@ -1,0 +1,62 @@
+/** Session matches → the hits a search returns: the session's summary, the best entry, and a marked snippet. */
+
+import { decodeBody } from "../store/body-codec.js";
+import { DEFAULTS } from "../defaults.js";
+import type { Database } from "../store/engine.js";
+import { wholeTextOfLine } from "../parse/entry-text.js";
+import type { CompiledQuery } from "../query/compile.js";
+import { STATE_NAME } from "../store/schema.js";
+import { groupBySession } from "./group.js";
+import { entryBody, sessionRows, type Candidate, type SearchPlan, type Table } from "./run.js";
+import type { ReadRange, SearchHit, SearchResponse } from "./search.js";
+import { sessionSummary } from "../read/session-rows.js";
+import { spawningEntryOf } from "../read/sessions.js";
+import { makeSnippet } from "../text/snippet.js";
+import { isoOf } from "../text/time.js";
+
+/** Candidates (best first) → one result per session up to the limit, forks folded into their parent, with snippets. */
+export function shapeResults(db: Database, candidates: Candidate[], query: CompiledQuery, plan: SearchPlan, table: Table): Pick<SearchResponse, "results" | "totalSessions"> {
+	if (candidates.length === 0) return { results: [], totalSessions: 0 };
+	const rows = sessionRows(db, candidates);
+	const matches = groupBySession(candidates, rows, plan.exclude);
+	const results = matches.slice(0, plan.limit).map(({ session, best: hit, hits, forks }) => {
+		const row = rows.get(session)!;
+		const spawnedByEntryId = spawningEntryOf(db, row);
+		return {
+			...sessionSummary(row),
+			...(spawnedByEntryId ? { spawnedByEntryId } : {}),
+			entryId: hit.entry_id,
+			role: hit.role,
+			type: hit.type,
+			time: isoOf(hit.ts),
+			branchState: STATE_NAME[hit.state] ?? "active",
+			...snippetOf(decodeBody(entryBody(db, hit.id)), hit, row.path, query.terms, table, plan.readRange),
+			hits,
+			score: hit.score,
+			forks,
+		} satisfies SearchHit;
+	});
+	return { results, totalSessions: matches.length };
+}
+
+/**
+ * The snippet of a hit: from the stored text when it holds a match; for a match in the cut middle of an
+ * entry, from the entry's line in its session file, or the stored text marked as such when the file cannot be read.
+ */
+function snippetOf(body: string, hit: Candidate, path: string, terms: string[], table: Table, readRange?: ReadRange): Pick<SearchHit, "snippet" | "inMiddle"> {
+	const stored = makeSnippet(body, terms);
+	if (table === "entries_fts" || stored.includes(DEFAULTS.markOpen)) return { snippet: stored };
+	const line = hit.off !== null && hit.len !== null ? readLine(readRange, path, hit.off, hit.len) : undefined;
+	const whole = line ? wholeTextOfLine(line) : undefined;
+	const fromFile = whole ? makeSnippet(whole, terms) : undefined;
+	if (fromFile?.includes(DEFAULTS.markOpen)) return { snippet: fromFile, inMiddle: "read from the session file" };
+	return { snippet: `[match in the unstored middle] ${stored}`, inMiddle: "unstored" };
+}
+
+function readLine(readRange: ReadRange | undefined, path: string, off: number, len: number): Uint8Array | undefined {
+	try {
+		return readRange?.(path, off, off + len);
+	} catch {
+		return undefined;
+	}
+}

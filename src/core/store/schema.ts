@@ -1,0 +1,124 @@
+/**
+ * The index schema. Text is stored once in `entries.body` (deflated when long, see body-codec.ts); the FTS5 table is contentless (unicode61 words,
+ * one column per role for weighted BM25), and a trigram index over the vocabulary answers substrings and typos.
+ * An entry cut to its head and tail has its whole text in `entries_deep` as words without positions (detail=none:
+ * a few points of the corpus size, where positions would cost ~15), and keeps its byte range in its file to cut a snippet from.
+ */
+
+import { DEFAULTS } from "../defaults.js";
+import type { Database } from "./engine.js";
+import { queryOne } from "./engine.js";
+import { ROLES } from "../parse/entry-text.js";
+import type { BranchState } from "../parse/branch.js";
+
+/** Bumped on any change to the tables; an index of another version is rebuilt. */
+export const SCHEMA_VERSION = 6;
+
+/** Application id written into the SQLite header, so a foreign database is told apart ("LkBk"). */
+export const APPLICATION_ID = 0x4c6b426b;
+
+const TABLES = `
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE sessions(
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,
+  root TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  mtime INTEGER NOT NULL,
+  consumed INTEGER NOT NULL,
+  head_off INTEGER NOT NULL DEFAULT 0,
+  head_len INTEGER NOT NULL,
+  head_hash TEXT NOT NULL,
+  malformed INTEGER NOT NULL DEFAULT 0,
+  problem TEXT,
+  session_id TEXT,
+  version INTEGER,
+  cwd TEXT,
+  name TEXT,
+  started INTEGER,
+  modified INTEGER,
+  parent_path TEXT,
+  parent_id TEXT,
+  first_prompt TEXT,
+  message_count INTEGER NOT NULL DEFAULT 0,
+  entry_count INTEGER NOT NULL DEFAULT 0,
+  next_seq INTEGER NOT NULL DEFAULT 0,
+  last_entry TEXT,
+  agent TEXT NOT NULL DEFAULT 'pi',
+  kind TEXT NOT NULL DEFAULT 'session',
+  spawned_by TEXT
+);
+CREATE INDEX sessions_session_id ON sessions(session_id);
+CREATE INDEX sessions_modified ON sessions(modified);
+CREATE TABLE entries(
+  id INTEGER PRIMARY KEY,
+  session INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  entry_id TEXT NOT NULL,
+  parent_id TEXT,
+  type TEXT NOT NULL,
+  role TEXT,
+  ts INTEGER,
+  state INTEGER NOT NULL DEFAULT 0,
+  kept TEXT,
+  tool TEXT,
+  chars INTEGER,
+  body,
+  off INTEGER,
+  len INTEGER,
+  deep INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX entries_session ON entries(session, seq);
+CREATE TABLE vocab(id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE, stem TEXT);
+CREATE INDEX vocab_stem ON vocab(stem) WHERE stem IS NOT NULL;
+CREATE VIRTUAL TABLE vocab_fts USING fts5(term, content='vocab', content_rowid='id', tokenize='trigram', detail=none, columnsize=0);
+CREATE VIRTUAL TABLE entries_fts USING fts5(
+  ${ROLES.join(", ")},
+  content='', contentless_delete=1,
+  tokenize='unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE entries_terms USING fts5vocab(entries_fts, 'row');
+CREATE VIRTUAL TABLE entries_deep USING fts5(words, content='', contentless_delete=1, detail=none, tokenize='unicode61 remove_diacritics 2');
+`;
+
+/** Numeric codes of branch states in `entries.state`. */
+export const STATE_CODE: Record<BranchState, number> = { active: 0, abandoned: 1, compacted: 2 };
+export const STATE_NAME: readonly BranchState[] = ["active", "abandoned", "compacted"];
+
+/** Create the tables in an empty database. */
+export function createSchema(db: Database): void {
+	db.run(`PRAGMA application_id = ${APPLICATION_ID}`);
+	db.run(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+	db.run(TABLES);
+	const weights = ROLES.map((role) => DEFAULTS.columnWeights[role]);
+	db.run(`INSERT INTO entries_fts(entries_fts, rank) VALUES('rank', 'bm25(${weights.join(", ")})')`);
+	db.run("INSERT INTO meta(key, value) VALUES ('generation', '0')");
+}
+
+/** Why a loaded database cannot be used as an index, or undefined when it can. */
+export function schemaProblem(db: Database): string | undefined {
+	const appId = queryOne<{ application_id: number }>(db, "PRAGMA application_id")?.application_id;
+	const version = queryOne<{ user_version: number }>(db, "PRAGMA user_version")?.user_version;
+	if (appId !== APPLICATION_ID) return "not a lookback index (foreign SQLite database)";
+	if (version !== SCHEMA_VERSION) return `index schema version ${version}, this lookback reads version ${SCHEMA_VERSION}`;
+	return undefined;
+}
+
+/** Whether a database has nothing in it yet (a new file). */
+export function isEmptyDatabase(db: Database): boolean {
+	return (queryOne<{ n: number }>(db, "SELECT count(*) AS n FROM sqlite_master")?.n ?? 0) === 0;
+}
+
+/**
+ * Settings for a session of work on the database (not stored in the file). A snapshot lives in memory, so
+ * its journal can too; a file opened in place needs a real rollback journal, synced, or a crash mid-commit
+ * would corrupt it. WAL is out: it needs shared memory, which the wasm engine does not have.
+ */
+export function applyPragmas(db: Database, kind: "snapshot" | "in-place"): void {
+	if (kind === "in-place") {
+		db.run("PRAGMA journal_mode = DELETE");
+		db.run("PRAGMA synchronous = FULL");
+	} else db.run("PRAGMA journal_mode = MEMORY");
+	db.run("PRAGMA temp_store = MEMORY");
+	db.run(`PRAGMA cache_size = -${DEFAULTS.pageCacheKiB}`);
+}

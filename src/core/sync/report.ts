@@ -1,0 +1,79 @@
+/** What a sync did and what it skipped: the report, kept as the sync goes. */
+
+import type { SkipReason, SkippedFile, SyncWarning } from "../parse/source.js";
+import { DEFAULTS } from "../defaults.js";
+
+/** What a sync did and what it skipped. Counts of work are exact (tests assert them). */
+export interface SyncReport {
+	filesSeen: number;
+	added: number;
+	grown: number;
+	rewritten: number;
+	unchanged: number;
+	/** Files whose time changed with no new complete line (counted in unchanged too). */
+	touched: number;
+	/** omp sessions whose title slot was rewritten in place: the title is updated, the body not read again. */
+	retitled: number;
+	purged: number;
+	/** Files whose bytes were parsed (added + grown + rewritten). */
+	filesParsed: number;
+	/** Bytes of session content read and parsed. */
+	bytesRead: number;
+	/** Bytes read to check that a grown file's head is unchanged (at most `headFingerprintBytes` per file). */
+	fingerprintBytesRead: number;
+	entriesIndexed: number;
+	malformedLines: number;
+	/** Bytes of half-written last lines left for the next sync. */
+	pendingBytes: number;
+	skipped: Record<SkipReason, number>;
+	/** The first skipped files, for messages (at most `DEFAULTS.skippedFilesListed`). */
+	skippedFiles: SkippedFile[];
+	warnings: SyncWarning[];
+	/** Whether the index changed (and so a snapshot needs saving). */
+	changed: boolean;
+	/** Whether the sync was stopped (`signal`) before every file was read; the rest is read by the next sync. */
+	interrupted: boolean;
+	durationMs: number;
+}
+
+export interface SyncProgress {
+	done: number;
+	total: number;
+	bytesRead: number;
+	path: string;
+}
+
+export function emptyReport(): SyncReport {
+	return {
+		filesSeen: 0,
+		added: 0,
+		grown: 0,
+		rewritten: 0,
+		unchanged: 0,
+		touched: 0,
+		retitled: 0,
+		purged: 0,
+		filesParsed: 0,
+		bytesRead: 0,
+		fingerprintBytesRead: 0,
+		entriesIndexed: 0,
+		malformedLines: 0,
+		pendingBytes: 0,
+		skipped: { oversized: 0, "tmp-folder": 0, unreadable: 0, "index-full": 0 },
+		skippedFiles: [],
+		warnings: [],
+		changed: false,
+		interrupted: false,
+		durationMs: 0,
+	};
+}
+
+export function skip(report: SyncReport, file: SkippedFile): void {
+	report.skipped[file.reason]++;
+	if (report.skippedFiles.length < DEFAULTS.skippedFilesListed) report.skippedFiles.push(file);
+}
+
+/** Whether the sync changed the index. */
+export function changedBy(report: SyncReport): boolean {
+	return report.added + report.grown + report.rewritten + report.purged + report.touched + report.retitled > 0;
+}

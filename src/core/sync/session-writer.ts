@@ -1,0 +1,157 @@
+/** Writes parsed entries of one session into the tables, and refreshes what depends on the whole session. */
+
+import { branchStates, type TreeNode } from "../parse/branch.js";
+import { encodeBody } from "../store/body-codec.js";
+import { cjkIndexForm } from "../text/cjk.js";
+import { DEFAULTS } from "../defaults.js";
+import type { Database } from "../store/engine.js";
+import { queryAll, queryOne } from "../store/engine.js";
+import { entryText, ROLES } from "../parse/entry-text.js";
+import { STATE_CODE } from "../store/schema.js";
+import type { SessionEntry } from "../parse/session-format.js";
+import { toEpochMs } from "../text/time.js";
+import { stem } from "../text/stem.js";
+import { distinctTokens, foldWord, isPlainWord, isVocabularyWord, wordsOf } from "../text/words.js";
+import type { Statement } from "sql.js";
+
+const MESSAGE_TYPES = "('user','assistant','toolResult','bashExecution','custom')";
+
+/** A prompt that names nothing: only a slash command (`/mode`, `/model gpt-5`), only an attachment, or empty. Skipped for the title and preview. */
+export function saysNothing(prompt: string): boolean {
+	const text = prompt.replace(/\[image\]/g, "").trim();
+	return text.length === 0 || /^\/[\w:.-]+(\s+\S+)?$/.test(text);
+}
+
+/** Prepared statements kept for one sync. */
+export class SessionWriter {
+	private readonly insertEntry: Statement;
+	private readonly insertFts: Statement;
+	private readonly insertDeep: Statement;
+	private readonly insertVocab: Statement;
+	private readonly updateState: Statement;
+	/** Vocabulary words written by this writer (its transaction). */
+	readonly seenWords = new Set<string>();
+	private readonly vocabStart: number;
+	/** Entry rowids are assigned here, in insertion order, so rowid order is recency order. */
+	private nextRowid: number;
+	entriesIndexed = 0;
+
+	/** `committed`: vocabulary words already committed by earlier batches of the same sync (not written again). */
+	constructor(
+		private readonly db: Database,
+		private readonly committed: ReadonlySet<string> = new Set(),
+	) {
+		this.insertEntry = db.prepare(
+			"INSERT INTO entries(id, session, seq, entry_id, parent_id, type, role, ts, kept, tool, chars, body, off, len, deep) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		);
+		this.insertDeep = db.prepare("INSERT INTO entries_deep(rowid, words) VALUES (?,?)");
+		this.insertFts = db.prepare(`INSERT INTO entries_fts(rowid, ${ROLES.join(", ")}) VALUES (?${",?".repeat(ROLES.length)})`);
+		this.insertVocab = db.prepare("INSERT OR IGNORE INTO vocab(term, stem) VALUES (?,?)");
+		this.updateState = db.prepare("UPDATE entries SET state = ? WHERE id = ?");
+		this.vocabStart = queryOne<{ m: number }>(db, "SELECT coalesce(max(id), 0) AS m FROM vocab")?.m ?? 0;
+		this.nextRowid = (queryOne<{ m: number }>(db, "SELECT coalesce(max(id), 0) AS m FROM entries")?.m ?? 0) + 1;
+	}
+
+	/** Name and first prompt seen in the entries added since the last refresh (undefined: none seen). */
+	private facts: { name?: string | null; firstPrompt?: string } = {};
+
+	/** Insert the entries of one chunk of a session file. */
+	addEntries(session: number, entries: SessionEntry[]): void {
+		for (const entry of entries) {
+			const text = entryText(entry);
+			const message = entry.type === "message" ? (entry.raw.message as Record<string, unknown> | undefined) : undefined;
+			const type = message && typeof message.role === "string" ? message.role : entry.type;
+			const ts = toEpochMs(entry.timestamp) ?? toEpochMs(message?.timestamp) ?? null;
+			const kept = entry.type === "compaction" && typeof entry.raw.firstKeptEntryId === "string" ? entry.raw.firstKeptEntryId : null;
+			const rowid = this.nextRowid++;
+			this.insertEntry.run([
+				rowid,
+				session,
+				entry.seq,
+				entry.id,
+				entry.parentId,
+				type,
+				text?.role ?? null,
+				ts,
+				kept,
+				text?.tool ?? null,
+				text?.body.length ?? null,
+				text ? encodeBody(text.body) : null,
+				entry.range?.start ?? null,
+				entry.range ? entry.range.end - entry.range.start : null,
+				text?.whole !== undefined ? 1 : 0,
+			]);
+			if (entry.type === "session_info" || entry.type === "title_change") this.facts.name = text?.body ?? null;
+			if (type === "user" && text && this.facts.firstPrompt === undefined && !saysNothing(text.body)) this.facts.firstPrompt = text.body.slice(0, DEFAULTS.previewChars);
+			if (!text) continue;
+			this.insertFts.run([rowid, ...ROLES.map((role) => cjkIndexForm(text.columns[role] ?? ""))]);
+			// A cut entry's whole text goes in as its distinct words (a table without positions needs no more),
+			// taken from the uncut text, so no word is split where the stored head ends.
+			if (text.whole !== undefined) {
+				const tokens = distinctTokens(text.whole);
+				this.insertDeep.run([rowid, cjkIndexForm(tokens.join(" "))]);
+				this.addWords(tokens.map(foldWord));
+			} else {
+				for (const role of ROLES) {
+					const column = text.columns[role];
+					if (column) this.addWords(wordsOf(column));
+				}
+			}
+			this.entriesIndexed++;
+		}
+	}
+
+	private addWords(words: string[]): void {
+		for (const word of words) {
+			if (this.seenWords.has(word) || this.committed.has(word) || !isVocabularyWord(word)) continue;
+			this.seenWords.add(word);
+			this.insertVocab.run([word, isPlainWord(word) ? stem(word) : null]);
+		}
+	}
+
+	/** Recompute branch states and the session's summary columns after its entries changed. */
+	refreshSession(session: number): void {
+		const rows = queryAll<{ id: number; seq: number; entry_id: string; parent_id: string | null; kept: string | null; state: number }>(
+			this.db,
+			"SELECT id, seq, entry_id, parent_id, kept, state FROM entries WHERE session = ? ORDER BY seq",
+			[session],
+		);
+		const nodes: TreeNode[] = rows.map((r) => ({ id: r.entry_id, parentId: r.parent_id, seq: r.seq, firstKeptEntryId: r.kept ?? undefined }));
+		const states = branchStates(nodes);
+		for (const r of rows) {
+			const code = STATE_CODE[states.get(r.seq) ?? "abandoned"];
+			if (code !== r.state) this.updateState.run([code, r.id]);
+		}
+		const last = rows[rows.length - 1];
+		const s = session;
+		const { name, firstPrompt } = this.facts;
+		this.facts = {};
+		// The last session_info in file order names the session (an empty one clears the name).
+		if (name !== undefined) this.db.run("UPDATE sessions SET name = ? WHERE id = ?", [name, s]);
+		if (firstPrompt !== undefined) this.db.run("UPDATE sessions SET first_prompt = coalesce(first_prompt, ?) WHERE id = ?", [firstPrompt, s]);
+		this.db.run(
+			`UPDATE sessions SET
+			  started = coalesce(started, (SELECT min(ts) FROM entries WHERE session = ?)),
+			  modified = coalesce((SELECT max(ts) FROM entries WHERE session = ? AND type IN ('user','assistant')), (SELECT max(ts) FROM entries WHERE session = ?), started),
+			  message_count = (SELECT count(*) FROM entries WHERE session = ? AND type IN ${MESSAGE_TYPES}),
+			  entry_count = ?,
+			  last_entry = ?
+			WHERE id = ?`,
+			[s, s, s, s, rows.length, last?.entry_id ?? null, s],
+		);
+	}
+
+	/** Remove a session and everything indexed from it. */
+	purgeSession(session: number): void {
+		this.db.run("DELETE FROM entries_fts WHERE rowid IN (SELECT id FROM entries WHERE session = ? AND role IS NOT NULL)", [session]);
+		this.db.run("DELETE FROM entries_deep WHERE rowid IN (SELECT id FROM entries WHERE session = ? AND deep = 1)", [session]);
+		this.db.run("DELETE FROM entries WHERE session = ?", [session]);
+		this.db.run("DELETE FROM sessions WHERE id = ?", [session]);
+	}
+
+	/** Make new vocabulary words findable by substring, then release the statements. */
+	finish(): void {
+		this.db.run("INSERT INTO vocab_fts(rowid, term) SELECT id, term FROM vocab WHERE id > ?", [this.vocabStart]);
+		for (const stmt of [this.insertEntry, this.insertFts, this.insertDeep, this.insertVocab, this.updateState]) stmt.free();
+	}
+}
