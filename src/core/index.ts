@@ -64,7 +64,7 @@ export type { SyncOptions, SyncProgress, SyncReport } from "./sync/index.js";
 
 // Queries and results
 export { parseQuery, SCOPES, splitInlineFilters, type InlineFilters, type ParsedQuery, type QueryNode, type Scope, type SessionFilter, type SplitQuery } from "./query/index.js";
-export type { ReadRange, SearchHit, SearchRequest, SearchResponse } from "./search/index.js";
+export { CANDIDATE_FIELDS, type ReadRange, type SearchHit, type SearchRequest, type SearchResponse } from "./search/index.js";
 export { projectName, type ActivityDay, type BrowseOptions, type ProjectCount, type ReadOptions, type SessionMessage, type SessionRow, type SessionSummary, type SessionView } from "./read/index.js";
 export { fileProblems, type FileProblem, type LinkedSession, type SessionStructure, type SideBranch } from "./read/index.js";
 export { flatten, isSessionPath, parseTimeFilter, shortTime } from "./text/index.js";

@@ -10,7 +10,7 @@
 import { copyFileSync, mkdtempSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { type Database, indexBusyError, openAt } from "../core/index.js";
+import { CANDIDATE_FIELDS, type Database, indexBusyError, openAt } from "../core/index.js";
 import { loadEngine } from "./engine.js";
 import { waitShared } from "./engine-locks.js";
 import { enginePathOf } from "./file-storage.js";
@@ -28,7 +28,7 @@ export interface ReadSnapshot {
 
 /**
  * A search joins each of its ranked matches (up to the newest 1,000) to its `entries` row for the columns of
- * search.ts's CANDIDATE_COLUMNS, in rank order: over ranges, rows of ~640 bytes scattered over the newest part
+ * the core's CANDIDATE_FIELDS, in rank order: over ranges, rows of ~640 bytes scattered over the newest part
  * of the table, one request each. The same columns in a covering index are ~50 bytes a row, so those lookups
  * share pages. Measured on a 231 MB snapshot, the 19 benchmark queries without a project filter, each in a fresh
  * worker: 12,607 → 8,407 requests and 455 → 216 MB; a common word since 30 days (the window widening until
@@ -38,7 +38,7 @@ export interface ReadSnapshot {
  */
 function addCandidateIndex(db: Database): void {
 	try {
-		db.run("CREATE INDEX entries_candidates ON entries(id, session, entry_id, role, type, ts, state, off, len)");
+		db.run(`CREATE INDEX entries_candidates ON entries(${CANDIDATE_FIELDS.join(", ")})`);
 		db.run("ANALYZE entries");
 	} catch {
 		// not this schema's columns: no index, the rest of the snapshot as before

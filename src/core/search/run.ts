@@ -40,7 +40,9 @@ export interface Candidate {
 	score: number;
 }
 
-const CANDIDATE_COLUMNS = "e.id, e.session, e.entry_id, e.role, e.type, e.ts, e.state, e.off, e.len";
+/** The `entries` columns a search reads for each ranked match (a read snapshot covers them with an index). */
+export const CANDIDATE_FIELDS = ["id", "session", "entry_id", "role", "type", "ts", "state", "off", "len"] as const;
+const CANDIDATE_COLUMNS = CANDIDATE_FIELDS.map((field) => `e.${field}`).join(", ");
 
 /** Conditions on the joined entry (e) and session (s). */
 function whereOf(plan: SearchPlan, table: Table): { where: string[]; params: (string | number)[] } {
