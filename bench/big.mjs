@@ -11,7 +11,9 @@ import { performance } from "node:perf_hooks";
 import { fileSource, LookbackIndex } from "../dist/index.js";
 import { nativeFileStorage, nativeSql } from "./native-db.mjs";
 
-const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, arr) => (a.startsWith("--") ? [...acc, [a.slice(2), arr[i + 1]]] : acc), []));
+const args = Object.fromEntries(
+	process.argv.slice(2).reduce((acc, a, i, arr) => (a.startsWith("--") ? [...acc, [a.slice(2), arr[i + 1]]] : acc), []),
+);
 const PADDING_MB = 4300;
 const query = "zanzibarRetryPolicy";
 
@@ -28,7 +30,13 @@ if (args.step === "wasm") {
 	const now = new Date().toISOString();
 	const lines = [
 		{ type: "session", version: 3, id: "big-1", timestamp: now, cwd: "/p" },
-		{ type: "message", id: "m1", parentId: null, timestamp: now, message: { role: "user", content: [{ type: "text", text: "bigmarkerquartz written by the wasm engine" }], timestamp: 0 } },
+		{
+			type: "message",
+			id: "m1",
+			parentId: null,
+			timestamp: now,
+			message: { role: "user", content: [{ type: "text", text: "bigmarkerquartz written by the wasm engine" }], timestamp: 0 },
+		},
 	];
 	writeFileSync(join(extra, "--p--", "2026-11-30T00-00-00-000Z_big-1.jsonl"), `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
 	const t1 = performance.now();
@@ -37,7 +45,9 @@ if (args.step === "wasm") {
 	const written = index.search({ query: "bigmarkerquartz" }).results.length;
 	index.close();
 	rmSync(extra, { recursive: true, force: true });
-	process.stdout.write(`${JSON.stringify({ firstMs, hits: found.results.map((r) => r.sessionId), added: report.added, warnings: report.warnings, commitMs, written })}\n`);
+	process.stdout.write(
+		`${JSON.stringify({ firstMs, hits: found.results.map((r) => r.sessionId), added: report.added, warnings: report.warnings, commitMs, written })}\n`,
+	);
 	process.exit(0);
 }
 
@@ -45,7 +55,9 @@ for (const leftover of [args.index, `${args.index}-journal`, `${args.index}.lock
 const t0 = performance.now();
 const native = await LookbackIndex.open({ sql: nativeSql, storage: nativeFileStorage(args.index) });
 native.db.run("CREATE TABLE pad(x BLOB)");
-native.db.run(`WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ${PADDING_MB}) INSERT INTO pad SELECT zeroblob(1048576) FROM c`);
+native.db.run(
+	`WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ${PADDING_MB}) INSERT INTO pad SELECT zeroblob(1048576) FROM c`,
+);
 const padded = statSync(args.index).size;
 await native.sync(fileSource([{ path: args.sessions, layout: "nested" }]));
 const nativeHits = native.search({ query, limit: 10 }).results.map((r) => r.sessionId);
@@ -53,7 +65,9 @@ native.close();
 const buildMs = performance.now() - t0;
 const size = statSync(args.index).size;
 
-const wasm = JSON.parse(execFileSync(process.execPath, ["bench/big.mjs", "--step", "wasm", "--index", args.index], { encoding: "utf8" }).trim().split("\n").pop());
+const wasm = JSON.parse(
+	execFileSync(process.execPath, ["bench/big.mjs", "--step", "wasm", "--index", args.index], { encoding: "utf8" }).trim().split("\n").pop(),
+);
 
 const check = await LookbackIndex.open({ sql: nativeSql, storage: nativeFileStorage(args.index) });
 const quick = check.db.exec("PRAGMA quick_check")[0].values.flat();

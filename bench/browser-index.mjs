@@ -43,7 +43,15 @@ async function inBrowser(sessions) {
 	const server = await staticServer();
 	const browser = await chromium.launch({
 		executablePath: process.env.LOOKBACK_CHROMIUM ?? "/usr/bin/chromium",
-		args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+		args: [
+			"--headless",
+			"--no-sandbox",
+			"--disable-gpu",
+			"--no-first-run",
+			"--disable-background-networking",
+			"--disable-component-update",
+			"--disable-sync",
+		],
 	});
 	try {
 		const page = await browser.newPage();
@@ -71,11 +79,15 @@ function jsonlBytes(dir) {
 
 function inNode(sessions, index) {
 	const started = performance.now();
-	const run = spawnSync(process.execPath, ["dist/cli.js", "index", "--sessions-dir", sessions, "--only-sessions-dir", "--index", index, "--engine", "wasm", "--json"], {
-		encoding: "utf8",
-		env: { ...process.env, HOME: out, PI_CODING_AGENT_DIR: join(out, "agent") },
-		maxBuffer: 64 << 20,
-	});
+	const run = spawnSync(
+		process.execPath,
+		["dist/cli.js", "index", "--sessions-dir", sessions, "--only-sessions-dir", "--index", index, "--engine", "wasm", "--json"],
+		{
+			encoding: "utf8",
+			env: { ...process.env, HOME: out, PI_CODING_AGENT_DIR: join(out, "agent") },
+			maxBuffer: 64 << 20,
+		},
+	);
 	const seconds = (performance.now() - started) / 1000;
 	if (run.status !== 0) throw new Error(`lookback index failed: ${run.stderr}`);
 	return { seconds, indexBytes: statSync(index).size };

@@ -19,7 +19,9 @@ import { benchCorpus, mostCommonProject } from "./corpus.mjs";
 import { benchQueries } from "./queries.mjs";
 import { stats } from "./stats.mjs";
 
-const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, arr) => (a.startsWith("--") ? [...acc, [a.slice(2), arr[i + 1]]] : acc), []));
+const args = Object.fromEntries(
+	process.argv.slice(2).reduce((acc, a, i, arr) => (a.startsWith("--") ? [...acc, [a.slice(2), arr[i + 1]]] : acc), []),
+);
 const reps = Number(args.reps ?? 5);
 const sessions = resolve(args.sessions ?? join(benchCorpus(Number(args.mb ?? 20)).dir, "sessions"));
 const indexPath = resolve(args.index ?? join("bench", "out", `${args.mb ?? 20}mb-wasm.db`));

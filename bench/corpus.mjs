@@ -19,6 +19,11 @@ export function benchCorpus(mb, { seed = 42, agent = "pi" } = {}) {
 
 /** The project with the most session files: the filter of the benchmark's project query. */
 export function mostCommonProject(sessions) {
-	const counts = readdirSync(sessions).map((d) => [d, readdirSync(join(sessions, d)).length]).sort((a, b) => b[1] - a[1]);
-	return counts[0][0].replace(/^--home-dev-/, "").replace(/^-/, "").replace(/--$/, "");
+	const counts = readdirSync(sessions)
+		.map((d) => [d, readdirSync(join(sessions, d)).length])
+		.sort((a, b) => b[1] - a[1]);
+	return counts[0][0]
+		.replace(/^--home-dev-/, "")
+		.replace(/^-/, "")
+		.replace(/--$/, "");
 }

@@ -3,14 +3,16 @@
 //   node bench/pi-rss.mjs --agent-dir ABS_DIR --index FILE [--reps 3]   (ABS_DIR/sessions is the history)
 // Prints one JSON line: peak RSS (MB) and wall time (ms) of each, medians.
 import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
+import { promisify } from "node:util";
 import { fakeModelsJson, startFakeModel } from "../test/fake-model-server.mjs";
 
-const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, arr) => (a.startsWith("--") ? [...acc, [a.slice(2), arr[i + 1]]] : acc), []));
+const args = Object.fromEntries(
+	process.argv.slice(2).reduce((acc, a, i, arr) => (a.startsWith("--") ? [...acc, [a.slice(2), arr[i + 1]]] : acc), []),
+);
 const agentDir = resolve(args["agent-dir"]);
 const reps = Number(args.reps ?? 3);
 const PI = resolve("node_modules", ".bin", "pi");
@@ -29,12 +31,27 @@ async function timed(withExtension) {
 	for (let i = 0; i < reps; i++) {
 		const before = new Set(readdirSync(join(agentDir, "sessions")));
 		const prompt = `CALL session_search ${JSON.stringify({ query: "zanzibarRetryPolicy" })}`;
-		const piArgs = ["--provider", "fake", "--model", "fake-model", ...(withExtension ? ["-e", EXTENSION] : []), "-p", withExtension ? prompt : "hello"];
+		const piArgs = [
+			"--provider",
+			"fake",
+			"--model",
+			"fake-model",
+			...(withExtension ? ["-e", EXTENSION] : []),
+			"-p",
+			withExtension ? prompt : "hello",
+		];
 		const t = performance.now();
 		// Print mode reads stdin to its end: give it none.
 		const { stderr } = await promisify(execFile)("/bin/sh", ["-c", '/usr/bin/time -f "RSS %M" "$@" </dev/null', "sh", PI, ...piArgs], {
 			cwd,
-			env: { ...process.env, HOME: home, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", LOOKBACK_INDEX: resolve(args.index) },
+			env: {
+				...process.env,
+				HOME: home,
+				PI_CODING_AGENT_DIR: agentDir,
+				PI_OFFLINE: "1",
+				PI_SKIP_VERSION_CHECK: "1",
+				LOOKBACK_INDEX: resolve(args.index),
+			},
 			encoding: "utf8",
 			maxBuffer: 64 << 20,
 		});
@@ -45,8 +62,11 @@ async function timed(withExtension) {
 			if (before.has(name)) continue;
 			const folder = join(agentDir, "sessions", name);
 			if (withExtension) {
-				const text = readdirSync(folder).map((f) => readFileSync(join(folder, f), "utf8")).join("\n");
-				if (!/"toolName":"session_search"/.test(text) || /"toolName":"session_search"[^\n]*"isError":true/.test(text)) throw new Error(`the session_search call did not answer: ${text.slice(-2000)}`);
+				const text = readdirSync(folder)
+					.map((f) => readFileSync(join(folder, f), "utf8"))
+					.join("\n");
+				if (!/"toolName":"session_search"/.test(text) || /"toolName":"session_search"[^\n]*"isError":true/.test(text))
+					throw new Error(`the session_search call did not answer: ${text.slice(-2000)}`);
 			}
 			rmSync(folder, { recursive: true, force: true });
 		}
@@ -60,4 +80,6 @@ const withExt = await timed(true);
 await model.close();
 rmSync(home, { recursive: true, force: true });
 for (const f of leave) rmSync(join(agentDir, f), { force: true });
-process.stdout.write(`${JSON.stringify({ without, with: withExt, addedMB: withExt.rssMB - without.rssMB, addedMs: withExt.ms - without.ms })}\n`);
+process.stdout.write(
+	`${JSON.stringify({ without, with: withExt, addedMB: withExt.rssMB - without.rssMB, addedMs: withExt.ms - without.ms })}\n`,
+);

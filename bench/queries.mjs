@@ -2,8 +2,14 @@
 // (case-insensitive substring tests on raw JSONL lines: what a scan of the files does).
 
 const has = (w) => (line) => line.includes(w.toLowerCase());
-const all = (...ps) => (line) => ps.every((p) => p(line));
-const any = (...ps) => (line) => ps.some((p) => p(line));
+const all =
+	(...ps) =>
+	(line) =>
+		ps.every((p) => p(line));
+const any =
+	(...ps) =>
+	(line) =>
+		ps.some((p) => p(line));
 const not = (p) => (line) => !p(line);
 
 /** @param {{project: string}} ctx */
@@ -27,7 +33,11 @@ export function benchQueries(ctx) {
 		{ name: "word forms", query: "retried timeouts", scan: all(has("retr"), has("timeout")) },
 		{ name: "typo", query: "acquireConfigPach", scan: has("acquireConfigPatch") },
 		{ name: "typo, word", query: "deadlok", scan: has("deadlock") },
-		{ name: "question, most of the words", query: "why did the config patch keep timing out on staging", scan: any(has("config"), has("patch"), has("timing"), has("staging")) },
+		{
+			name: "question, most of the words",
+			query: "why did the config patch keep timing out on staging",
+			scan: any(has("config"), has("patch"), has("timing"), has("staging")),
+		},
 		{ name: "Chinese paraphrase", query: "数据库连接超时怎么解决", scan: any(has("数据库"), has("超时")) },
 	];
 }

@@ -33,7 +33,10 @@ const NODE = { label: "wasm", exe: process.execPath };
 
 function worker(runtime, ...args) {
 	const flags = runtime.exe === BUN ? [] : ["--max-old-space-size=8192"];
-	const out = execFileSync(runtime.exe, [...flags, "bench/worker.mjs", ...args, "--agent", agent], { encoding: "utf8", maxBuffer: 64 << 20 });
+	const out = execFileSync(runtime.exe, [...flags, "bench/worker.mjs", ...args, "--agent", agent], {
+		encoding: "utf8",
+		maxBuffer: 64 << 20,
+	});
 	return JSON.parse(out.trim().split("\n").pop());
 }
 
@@ -57,8 +60,20 @@ function processCost(exe, args, n = 5) {
 
 function oneShot(runtime, engine, indexPath, sessions, query, sync) {
 	return processCost(runtime.exe, [
-		"dist/cli.js", "search", query, "--engine", engine, "--index", indexPath, "--agent-dir", "bench/out/no-agent",
-		"--sessions-dir", sessions, "--only-sessions-dir", ...(sync ? [] : ["--no-sync"]), "--json",
+		"dist/cli.js",
+		"search",
+		query,
+		"--engine",
+		engine,
+		"--index",
+		indexPath,
+		"--agent-dir",
+		"bench/out/no-agent",
+		"--sessions-dir",
+		sessions,
+		"--only-sessions-dir",
+		...(sync ? [] : ["--no-sync"]),
+		"--json",
 	]);
 }
 
@@ -79,10 +94,10 @@ function servedLines(s) {
 		"| served mode | |",
 		"|---|---|",
 		`| read-optimised snapshot (optimize, candidate index, VACUUM INTO) of the ${f1(mb(s.indexBytes))} MB index | ${f1(mb(s.snapshot.bytes))} MB, made in ${f1(s.snapshot.ms / 1000)} s |`,
-		`| page load → first result, a deep link to \`${s.first.query}\` | ${f1(s.deepLink.firstResultMs)} ms; ${sent(s.deepLink)} (${(100 * s.deepLink.bytes / s.snapshot.bytes).toFixed(2)}% of the file) |`,
+		`| page load → first result, a deep link to \`${s.first.query}\` | ${f1(s.deepLink.firstResultMs)} ms; ${sent(s.deepLink)} (${((100 * s.deepLink.bytes) / s.snapshot.bytes).toFixed(2)}% of the file) |`,
 		`| opening the page: index open / recent sessions shown | ${f1(s.opened.readyMs)} / ${f1(s.opened.recentMs)} ms; ${sent(s.opened)} |`,
 		`| first query, typed (\`${s.first.query}\`) | typed → shown ${f1(s.first.ms)} ms; ${sent(s.first)} |`,
-		`| ten more queries, typed (queries 2–11 of the set) | typed → shown p50 ${f1(s.tenMore.shownP50Ms)} ms; ${sent(s.tenMore)} in all (${(100 * s.tenMore.bytes / s.snapshot.bytes).toFixed(1)}% of the file) |`,
+		`| ten more queries, typed (queries 2–11 of the set) | typed → shown p50 ${f1(s.tenMore.shownP50Ms)} ms; ${sent(s.tenMore)} in all (${((100 * s.tenMore.bytes) / s.snapshot.bytes).toFixed(1)}% of the file) |`,
 		`| query p50 in the page, the ${s.inPage.latencies.length} queries (the viewer's search call, limit 100, ${s.inPage.reps} runs each after a first) | median p50 ${f1(s.inPage.medianP50Ms)} ms, worst p95 ${f1(s.inPage.worstP95Ms)} ms; first run median ${f1(s.inPage.medianFirstMs)} ms |`,
 	];
 }
@@ -108,7 +123,11 @@ for (const size of sizes) {
 	const project = mostCommonProject(sessions);
 	const tag = agent === "pi" ? `${size}mb` : `${size}mb-${agent}`;
 	const db = (label) => join("bench", "out", `${tag}-${label.replace(":sqlite", "")}.db`);
-	const engines = [{ ...NODE, engine: "wasm" }, ...BUILTINS.map((b) => ({ ...b, engine: "builtin" })), { label: "native", exe: process.execPath, engine: "native" }];
+	const engines = [
+		{ ...NODE, engine: "wasm" },
+		...BUILTINS.map((b) => ({ ...b, engine: "builtin" })),
+		{ label: "native", exe: process.execPath, engine: "native" },
+	];
 	const builds = {};
 	const queries = {};
 	for (const e of engines) {
@@ -117,10 +136,38 @@ for (const size of sizes) {
 	}
 	for (const e of engines) {
 		console.error(`[${size} MB] queries on ${e.label}…`);
-		queries[e.label] = worker(e, "query", "--engine", e.engine, "--sessions", sessions, "--index", db(e.label), "--reps", String(reps), "--project", project);
+		queries[e.label] = worker(
+			e,
+			"query",
+			"--engine",
+			e.engine,
+			"--sessions",
+			sessions,
+			"--index",
+			db(e.label),
+			"--reps",
+			String(reps),
+			"--project",
+			project,
+		);
 	}
 	console.error(`[${size} MB] queries on wasm compiled by Liftoff only…`);
-	const liftoff = worker(NODE, "query", "--engine", "wasm", "--sessions", sessions, "--index", db("wasm"), "--reps", String(reps), "--project", project, "--liftoff", "1");
+	const liftoff = worker(
+		NODE,
+		"query",
+		"--engine",
+		"wasm",
+		"--sessions",
+		sessions,
+		"--index",
+		db("wasm"),
+		"--reps",
+		String(reps),
+		"--project",
+		project,
+		"--liftoff",
+		"1",
+	);
 	console.error(`[${size} MB] plain scan…`);
 	const scan = worker(NODE, "scan", "--sessions", sessions, "--reps", "3", "--project", project);
 	console.error(`[${size} MB] one-shot CLI…`);
@@ -134,19 +181,32 @@ for (const size of sizes) {
 	let pi;
 	if (agent === "pi" && !argv.includes("--no-pi")) {
 		console.error(`[${size} MB] Pi with and without the extension…`);
-		pi = JSON.parse(execFileSync(process.execPath, ["bench/pi-rss.mjs", "--agent-dir", resolve(dir), "--index", db("wasm")], { encoding: "utf8" }).trim());
+		pi = JSON.parse(
+			execFileSync(process.execPath, ["bench/pi-rss.mjs", "--agent-dir", resolve(dir), "--index", db("wasm")], { encoding: "utf8" }).trim(),
+		);
 	}
 	let served;
 	if (agent === "pi" && !argv.includes("--no-browser")) {
 		console.error(`[${size} MB] the viewer served to headless Chromium…`);
 		served = JSON.parse(
-			execFileSync(process.execPath, ["bench/browser-served.mjs", "--sessions", sessions, "--index", db("wasm"), "--reps", String(reps)], { encoding: "utf8", maxBuffer: 64 << 20 }).trim().split("\n").pop(),
+			execFileSync(process.execPath, ["bench/browser-served.mjs", "--sessions", sessions, "--index", db("wasm"), "--reps", String(reps)], {
+				encoding: "utf8",
+				maxBuffer: 64 << 20,
+			})
+				.trim()
+				.split("\n")
+				.pop(),
 		);
 	}
 	let browserIndex;
 	if (agent === "pi" && !argv.includes("--no-browser")) {
 		console.error(`[${size} MB] the viewer indexing the same files with no server…`);
-		browserIndex = JSON.parse(execFileSync(process.execPath, ["bench/browser-index.mjs", "--sessions", sessions], { encoding: "utf8", maxBuffer: 64 << 20 }).trim().split("\n").pop());
+		browserIndex = JSON.parse(
+			execFileSync(process.execPath, ["bench/browser-index.mjs", "--sessions", sessions], { encoding: "utf8", maxBuffer: 64 << 20 })
+				.trim()
+				.split("\n")
+				.pop(),
+		);
 	}
 	results.push({ size, summary, project, builds, queries, liftoff, scan, oneShots, nodeStart, pi, served, browserIndex });
 }
@@ -154,7 +214,16 @@ for (const size of sizes) {
 let big;
 if (argv.includes("--big")) {
 	console.error("an index past 4 GiB, opened by the wasm engine…");
-	big = JSON.parse(execFileSync(process.execPath, ["bench/big.mjs", "--sessions", resolve(corpus(50).dir, "sessions"), "--index", join("bench", "out", "big.db")], { encoding: "utf8" }).trim().split("\n").pop());
+	big = JSON.parse(
+		execFileSync(
+			process.execPath,
+			["bench/big.mjs", "--sessions", resolve(corpus(50).dir, "sessions"), "--index", join("bench", "out", "big.db")],
+			{ encoding: "utf8" },
+		)
+			.trim()
+			.split("\n")
+			.pop(),
+	);
 	rmSync(join("bench", "out", "big.db"), { force: true });
 }
 
@@ -165,26 +234,41 @@ const many = [3000, 15000].map((files) => {
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 const date = new Date().toISOString().slice(0, 10);
-const lines = [`lookback benchmark, ${date}, ${machine}`, "", `\`node -e 0\` on this machine in this run: ${f1(nodeStart.ms)} ms, ${f1(nodeStart.rssMB)} MB peak RSS.`, ""];
+const lines = [
+	`lookback benchmark, ${date}, ${machine}`,
+	"",
+	`\`node -e 0\` on this machine in this run: ${f1(nodeStart.ms)} ms, ${f1(nodeStart.rssMB)} MB peak RSS.`,
+	"",
+];
 for (const r of results) {
 	const labels = Object.keys(r.builds);
 	const w = r.builds.wasm;
 	const n = r.builds.native;
 	const cell = (fn) => labels.map((l) => fn(l)).join(" | ");
-	lines.push(`## ${r.size} MB of ${agent === "pi" ? "Pi" : "omp"} JSONL: ${w.files} files, ${w.entries} entries indexed, ${f1(mb(w.textBytes))} MB of indexed text`);
+	lines.push(
+		`## ${r.size} MB of ${agent === "pi" ? "Pi" : "omp"} JSONL: ${w.files} files, ${w.entries} entries indexed, ${f1(mb(w.textBytes))} MB of indexed text`,
+	);
 	lines.push("");
-	lines.push(`| | ${labels.map((l) => (l === "wasm" ? "wasm (lookback's build)" : l === "native" ? "native (better-sqlite3)" : l)).join(" | ")} |`);
+	lines.push(
+		`| | ${labels.map((l) => (l === "wasm" ? "wasm (lookback's build)" : l === "native" ? "native (better-sqlite3)" : l)).join(" | ")} |`,
+	);
 	lines.push(`|---|${labels.map(() => "---").join("|")}|`);
 	lines.push(`| full index, wall s | ${cell((l) => f1(r.builds[l].syncMs / 1000))} |`);
-	lines.push(`| throughput, MB/s of JSONL (× native) | ${cell((l) => `${f1(mb(r.builds[l].jsonlBytes) / (r.builds[l].syncMs / 1000))} (${(n.syncMs / r.builds[l].syncMs).toFixed(2)}×)`)} |`);
+	lines.push(
+		`| throughput, MB/s of JSONL (× native) | ${cell((l) => `${f1(mb(r.builds[l].jsonlBytes) / (r.builds[l].syncMs / 1000))} (${(n.syncMs / r.builds[l].syncMs).toFixed(2)}×)`)} |`,
+	);
 	lines.push(`| peak RSS while indexing, MB | ${cell((l) => f1(r.builds[l].peakRssMB))} |`);
-	lines.push(`| index MB / share of the corpus | ${cell((l) => `${f1(mb(r.builds[l].indexBytes))} / ${(100 * r.builds[l].indexBytes / r.builds[l].jsonlBytes).toFixed(1)}%`)} |`);
+	lines.push(
+		`| index MB / share of the corpus | ${cell((l) => `${f1(mb(r.builds[l].indexBytes))} / ${((100 * r.builds[l].indexBytes) / r.builds[l].jsonlBytes).toFixed(1)}%`)} |`,
+	);
 	lines.push(`| open (engine + index), ms | ${cell((l) => f1(r.queries[l].coldStartMs))} |`);
 	lines.push(`| first query after open, ms | ${cell((l) => f1(r.queries[l].firstQueryMs))} |`);
 	lines.push(`| no-change sync of ${r.queries.wasm.filesWalked} files, p50 ms | ${cell((l) => f1(r.queries[l].noChangeSync.p50))} |`);
 	lines.push(`| append to 10 files + sync, ms | ${cell((l) => `${f1(r.queries[l].append.ms)}`)} |`);
 	lines.push(`| peak RSS of the query process, MB | ${cell((l) => f1(r.queries[l].peakRssMB))} |`);
-	lines.push(`| one-shot \`lookback search\`, start to exit, ms: with sync / --no-sync | ${cell((l) => (r.oneShots[l] ? `${f1(r.oneShots[l].sync.ms)} / ${f1(r.oneShots[l].noSync.ms)}` : "—"))} |`);
+	lines.push(
+		`| one-shot \`lookback search\`, start to exit, ms: with sync / --no-sync | ${cell((l) => (r.oneShots[l] ? `${f1(r.oneShots[l].sync.ms)} / ${f1(r.oneShots[l].noSync.ms)}` : "—"))} |`,
+	);
 	lines.push(`| one-shot search, peak RSS MB | ${cell((l) => (r.oneShots[l] ? f1(r.oneShots[l].sync.rssMB) : "—"))} |`);
 	lines.push("");
 	lines.push(`| query | sessions | ${labels.map((l) => `${l} p50 / p95 ms`).join(" | ")} | scan p50 ms | wasm/native | scan/wasm |`);
@@ -199,7 +283,9 @@ for (const r of results) {
 	lines.push("");
 	{
 		const needing = r.queries.wasm.latencies.filter((q) => (q.fallbacks ?? []).length > 0);
-		lines.push(`queries needing a fallback: ${needing.length} of ${r.queries.wasm.latencies.length} (${needing.map((q) => `${q.name}: ${q.fallbacks.join("+")}`).join("; ") || "none"})  `);
+		lines.push(
+			`queries needing a fallback: ${needing.length} of ${r.queries.wasm.latencies.length} (${needing.map((q) => `${q.name}: ${q.fallbacks.join("+")}`).join("; ") || "none"})  `,
+		);
 	}
 	for (const l of labels) {
 		const p50s = r.queries[l].latencies.map((q) => q.p50).sort((a, b) => a - b);
@@ -209,13 +295,17 @@ for (const r of results) {
 	{
 		const p50 = (q) => q.latencies.map((x) => x.p50).sort((a, b) => a - b)[Math.floor(q.latencies.length / 2)];
 		lines.push("");
-		lines.push(`wasm compiled by Liftoff only (the CLI's one-shot commands): first query after open ${f1(r.liftoff.firstQueryMs)} ms (optimising tiers: ${f1(r.queries.wasm.firstQueryMs)} ms), median p50 over queries ${f1(p50(r.liftoff))} ms (${f1(p50(r.queries.wasm))} ms).`);
+		lines.push(
+			`wasm compiled by Liftoff only (the CLI's one-shot commands): first query after open ${f1(r.liftoff.firstQueryMs)} ms (optimising tiers: ${f1(r.queries.wasm.firstQueryMs)} ms), median p50 over queries ${f1(p50(r.liftoff))} ms (${f1(p50(r.queries.wasm))} ms).`,
+		);
 	}
 	if (r.served) lines.push(...servedLines(r.served));
 	if (r.browserIndex) lines.push(...browserIndexLines(r.browserIndex));
 	if (r.pi) {
 		lines.push("");
-		lines.push(`Pi 0.73.1 in print mode, one session_search call (index already built): ${f1(r.pi.with.rssMB)} MB peak RSS and ${f1(r.pi.with.ms)} ms with the extension, ${f1(r.pi.without.rssMB)} MB and ${f1(r.pi.without.ms)} ms without (+${f1(r.pi.addedMB)} MB, +${f1(r.pi.addedMs)} ms).`);
+		lines.push(
+			`Pi 0.73.1 in print mode, one session_search call (index already built): ${f1(r.pi.with.rssMB)} MB peak RSS and ${f1(r.pi.with.ms)} ms with the extension, ${f1(r.pi.without.rssMB)} MB and ${f1(r.pi.without.ms)} ms without (+${f1(r.pi.addedMB)} MB, +${f1(r.pi.addedMs)} ms).`,
+		);
 	}
 	lines.push("");
 }
@@ -225,9 +315,14 @@ if (big) {
 	);
 	lines.push("");
 }
-for (const m of many) lines.push(`No-change sync of ${m.files} small session files (30 folders), index in place: p50 ${f1(m.p50)} ms, p95 ${f1(m.p95)} ms  `);
+for (const m of many)
+	lines.push(`No-change sync of ${m.files} small session files (30 folders), index in place: p50 ${f1(m.p50)} ms, p95 ${f1(m.p95)} ms  `);
 lines.push("");
 const text = lines.join("\n");
 console.log(text);
-for (const r of results) writeFileSync(join("bench", "out", `bench-${r.size}mb${agent === "pi" ? "" : `-${agent}`}.json`), `${JSON.stringify({ date, machine, ...r, manyFilesSync: many }, null, 2)}\n`);
+for (const r of results)
+	writeFileSync(
+		join("bench", "out", `bench-${r.size}mb${agent === "pi" ? "" : `-${agent}`}.json`),
+		`${JSON.stringify({ date, machine, ...r, manyFilesSync: many }, null, 2)}\n`,
+	);
 writeFileSync(join("bench", "out", agent === "pi" ? "bench.md" : `bench-${agent}.md`), `${text}\n`);

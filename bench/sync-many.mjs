@@ -17,8 +17,20 @@ if (!existsSync(root)) {
 		const id = `0000${n.toString(16).padStart(4, "0")}-0000-7000-8000-000000000000`;
 		const lines = [
 			{ type: "session", version: 3, id, timestamp: "2026-11-01T00:00:00Z", cwd: `/home/dev/p${n % 30}` },
-			{ type: "message", id: "a1", parentId: null, timestamp: "2026-11-01T00:00:01Z", message: { role: "user", content: [{ type: "text", text: `task ${n}: fix the flaky test in module${n % 97}` }], timestamp: 0 } },
-			{ type: "message", id: "a2", parentId: "a1", timestamp: "2026-11-01T00:00:02Z", message: { role: "assistant", content: [{ type: "text", text: `done with task ${n}` }], timestamp: 0 } },
+			{
+				type: "message",
+				id: "a1",
+				parentId: null,
+				timestamp: "2026-11-01T00:00:01Z",
+				message: { role: "user", content: [{ type: "text", text: `task ${n}: fix the flaky test in module${n % 97}` }], timestamp: 0 },
+			},
+			{
+				type: "message",
+				id: "a2",
+				parentId: "a1",
+				timestamp: "2026-11-01T00:00:02Z",
+				message: { role: "assistant", content: [{ type: "text", text: `done with task ${n}` }], timestamp: 0 },
+			},
 		];
 		writeFileSync(join(dir, `2026-11-01T00-00-00-000Z_${id}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
 	}
@@ -37,4 +49,3 @@ for (let r = 0; r < 9; r++) {
 }
 times.sort((a, b) => a - b);
 process.stdout.write(`${JSON.stringify({ files: first.filesSeen, p50: times[4], p95: times[8] })}\n`);
-

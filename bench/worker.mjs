@@ -116,7 +116,16 @@ async function query() {
 			index.search(req);
 			times.push(performance.now() - a);
 		}
-		latencies.push({ name: q.name, query: q.query, sessions: r.results.length, totalSessions: r.totalSessions, notice: r.notice, fallbacks: r.fallbacks ?? [], error: r.error, ...stats(times) });
+		latencies.push({
+			name: q.name,
+			query: q.query,
+			sessions: r.results.length,
+			totalSessions: r.totalSessions,
+			notice: r.notice,
+			fallbacks: r.fallbacks ?? [],
+			error: r.error,
+			...stats(times),
+		});
 	}
 	return {
 		engine: args.engine,

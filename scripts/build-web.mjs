@@ -1,26 +1,37 @@
 // Builds the browser pieces: into dist/web the viewer page, its worker, its service worker, the smoke page, and the
 // engine's wasm beside them; and dist/browser.js, the `lookback/web` library entry.
-import { build } from "esbuild";
+
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { build } from "esbuild";
+
 mkdirSync("dist/web", { recursive: true });
-for (const [name, entry] of [["smoke", "smoke.ts"], ["app", "app.tsx"], ["worker", "worker.ts"], ["sw", "sw.ts"]]) await build({
-	entryPoints: [`web/src/${entry}`],
-	outfile: `dist/web/${name}.js`,
-	bundle: true,
-	minify: name !== "smoke",
-	platform: "browser",
-	format: "esm",
-	target: "es2022",
-	jsx: "automatic",
-	jsxImportSource: "preact",
-	// The Emscripten glue mentions Node modules it only uses under Node.
-	external: ["fs", "path", "crypto"],
-	logLevel: "warning",
-});
+for (const [name, entry] of [
+	["smoke", "smoke.ts"],
+	["app", "app.tsx"],
+	["worker", "worker.ts"],
+	["sw", "sw.ts"],
+])
+	await build({
+		entryPoints: [`web/src/${entry}`],
+		outfile: `dist/web/${name}.js`,
+		bundle: true,
+		minify: name !== "smoke",
+		platform: "browser",
+		format: "esm",
+		target: "es2022",
+		jsx: "automatic",
+		jsxImportSource: "preact",
+		// The Emscripten glue mentions Node modules it only uses under Node.
+		external: ["fs", "path", "crypto"],
+		logLevel: "warning",
+	});
 copyFileSync("wasm/dist/sql-wasm.wasm", "dist/web/sql-wasm.wasm");
 copyFileSync("web/public/index.html", "dist/web/index.html");
 copyFileSync("web/public/app.css", "dist/web/app.css");
-writeFileSync("dist/web/smoke.html", '<!doctype html><meta charset="utf-8"><title>lookback smoke</title><script type="module" src="/smoke.js"></script>\n');
+writeFileSync(
+	"dist/web/smoke.html",
+	'<!doctype html><meta charset="utf-8"><title>lookback smoke</title><script type="module" src="/smoke.js"></script>\n',
+);
 
 // The library entry leaves its dependencies to the user's bundler (one copy of each), and bundles only our code
 // and the engine's glue; the wasm is the package's wasm/dist/sql-wasm.wasm (export `lookback/sql-wasm.wasm`).

@@ -1,7 +1,8 @@
 // Builds dist/: the CLI and the library for Node (ESM). The engine (wasm/dist) is not bundled: it is
 // loaded at run time from the package's wasm/ folder and checked against its checksums.
-import { build } from "esbuild";
+
 import { chmodSync } from "node:fs";
+import { build } from "esbuild";
 
 const common = {
 	bundle: true,

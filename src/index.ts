@@ -2,24 +2,24 @@
 
 export * as core from "./core/index.js";
 export {
-	LookbackIndex,
-	LookbackError,
 	DEFAULTS,
-	memoryStorage,
-	memorySource,
+	type IndexStats,
 	type IndexStorage,
-	type SessionSource,
+	LookbackError,
+	LookbackIndex,
+	memorySource,
+	memoryStorage,
+	type SearchHit,
 	type SearchRequest,
 	type SearchResponse,
-	type SearchHit,
-	type SessionView,
+	type SessionSource,
 	type SessionSummary,
+	type SessionView,
 	type SyncReport,
-	type IndexStats,
 } from "./core/index.js";
 export { loadEngine } from "./node/engine.js";
-export { chooseEngine, engineChoice, type EngineChoice } from "./node/engine-choice.js";
-export { fileStorage } from "./node/file-storage.js";
+export { chooseEngine, type EngineChoice, engineChoice } from "./node/engine-choice.js";
 export { fileSource, type SessionRoot } from "./node/file-source.js";
-export { openNodeIndex, piSessionRoots, type NodeIndex, type NodeIndexOptions } from "./node/open.js";
-export { piAgentDir, defaultIndexPath, sessionPathInRoots } from "./node/paths.js";
+export { fileStorage } from "./node/file-storage.js";
+export { type NodeIndex, type NodeIndexOptions, openNodeIndex, piSessionRoots } from "./node/open.js";
+export { defaultIndexPath, piAgentDir, sessionPathInRoots } from "./node/paths.js";

@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import { startFakeModel, type FakeModel } from "./fake-model-server.mjs";
+import { type FakeModel, startFakeModel } from "./fake-model-server.mjs";
 
 export const REPO = join(import.meta.dirname, "..");
 /** The extension entry both agents load (no build step). */

@@ -7,7 +7,13 @@ import { extname, join, normalize } from "node:path";
 
 export { CHROMIUM, launchChromium } from "./chromium.mjs";
 
-const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json" };
+const TYPES: Record<string, string> = {
+	".html": "text/html",
+	".js": "text/javascript",
+	".css": "text/css",
+	".wasm": "application/wasm",
+	".json": "application/json",
+};
 
 /** Serve `routes` (URL prefix → folder) and fixed bodies on 127.0.0.1, like any static host; resolves with the base URL. */
 export async function serve(routes: Record<string, string>, bodies: Record<string, string> = {}): Promise<{ url: string; server: Server }> {

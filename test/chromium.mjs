@@ -6,6 +6,15 @@ export const CHROMIUM = process.env.LOOKBACK_CHROMIUM ?? "/usr/bin/chromium";
 export function launchChromium() {
 	return chromium.launch({
 		executablePath: CHROMIUM,
-		args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+		args: [
+			"--headless",
+			"--no-sandbox",
+			"--disable-gpu",
+			"--disable-quic",
+			"--no-first-run",
+			"--disable-background-networking",
+			"--disable-component-update",
+			"--disable-sync",
+		],
 	});
 }

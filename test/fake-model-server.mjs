@@ -27,7 +27,15 @@ export async function startFakeModel() {
 			res.writeHead(200, { "content-type": "text/event-stream" });
 			send({ choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] });
 			if (call) {
-				send({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: call.id, type: "function", function: { name: call.name, arguments: call.args } }] }, finish_reason: null }] });
+				send({
+					choices: [
+						{
+							index: 0,
+							delta: { tool_calls: [{ index: 0, id: call.id, type: "function", function: { name: call.name, arguments: call.args } }] },
+							finish_reason: null,
+						},
+					],
+				});
 				send({ choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] });
 			} else {
 				send({ choices: [{ index: 0, delta: { content: text }, finish_reason: null }] });

@@ -39,14 +39,34 @@ export function writeGradedSessions(root: string): { ids: Record<GradedName, str
 		toolResult("bash", longLog()),
 		assistantMessage("one failure in the reconciliation"),
 	]);
-	session("lock", "/home/dev/db", [userMessage("add an advisory lock around the migration runner"), assistantMessage("added pg_advisory_lock before the migrations run")]);
-	session("locking", "/home/dev/db2", [userMessage("why is the scheduler locking up at night"), assistantMessage("the cron job and the backfill overlap")]);
-	session("pgbouncer", "/home/dev/infra", [userMessage("configure pgbouncer for the reporting replica"), assistantMessage("done: max_client_conn raised")]);
+	session("lock", "/home/dev/db", [
+		userMessage("add an advisory lock around the migration runner"),
+		assistantMessage("added pg_advisory_lock before the migrations run"),
+	]);
+	session("locking", "/home/dev/db2", [
+		userMessage("why is the scheduler locking up at night"),
+		assistantMessage("the cron job and the backfill overlap"),
+	]);
+	session("pgbouncer", "/home/dev/infra", [
+		userMessage("configure pgbouncer for the reporting replica"),
+		assistantMessage("done: max_client_conn raised"),
+	]);
 	const refactor: unknown[] = [userMessage("refactor the connection pool mode handling")];
-	for (let i = 0; i < 8; i++) refactor.push(assistantMessage(`step ${i}: the pool mode switch moves into pool.ts; pool mode tests updated`), toolResult("read", `pool mode pool mode pool ${i}`));
+	for (let i = 0; i < 8; i++)
+		refactor.push(
+			assistantMessage(`step ${i}: the pool mode switch moves into pool.ts; pool mode tests updated`),
+			toolResult("read", `pool mode pool mode pool ${i}`),
+		);
 	session("refactor", "/home/dev/app", refactor);
-	session("chinesePool", "/home/dev/api", [userMessage("生产环境连接池耗尽，请求全部超时"), assistantMessage("把连接池上限调大，并加上获取连接的超时")]);
+	session("chinesePool", "/home/dev/api", [
+		userMessage("生产环境连接池耗尽，请求全部超时"),
+		assistantMessage("把连接池上限调大，并加上获取连接的超时"),
+	]);
 	session("chineseEtl", "/home/dev/etl", [userMessage("数据库迁移脚本要支持回滚"), assistantMessage("已添加回滚步骤")]);
-	session("slash", "/home/dev/cli", [userMessage("/mode"), userMessage("fix the flaky retry test in the uploader"), assistantMessage("the retry test waits on a real timer; faked it")]);
+	session("slash", "/home/dev/cli", [
+		userMessage("/mode"),
+		userMessage("fix the flaky retry test in the uploader"),
+		assistantMessage("the retry test waits on a real timer; faked it"),
+	]);
 	return { ids, paths };
 }

@@ -1,8 +1,8 @@
 /** Session files written by the real Pi SessionManager, for tests. */
 
-import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { SessionManager } from "@mariozechner/pi-coding-agent";
 
 export { SessionManager };
 
@@ -32,14 +32,28 @@ export function assistantMessage(text: string, toolCalls: { name: string; argume
 		api: "openai-completions" as const,
 		provider: "fake",
 		model: "fake-model",
-		usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+		usage: {
+			input: 0,
+			output: 0,
+			cacheRead: 0,
+			cacheWrite: 0,
+			totalTokens: 0,
+			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+		},
 		stopReason: (toolCalls.length > 0 ? "toolUse" : "stop") as "toolUse" | "stop",
 		timestamp: Date.now(),
 	};
 }
 
 export function toolResult(toolName: string, text: string, isError = false) {
-	return { role: "toolResult" as const, toolCallId: `call_0_${toolName}`, toolName, content: [{ type: "text" as const, text }], isError, timestamp: Date.now() };
+	return {
+		role: "toolResult" as const,
+		toolCallId: `call_0_${toolName}`,
+		toolName,
+		content: [{ type: "text" as const, text }],
+		isError,
+		timestamp: Date.now(),
+	};
 }
 
 /** A session of one question and its answer, written to disk (Pi writes a file at the first assistant message). */

@@ -12,7 +12,17 @@ const initSqlJs = require(path.join(dir, "sql-wasm.cjs"));
 const wasmBinary = fs.readFileSync(path.join(dir, "sql-wasm.wasm"));
 
 // The glue's import functions, found by their (unminified) JS names; the import keys themselves are minified.
-const WANTED = ["___syscall_fcntl64", "_fd_sync", "___syscall_ioctl", "___syscall_open", "___syscall_openat", "_fd_read", "_fd_write", "_fd_seek", "___syscall_ftruncate64"];
+const WANTED = [
+	"___syscall_fcntl64",
+	"_fd_sync",
+	"___syscall_ioctl",
+	"___syscall_open",
+	"___syscall_openat",
+	"_fd_read",
+	"_fd_write",
+	"_fd_seek",
+	"___syscall_ftruncate64",
+];
 const imports = { modules: [], byName: {} };
 const calls = { fcntl: {}, fd_sync: 0 };
 
@@ -25,8 +35,16 @@ const calls = { fcntl: {}, fd_sync: 0 };
 				for (const [key, fn] of Object.entries(fields)) {
 					if (typeof fn !== "function") continue;
 					imports.byName[fn.name] = `${mod}.${key}`;
-					if (fn.name === "___syscall_fcntl64") fields[key] = function (fd, cmd, varargs) { calls.fcntl[cmd] = (calls.fcntl[cmd] ?? 0) + 1; return fn.call(this, fd, cmd, varargs); };
-					if (fn.name === "_fd_sync") fields[key] = function (fd) { calls.fd_sync++; return fn.call(this, fd); };
+					if (fn.name === "___syscall_fcntl64")
+						fields[key] = function (fd, cmd, varargs) {
+							calls.fcntl[cmd] = (calls.fcntl[cmd] ?? 0) + 1;
+							return fn.call(this, fd, cmd, varargs);
+						};
+					if (fn.name === "_fd_sync")
+						fields[key] = function (fd) {
+							calls.fd_sync++;
+							return fn.call(this, fd);
+						};
 				}
 			}
 			WebAssembly.instantiate(wasmBinary, info).then((r) => receiveInstance(r.instance, r.module));
@@ -71,7 +89,13 @@ const calls = { fcntl: {}, fd_sync: 0 };
 	const pp = SQL._malloc(4);
 	assert.equal(open("/smoke.db", pp, 0x01 /* READONLY */, null), 0);
 	const handle = SQL.getValue ? SQL.getValue(pp, "i32") : SQL.HEAP32[pp >>> 2];
-	const execRc = SQL.cwrap("sqlite3_exec", "number", ["number", "string", "number", "number", "number"])(handle, "insert into t values ('x')", 0, 0, 0);
+	const execRc = SQL.cwrap("sqlite3_exec", "number", ["number", "string", "number", "number", "number"])(
+		handle,
+		"insert into t values ('x')",
+		0,
+		0,
+		0,
+	);
 	assert.equal(execRc, 8); // SQLITE_READONLY
 	assert.equal(SQL._sqlite3_extended_errcode(handle), 8);
 	assert.equal(SQL._sqlite3_close_v2(handle), 0);
@@ -84,11 +108,29 @@ const calls = { fcntl: {}, fd_sync: 0 };
 
 	console.log("sqlite_version", version);
 	console.log("FTS5 unicode61 remove_diacritics 2, trigram (MATCH + LIKE), contentless_delete=1: ok");
-	console.log("SQL.FS:", Object.keys(FS).length, "members; MEMFS node_ops:", Object.keys(memfsFile.node).join(","), "stream_ops:", Object.keys(memfsFile.stream).join(","));
-	console.log("sqlite3_open_v2 + sqlite3_extended_errcode: ok; Module.HEAP8/HEAP32:", typeof SQL.HEAP8, typeof SQL.HEAP32, "getValue:", typeof SQL.getValue);
+	console.log(
+		"SQL.FS:",
+		Object.keys(FS).length,
+		"members; MEMFS node_ops:",
+		Object.keys(memfsFile.node).join(","),
+		"stream_ops:",
+		Object.keys(memfsFile.stream).join(","),
+	);
+	console.log(
+		"sqlite3_open_v2 + sqlite3_extended_errcode: ok; Module.HEAP8/HEAP32:",
+		typeof SQL.HEAP8,
+		typeof SQL.HEAP32,
+		"getValue:",
+		typeof SQL.getValue,
+	);
 	console.log("instantiateWasm import modules:", JSON.stringify(imports.modules));
 	for (const name of WANTED) console.log(`  ${name.padEnd(24)} ${imports.byName[name] ?? "(not imported)"}`);
-	console.log("all imports:", Object.entries(imports.byName).map(([n, k]) => `${n}=${k}`).join(" "));
+	console.log(
+		"all imports:",
+		Object.entries(imports.byName)
+			.map(([n, k]) => `${n}=${k}`)
+			.join(" "),
+	);
 	console.log("fcntl calls by cmd during the run:", JSON.stringify(calls.fcntl), "fd_sync calls:", calls.fd_sync);
 	console.log("compile_options:", compileOptions.join(" "));
 })().catch((e) => {

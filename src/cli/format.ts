@@ -1,6 +1,16 @@
 /** Human output: compact, readable, coloured only on a terminal and never when NO_COLOR is set. */
 
-import { DEFAULTS, flatten, shortTime, type EngineInfo, type IndexStats, type SearchResponse, type SessionSummary, type SessionView, type SyncReport } from "../core/index.js";
+import {
+	DEFAULTS,
+	type EngineInfo,
+	flatten,
+	type IndexStats,
+	type SearchResponse,
+	type SessionSummary,
+	type SessionView,
+	type SyncReport,
+	shortTime,
+} from "../core/index.js";
 
 export interface Style {
 	bold(s: string): string;
@@ -58,14 +68,21 @@ export function formatSearch(response: SearchResponse, style: Style): string {
 		lines.push(style.dim(`   ${hit.sessionId} @ ${hit.entryId}   ${hit.resumeHint}`));
 	});
 	const more = response.totalSessions > response.results.length ? `, ${response.totalSessions - response.results.length} more` : "";
-	lines.push(style.dim(`${response.results.length} session${response.results.length === 1 ? "" : "s"}${more}${response.notice ? ` (${response.notice})` : ""}`));
+	lines.push(
+		style.dim(
+			`${response.results.length} session${response.results.length === 1 ? "" : "s"}${more}${response.notice ? ` (${response.notice})` : ""}`,
+		),
+	);
 	return `${lines.join("\n")}\n`;
 }
 
 export function formatBrowse(sessions: SessionSummary[], style: Style): string {
 	if (sessions.length === 0) return "no sessions indexed\n";
 	return `${sessions
-		.map((s) => `${style.bold(day(s.modified))}  ${oneLine(title(s), 50).padEnd(50)}  ${style.dim(`${s.cwd ?? "—"} · ${s.messageCount} msgs · ${s.sessionId.slice(0, 13)}`)}\n   ${oneLine(s.firstPrompt, 100)}`)
+		.map(
+			(s) =>
+				`${style.bold(day(s.modified))}  ${oneLine(title(s), 50).padEnd(50)}  ${style.dim(`${s.cwd ?? "—"} · ${s.messageCount} msgs · ${s.sessionId.slice(0, 13)}`)}\n   ${oneLine(s.firstPrompt, 100)}`,
+		)
 		.join("\n")}\n`;
 }
 

@@ -3,14 +3,24 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEFAULTS, isSessionPath, LookbackError, ROLES, type AgentKind, type Role, type SyncReport } from "../core/index.js";
+import { type AgentKind, DEFAULTS, isSessionPath, LookbackError, ROLES, type Role, type SyncReport } from "../core/index.js";
 import { engineChoice } from "../node/engine-choice.js";
-import { openNodeIndex, type NodeIndex } from "../node/open.js";
+import { readFileRange } from "../node/file-range.js";
+import { type NodeIndex, openNodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
 import { serveViewer } from "../node/serve.js";
-import { readFileRange } from "../node/file-range.js";
-import { intOption, option, parseArgs, type ParsedArgs } from "./args.js";
-import { formatBrowse, formatMB, formatRead, formatSearch, formatStats, formatSyncSummary, formatWarnings, makeStyle, type Style } from "./format.js";
+import { intOption, option, type ParsedArgs, parseArgs } from "./args.js";
+import {
+	formatBrowse,
+	formatMB,
+	formatRead,
+	formatSearch,
+	formatStats,
+	formatSyncSummary,
+	formatWarnings,
+	makeStyle,
+	type Style,
+} from "./format.js";
 
 export interface CliIO {
 	stdout: (text: string) => void;
@@ -75,10 +85,12 @@ function checkCommand(args: ParsedArgs): void {
 	const spec = COMMANDS[args.command];
 	if (!spec) throw new LookbackError("bad-argument", `unknown command "${args.command}" (commands: ${Object.keys(COMMANDS).join(", ")})`);
 	for (const name of args.options.keys()) {
-		if (!COMMON.has(name) && !spec.options.includes(name)) throw new LookbackError("bad-argument", `${args.command} does not take --${name}`);
+		if (!COMMON.has(name) && !spec.options.includes(name))
+			throw new LookbackError("bad-argument", `${args.command} does not take --${name}`);
 	}
 	const n = args.positionals.length;
-	if (spec.positionals === "none" && n > 0) throw new LookbackError("bad-argument", `${args.command} takes no arguments, got "${args.positionals[0]}"`);
+	if (spec.positionals === "none" && n > 0)
+		throw new LookbackError("bad-argument", `${args.command} takes no arguments, got "${args.positionals[0]}"`);
 	if (spec.positionals === "one" && n !== 1) throw new LookbackError("bad-argument", `${args.command} needs exactly one SESSION`);
 	if (spec.positionals === "many" && n === 0) throw new LookbackError("bad-argument", `${args.command} needs a QUERY`);
 }
@@ -93,7 +105,8 @@ function roles(args: ParsedArgs): Role[] | undefined {
 	const list = args.options.get("role");
 	if (!list) return undefined;
 	const out = list.flatMap((r) => r.split(",")).map((r) => r.trim());
-	for (const r of out) if (!ROLES.includes(r as Role)) throw new LookbackError("bad-argument", `--role must be one of ${ROLES.join(", ")}, not "${r}"`);
+	for (const r of out)
+		if (!ROLES.includes(r as Role)) throw new LookbackError("bad-argument", `--role must be one of ${ROLES.join(", ")}, not "${r}"`);
 	return out as Role[];
 }
 
@@ -107,7 +120,9 @@ function progressBar(io: CliIO): ((p: { done: number; total: number; bytesRead: 
 		last = now;
 		const width = 30;
 		const filled = total > 0 ? Math.round((done / total) * width) : width;
-		io.stderr(`\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total} files, ${formatMB(bytesRead)}${done === total ? "\n" : ""}`);
+		io.stderr(
+			`\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total} files, ${formatMB(bytesRead)}${done === total ? "\n" : ""}`,
+		);
 	};
 }
 
@@ -168,7 +183,13 @@ async function runCommand(ctx: Context): Promise<number> {
 			return 0;
 		}
 		case "browse": {
-			const options = { limit: intOption(args, "limit", 1, DEFAULTS.browseMaxLimit), project: option(args, "project"), since: option(args, "since"), until: option(args, "until"), agent: agentOption(args) };
+			const options = {
+				limit: intOption(args, "limit", 1, DEFAULTS.browseMaxLimit),
+				project: option(args, "project"),
+				since: option(args, "since"),
+				until: option(args, "until"),
+				agent: agentOption(args),
+			};
 			const sync = await syncFirst(ctx);
 			const sessions = index.browse(options);
 			emit(ctx, "browse", { sessions }, formatBrowse(sessions, ctx.style), sync);

@@ -5,52 +5,24 @@
  * display helpers they share.
  */
 
-// The library API
-export { LookbackIndex, type OpenIndexOptions } from "./lookback.js";
 export { DEFAULTS, mebibytes, thousands } from "./defaults.js";
 export { errorMessage, LookbackError, type LookbackErrorCode } from "./errors.js";
-
-// Storage: the engine, where the index lives, what it holds
-export {
-	checkEngine,
-	ENGINE_BUILD,
-	hasEngineFiles,
-	indexBusyError,
-	isInPlace,
-	memoryStorage,
-	mountEngineFiles,
-	openAt,
-	SCHEMA_VERSION,
-	type Database,
-	type EmscriptenFS,
-	type EngineFiles,
-	type EngineFileStat,
-	type EngineInfo,
-	type EngineIoCounters,
-	type FilesEngine,
-	type FsNode,
-	type IndexOverview,
-	type IndexStats,
-	type IndexStorage,
-	type InPlaceStorage,
-	type SnapshotStorage,
-	type SqlJsStatic,
-} from "./store/index.js";
-
+// The library API
+export { LookbackIndex, type OpenIndexOptions } from "./lookback.js";
 // Session files and what they hold
 export {
+	type AgentKind,
+	type BranchState,
 	branchStates,
 	branchThrough,
 	contextStart,
 	isTmpSessionFolder,
 	memorySource,
-	pathToRoot,
-	readOmpMetadata,
-	ROLES,
-	type AgentKind,
-	type BranchState,
 	type OmpMetadata,
+	pathToRoot,
+	ROLES,
 	type Role,
+	readOmpMetadata,
 	type SessionFileInfo,
 	type SessionKind,
 	type SessionSource,
@@ -60,38 +32,86 @@ export {
 	type TreeNode,
 	type WalkResult,
 } from "./parse/index.js";
-export type { SyncOptions, SyncProgress, SyncReport } from "./sync/index.js";
-
 // Queries and results
-export { parseQuery, SCOPES, splitInlineFilters, type InlineFilters, type ParsedQuery, type QueryNode, type Scope, type SessionFilter, type SplitQuery } from "./query/index.js";
-export { CANDIDATE_FIELDS, type ReadRange, type SearchHit, type SearchRequest, type SearchResponse } from "./search/index.js";
-export { projectName, type ActivityDay, type BrowseOptions, type ProjectCount, type ReadOptions, type SessionMessage, type SessionRow, type SessionSummary, type SessionView } from "./read/index.js";
-export { fileProblems, type FileProblem, type LinkedSession, type SessionStructure, type SideBranch } from "./read/index.js";
-export { flatten, isSessionPath, parseTimeFilter, shortTime } from "./text/index.js";
-
+export {
+	type InlineFilters,
+	type ParsedQuery,
+	parseQuery,
+	type QueryNode,
+	SCOPES,
+	type Scope,
+	type SessionFilter,
+	type SplitQuery,
+	splitInlineFilters,
+} from "./query/index.js";
+export {
+	type ActivityDay,
+	type BrowseOptions,
+	type FileProblem,
+	fileProblems,
+	type LinkedSession,
+	type ProjectCount,
+	projectName,
+	type ReadOptions,
+	type SessionMessage,
+	type SessionRow,
+	type SessionStructure,
+	type SessionSummary,
+	type SessionView,
+	type SideBranch,
+} from "./read/index.js";
 // The tool's replies, which the faces render
 export {
+	type BrowseReply,
 	boundedJson,
 	browseReply,
-	discover,
-	discoveryReply,
-	hitContext,
-	oversizeError,
-	readWhole,
-	scroll,
-	storeAction,
-	type BrowseReply,
 	type DiscoveryOptions,
 	type DiscoveryReply,
+	discover,
+	discoveryReply,
 	type HitContext,
 	type HostFiles,
+	hitContext,
+	oversizeError,
 	type ReadReply,
 	type Reply,
+	readWhole,
 	type ScrollReply,
 	type SessionExtras,
 	type StoreAction,
 	type StoreReply,
 	type StoreResult,
+	scroll,
+	storeAction,
 	type ToolHit,
 	type ToolMessage,
 } from "./replies/index.js";
+export { CANDIDATE_FIELDS, type ReadRange, type SearchHit, type SearchRequest, type SearchResponse } from "./search/index.js";
+// Storage: the engine, where the index lives, what it holds
+export {
+	checkEngine,
+	type Database,
+	type EmscriptenFS,
+	ENGINE_BUILD,
+	type EngineFileStat,
+	type EngineFiles,
+	type EngineInfo,
+	type EngineIoCounters,
+	type FilesEngine,
+	type FsNode,
+	hasEngineFiles,
+	type IndexOverview,
+	type IndexStats,
+	type IndexStorage,
+	type InPlaceStorage,
+	indexBusyError,
+	isInPlace,
+	memoryStorage,
+	mountEngineFiles,
+	openAt,
+	SCHEMA_VERSION,
+	type SnapshotStorage,
+	type SqlJsStatic,
+} from "./store/index.js";
+export type { SyncOptions, SyncProgress, SyncReport } from "./sync/index.js";
+export { flatten, isSessionPath, parseTimeFilter, shortTime } from "./text/index.js";

@@ -7,42 +7,42 @@ import { DEFAULTS } from "./defaults.js";
 import { errorMessage, LookbackError } from "./errors.js";
 import type { SessionSource, SyncWarning } from "./parse/index.js";
 import {
+	type ActivityDay,
 	activityByDay,
+	type BrowseOptions,
 	browseSessions,
 	latestSummary,
+	type ProjectCount,
 	projectCounts,
+	type ReadOptions,
 	readSession,
 	resolveSession,
-	type ActivityDay,
-	type BrowseOptions,
-	type ProjectCount,
-	type ReadOptions,
 	type SessionRow,
 	type SessionSummary,
 	type SessionView,
 } from "./read/index.js";
-import { search, type SearchRequest, type SearchResponse } from "./search/index.js";
+import { type SearchRequest, type SearchResponse, search } from "./search/index.js";
 import {
 	applyPragmas,
 	checkEngine,
 	createSchema,
-	indexOverview,
-	indexStats,
-	isEmptyDatabase,
-	isInPlace,
-	schemaProblem,
-	transactions,
 	type Database,
 	type EngineInfo,
 	type IndexOverview,
 	type IndexStats,
 	type IndexStorage,
 	type InPlaceStorage,
+	indexOverview,
+	indexStats,
+	isEmptyDatabase,
+	isInPlace,
 	type SnapshotStorage,
 	type SqlJsStatic,
+	schemaProblem,
 	type Transactions,
+	transactions,
 } from "./store/index.js";
-import { syncIndex, type SyncOptions, type SyncReport } from "./sync/index.js";
+import { type SyncOptions, type SyncReport, syncIndex } from "./sync/index.js";
 
 export interface OpenIndexOptions {
 	/** An initialised FTS5 sql.js module (see `loadEngine` in the Node and web adapters). */
@@ -82,7 +82,9 @@ export class LookbackIndex {
 		const engine = checkEngine(options.sql);
 		const { storage, sql } = options;
 		const tx = transactions(isInPlace(storage) ? (error) => storage.isBusy(error) : undefined);
-		const { db, warnings } = isInPlace(storage) ? await openInPlace(sql, storage, tx) : await loadSnapshot(sql, storage, options.maxLoadBytes);
+		const { db, warnings } = isInPlace(storage)
+			? await openInPlace(sql, storage, tx)
+			: await loadSnapshot(sql, storage, options.maxLoadBytes);
 		const index = new LookbackIndex(db, sql, storage, engine, warnings);
 		index.changed = warnings.length > 0 && !isInPlace(storage);
 		return index;
@@ -107,10 +109,15 @@ export class LookbackIndex {
 
 	/** Bring the index up to date with a session source. Never throws for bad session data. */
 	async sync(source: SessionSource, options: SyncOptions = {}): Promise<SyncReport> {
-		if (isInPlace(this.storage) && this.storage.readOnly) throw new LookbackError("read-only", `the index ${this.storage.describe()} is open read-only`);
+		if (isInPlace(this.storage) && this.storage.readOnly)
+			throw new LookbackError("read-only", `the index ${this.storage.describe()} is open read-only`);
 		await this.current();
 		const inPlace = isInPlace(this.storage);
-		const report = await syncIndex(this.db, source, { maxIndexBytes: inPlace ? undefined : DEFAULTS.maxIndexBytes, ...options, transactions: this.tx });
+		const report = await syncIndex(this.db, source, {
+			maxIndexBytes: inPlace ? undefined : DEFAULTS.maxIndexBytes,
+			...options,
+			transactions: this.tx,
+		});
 		report.warnings.unshift(...this.pendingWarnings);
 		this.pendingWarnings = [];
 		if (report.changed && !inPlace) this.changed = true;

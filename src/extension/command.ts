@@ -19,7 +19,10 @@ import { fileSize, sharedIndex, syncBeforeSearch } from "./shared-index.js";
 async function openOverlay(opened: NodeIndex, query: string, ctx: ExtensionContext): Promise<{ shown: boolean; action?: OverlayAction }> {
 	let shown = false;
 	const exclude = liveContextFilter(ctx.sessionManager);
-	const source = { search: (line: string) => overlayResults(opened.index, line, exclude), preview: (row: Parameters<typeof overlayPreview>[1]) => overlayPreview(opened.index, row) };
+	const source = {
+		search: (line: string) => overlayResults(opened.index, line, exclude),
+		preview: (row: Parameters<typeof overlayPreview>[1]) => overlayPreview(opened.index, row),
+	};
 	const action = await ctx.ui.custom<OverlayAction | undefined>(
 		(tui, theme, _keybindings, done) => {
 			shown = true;
@@ -59,7 +62,11 @@ export async function runLookbackCommand(pi: ExtensionAPI, args: string, ctx: Ex
 }
 
 function hitExcerpt(hit: ToolHit): string {
-	return excerptText({ title: hit.name ?? hit.sessionId, project: hit.cwd ?? hit.project, time: hit.time, resumeHint: hit.resumeHint }, hit.context?.window ?? [], hit.snippet);
+	return excerptText(
+		{ title: hit.name ?? hit.sessionId, project: hit.cwd ?? hit.project, time: hit.time, resumeHint: hit.resumeHint },
+		hit.context?.window ?? [],
+		hit.snippet,
+	);
 }
 
 async function answerInText(pi: ExtensionAPI, query: string, ctx: ExtensionCommandContext): Promise<void> {
@@ -77,11 +84,16 @@ async function answerInText(pi: ExtensionAPI, query: string, ctx: ExtensionComma
 		ctx.ui.notify(summaryLines(reply).join("\n") || `no session matches "${query}"`, "info");
 		return;
 	}
-	const labels = reply.results.map((h, i) => `${i + 1}. ${h.name ?? h.sessionId.slice(0, 13)} · ${h.project} · ${(h.time ?? "").slice(0, 10)} — ${h.snippet.slice(0, 80)}`);
+	const labels = reply.results.map(
+		(h, i) => `${i + 1}. ${h.name ?? h.sessionId.slice(0, 13)} · ${h.project} · ${(h.time ?? "").slice(0, 10)} — ${h.snippet.slice(0, 80)}`,
+	);
 	const picked = await ctx.ui.select(`lookback: ${query}`, labels);
 	const hit = picked === undefined ? undefined : reply.results[labels.indexOf(picked)];
 	if (!hit) return;
-	const action = await ctx.ui.select(hit.name ?? hit.sessionId, ["Insert a summary of this hit into the conversation", "Resume this session"]);
+	const action = await ctx.ui.select(hit.name ?? hit.sessionId, [
+		"Insert a summary of this hit into the conversation",
+		"Resume this session",
+	]);
 	if (action?.startsWith("Resume")) await ctx.switchSession(hit.path);
 	else if (action) pi.sendMessage({ customType: "lookback", content: hitExcerpt(hit), display: true });
 }

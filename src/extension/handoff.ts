@@ -6,10 +6,10 @@
 
 import { copyToClipboard, type ExtensionCommandContext, type ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { errorMessage, readWhole } from "../core/index.js";
+import type { NodeIndex } from "../node/open.js";
 import { excerptText } from "./excerpt.js";
 import type { OverlayAction } from "./overlay.js";
-import { overlayPreview, type OverlayRow } from "./overlay-results.js";
-import type { NodeIndex } from "../node/open.js";
+import { type OverlayRow, overlayPreview } from "./overlay-results.js";
 import { fileSize } from "./shared-index.js";
 import { canSummarize, summarizeSession } from "./summarize.js";
 
@@ -35,7 +35,8 @@ function excerpt(opened: NodeIndex, row: OverlayRow): string {
 /** The summary text with where it comes from, or undefined after telling the person why not (and offering the excerpt). */
 async function summary(opened: NodeIndex, row: OverlayRow, ctx: ExtensionContext): Promise<string | undefined> {
 	const offerExcerpt = async (why: string) => {
-		if (await ctx.ui.confirm("lookback: no summary", `${why}. Insert the excerpt around the hit instead?`)) insert(ctx, excerpt(opened, row));
+		if (await ctx.ui.confirm("lookback: no summary", `${why}. Insert the excerpt around the hit instead?`))
+			insert(ctx, excerpt(opened, row));
 		return undefined;
 	};
 	if (!canSummarize(ctx)) return offerExcerpt("This host gives extensions no model to call");

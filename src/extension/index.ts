@@ -7,7 +7,7 @@ import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { DEFAULTS, thousands } from "../core/index.js";
 import { lookbackOverlay, runLookbackCommand } from "./command.js";
 import { liveContextFilter } from "./live-context.js";
-import { sessionSearchParams, type CallArgs, type SessionSearchParams } from "./params.js";
+import { type CallArgs, type SessionSearchParams, sessionSearchParams } from "./params.js";
 import { renderCall, renderResult } from "./render.js";
 import { runSessionSearch, type ToolDetails } from "./run-tool.js";
 import { sharedIndex, startSync, stopSync } from "./shared-index.js";
@@ -31,7 +31,7 @@ export default function lookbackExtension(pi: ExtensionAPI): void {
 		description: DESCRIPTION,
 		promptSnippet: "session_search: find decisions, commands, errors and code from earlier Pi sessions",
 		promptGuidelines: [
-			"Use session_search when the user refers to earlier work (\"like we did last week\", \"the bug we fixed\") instead of asking them to paste it.",
+			'Use session_search when the user refers to earlier work ("like we did last week", "the bug we fixed") instead of asking them to paste it.',
 			"Start with a query; then read or scroll the session it returns with sessionId and aroundMessageId.",
 		],
 		parameters: sessionSearchParams,
@@ -56,7 +56,8 @@ export default function lookbackExtension(pi: ExtensionAPI): void {
 	pi.registerShortcut(SHORTCUT, {
 		description: "Search past sessions (lookback)",
 		handler: async (ctx) => {
-			if (!(await lookbackOverlay("", ctx))) ctx.ui.notify("lookback: the search overlay needs the interactive TUI; use /lookback QUERY", "info");
+			if (!(await lookbackOverlay("", ctx)))
+				ctx.ui.notify("lookback: the search overlay needs the interactive TUI; use /lookback QUERY", "info");
 		},
 	});
 

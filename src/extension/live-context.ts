@@ -21,7 +21,9 @@ function real(path: string): string {
  * A predicate true for hits inside the current session's active branch since its last compaction.
  * Compacted-away history and abandoned branches of the current session stay findable.
  */
-export function liveContextFilter(session: SessionView | undefined): ((hit: { sessionPath: string; entryId: string }) => boolean) | undefined {
+export function liveContextFilter(
+	session: SessionView | undefined,
+): ((hit: { sessionPath: string; entryId: string }) => boolean) | undefined {
 	const file = session?.getSessionFile();
 	if (!session || !file) return undefined;
 	const branch = session.getBranch().map((e) => ({ id: e.id, firstKeptEntryId: e.type === "compaction" ? e.firstKeptEntryId : undefined }));

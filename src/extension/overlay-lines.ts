@@ -33,14 +33,21 @@ export function marked(snippet: string, theme: OverlayTheme): string {
 
 /** Two lines per row: title and facts, then the marked snippet. */
 export function rowLines(row: OverlayRow, selected: boolean, theme: OverlayTheme, width: number): string[] {
-	const facts = [row.project, shortTime(row.time), row.branchState && row.branchState !== "active" ? row.branchState : ""].filter(Boolean).join(" · ");
+	const facts = [row.project, shortTime(row.time), row.branchState && row.branchState !== "active" ? row.branchState : ""]
+		.filter(Boolean)
+		.join(" · ");
 	const title = plain(flatten(row.title));
 	const head = selected ? theme.fg("accent", theme.bold(`› ${title}`)) : `  ${title}`;
 	return [fit(`${head} ${theme.fg("muted", `· ${facts}`)}`, width), fit(`    ${marked(row.snippet, theme)}`, width)];
 }
 
 /** The preview: a header per message, its text wrapped; `focusLine` is where the hit's message starts. */
-export function previewLines(messages: readonly ToolMessage[], focus: string | undefined, theme: OverlayTheme, width: number): { lines: string[]; focusLine: number } {
+export function previewLines(
+	messages: readonly ToolMessage[],
+	focus: string | undefined,
+	theme: OverlayTheme,
+	width: number,
+): { lines: string[]; focusLine: number } {
 	const lines: string[] = [];
 	let focusLine = 0;
 	for (const m of messages) {
@@ -48,7 +55,9 @@ export function previewLines(messages: readonly ToolMessage[], focus: string | u
 		if (isHit) focusLine = lines.length;
 		const facts = [m.role, m.tool, shortTime(m.time), m.branchState !== "active" ? m.branchState : ""].filter(Boolean).join(" · ");
 		lines.push(fit(isHit ? theme.fg("accent", theme.bold(`▶ ${facts}`)) : theme.fg("muted", `  ${facts}`), width));
-		const body = plain(m.text).replace(/\n{3,}/g, "\n\n").trim();
+		const body = plain(m.text)
+			.replace(/\n{3,}/g, "\n\n")
+			.trim();
 		for (const text of wrapTextWithAnsi(body, Math.max(1, width - 2))) lines.push(fit(`  ${text}`, width));
 		lines.push("");
 	}

@@ -1,16 +1,16 @@
 /** What the overlay shows for a query line: ranked hits (or recent sessions when empty) and the preview of one. */
 
 import {
+	type BranchState,
 	browseReply,
 	DEFAULTS,
 	discover,
 	errorMessage,
 	flatten,
 	hitContext,
+	type LookbackIndex,
 	readWhole,
 	splitInlineFilters,
-	type BranchState,
-	type LookbackIndex,
 	type ToolHit,
 	type ToolMessage,
 } from "../core/index.js";
@@ -52,7 +52,11 @@ const LIMIT = 50;
 /** Characters of a recent session's first prompt shown as its snippet. */
 const PREVIEW_CHARS = 300;
 
-export function overlayResults(index: LookbackIndex, line: string, exclude?: (hit: { sessionPath: string; entryId: string }) => boolean): OverlayResults {
+export function overlayResults(
+	index: LookbackIndex,
+	line: string,
+	exclude?: (hit: { sessionPath: string; entryId: string }) => boolean,
+): OverlayResults {
 	const { query, filters, error } = splitInlineFilters(line);
 	if (error) return { heading: "", rows: [], error };
 	try {
@@ -82,7 +86,12 @@ export function overlayResults(index: LookbackIndex, line: string, exclude?: (hi
 			resumeHint: hit.resumeHint,
 			hit,
 		}));
-		return { heading: `${rows.length} of ${reply.total} sessions`, rows, ...(reply.error ? { error: reply.error } : {}), ...(reply.notice ? { notice: reply.notice } : {}) };
+		return {
+			heading: `${rows.length} of ${reply.total} sessions`,
+			rows,
+			...(reply.error ? { error: reply.error } : {}),
+			...(reply.notice ? { notice: reply.notice } : {}),
+		};
 	} catch (e) {
 		return { heading: "", rows: [], error: errorMessage(e) };
 	}

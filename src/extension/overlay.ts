@@ -4,8 +4,8 @@
  * on a row is handed back to the command, which runs it once the overlay is closed.
  */
 
-import { Input, matchesKey, type Component, type Focusable, type KeyId, type TUI } from "@mariozechner/pi-tui";
-import { fit, plain, previewLines, rowLines, type OverlayTheme } from "./overlay-lines.js";
+import { type Component, type Focusable, Input, type KeyId, matchesKey, type TUI } from "@mariozechner/pi-tui";
+import { fit, type OverlayTheme, plain, previewLines, rowLines } from "./overlay-lines.js";
 import type { OverlayPreview, OverlayResults, OverlayRow } from "./overlay-results.js";
 
 export type OverlayActionKind = "excerpt" | "summary" | "resume" | "new-session" | "copy";
@@ -96,7 +96,13 @@ export class LookbackOverlay implements Component, Focusable {
 			...this.listLines(listHeight, width),
 			this.rule("preview", this.pane === "preview", width),
 			...this.previewPane(previewHeight, width),
-			fit(t.fg("muted", `↑↓ ${this.pane === "list" ? "move" : "scroll"} · Tab switch pane · PgUp/PgDn scroll preview · Esc close · filters: project: since: until: role:`), width),
+			fit(
+				t.fg(
+					"muted",
+					`↑↓ ${this.pane === "list" ? "move" : "scroll"} · Tab switch pane · PgUp/PgDn scroll preview · Esc close · filters: project: since: until: role:`,
+				),
+				width,
+			),
 			fit(ACTION_KEYS.map((a) => a.label).join(" · "), width),
 		];
 		return lines;
@@ -166,7 +172,8 @@ export class LookbackOverlay implements Component, Focusable {
 		const visible = Math.floor(height / 2);
 		if (this.selected < this.listTop) this.listTop = this.selected;
 		if (this.selected >= this.listTop + visible) this.listTop = this.selected - visible + 1;
-		for (let i = this.listTop; i < Math.min(rows.length, this.listTop + visible); i++) out.push(...rowLines(rows[i], i === this.selected, this.theme, width));
+		for (let i = this.listTop; i < Math.min(rows.length, this.listTop + visible); i++)
+			out.push(...rowLines(rows[i], i === this.selected, this.theme, width));
 		if (notice && out.length < height) out.push(fit(this.theme.fg("muted", plain(notice)), width));
 		return pad(out.slice(0, height), height);
 	}

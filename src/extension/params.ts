@@ -1,6 +1,6 @@
 /** The `session_search` tool's parameters, every one optional and described for the model. */
 
-import { Type, type Static } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 import { DEFAULTS, ROLES, SCOPES, type StoreAction } from "../core/index.js";
 
 /** A string enum as plain JSON Schema `{type: "string", enum}` (what pi-ai's StringEnum makes; Google's API rejects anyOf of literals). */
@@ -19,27 +19,43 @@ export const sessionSearchParams = Type.Object({
 		}),
 	),
 	project: Type.Optional(Type.String({ description: "Only sessions whose working directory or name contains this text." })),
-	since: Type.Optional(Type.String({ description: "Only messages at or after: a date 2026-07-30, an ISO datetime, or an age like 3d, 6h, 2w." })),
+	since: Type.Optional(
+		Type.String({ description: "Only messages at or after: a date 2026-07-30, an ISO datetime, or an age like 3d, 6h, 2w." }),
+	),
 	until: Type.Optional(Type.String({ description: "Only messages before: a date (whole day included), an ISO datetime, or an age." })),
 	role: Type.Optional(StringEnum(ROLES, { description: "Only text of this role." })),
-	limit: Type.Optional(Type.Integer({ minimum: 1, maximum: DEFAULTS.replyMaxSessions, description: `Sessions to return (default ${DEFAULTS.searchLimit}).` })),
+	limit: Type.Optional(
+		Type.Integer({ minimum: 1, maximum: DEFAULTS.replyMaxSessions, description: `Sessions to return (default ${DEFAULTS.searchLimit}).` }),
+	),
 	scope: Type.Optional(
 		StringEnum(SCOPES, {
 			description: `omp sub-agent transcripts: "all" includes them, "top" leaves them out (default "${DEFAULTS.searchScope}" for a query, "${DEFAULTS.browseScope}" for browsing).`,
 		}),
 	),
-	detail: Type.Optional(StringEnum(["full"] as const, { description: '"full" returns the messages around the hit for every result, not only the first.' })),
+	detail: Type.Optional(
+		StringEnum(["full"] as const, { description: '"full" returns the messages around the hit for every result, not only the first.' }),
+	),
 	sessionId: Type.Optional(
-		Type.String({ description: "Read this session (id, unique id prefix, or .jsonl path from an earlier result). Alone: its whole active branch, bounded." }),
+		Type.String({
+			description:
+				"Read this session (id, unique id prefix, or .jsonl path from an earlier result). Alone: its whole active branch, bounded.",
+		}),
 	),
 	aroundMessageId: Type.Optional(Type.String({ description: "With sessionId: show the messages around this entry id (scroll)." })),
 	window: Type.Optional(
-		Type.Integer({ minimum: 1, maximum: DEFAULTS.readMaxWindow, description: `With aroundMessageId: messages on each side (default ${DEFAULTS.readWindow}).` }),
+		Type.Integer({
+			minimum: 1,
+			maximum: DEFAULTS.readMaxWindow,
+			description: `With aroundMessageId: messages on each side (default ${DEFAULTS.readWindow}).`,
+		}),
 	),
-	branchTip: Type.Optional(Type.String({ description: "With sessionId: stay on the branch ending at this entry (the branchTip of a previous reply)." })),
+	branchTip: Type.Optional(
+		Type.String({ description: "With sessionId: stay on the branch ending at this entry (the branchTip of a previous reply)." }),
+	),
 	action: Type.Optional(
 		StringEnum(STORE_ACTIONS, {
-			description: "omp-session-store style: keyword = what the user asked, names and summaries; content = every message and tool output; list = sessions by project and time.",
+			description:
+				"omp-session-store style: keyword = what the user asked, names and summaries; content = every message and tool output; list = sessions by project and time.",
 		}),
 	),
 });

@@ -1,8 +1,8 @@
 /** How a `session_search` call looks in Pi's TUI: a header line, the last lines collapsed, all on Ctrl+O. */
 
 import { Text } from "@mariozechner/pi-tui";
-import { DEFAULTS, flatten, shortTime, thousands, type BranchState, type Reply } from "../core/index.js";
-import { callSubject, modeOf, type CallArgs } from "./params.js";
+import { type BranchState, DEFAULTS, flatten, type Reply, shortTime, thousands } from "../core/index.js";
+import { type CallArgs, callSubject, modeOf } from "./params.js";
 import type { ToolReply } from "./tool-reply.js";
 
 /** One found session as the collapsed view shows it. */
@@ -20,7 +20,12 @@ const LINE_CHARS = 160;
 
 function hitLines(hits: HitLine[]): string[] {
 	return hits.flatMap((h, i) => {
-		const facts = [h.project, shortTime(h.time), h.hits ? `${h.hits} hits` : "", h.branchState && h.branchState !== "active" ? h.branchState : ""].filter(Boolean);
+		const facts = [
+			h.project,
+			shortTime(h.time),
+			h.hits ? `${h.hits} hits` : "",
+			h.branchState && h.branchState !== "active" ? h.branchState : "",
+		].filter(Boolean);
 		return [`${i + 1}. ${h.title} · ${facts.join(" · ")}`, `   ${h.snippet.slice(0, LINE_CHARS)}`];
 	});
 }
@@ -28,14 +33,24 @@ function hitLines(hits: HitLine[]): string[] {
 /** The found sessions of a reply, or undefined for a reply that reads one session. */
 function foundSessions(reply: Reply): { lines: HitLine[]; total: number; notice?: string } | undefined {
 	if ("action" in reply) {
-		const lines = reply.results.map((h) => ({ title: h.name ?? h.title, project: h.project, time: h.time, hits: h.hits, branchState: h.branchState, snippet: h.snippet }));
+		const lines = reply.results.map((h) => ({
+			title: h.name ?? h.title,
+			project: h.project,
+			time: h.time,
+			hits: h.hits,
+			branchState: h.branchState,
+			snippet: h.snippet,
+		}));
 		return { lines, total: reply.total, notice: reply.notice };
 	}
 	switch (reply.mode) {
 		case "discovery":
 			return { lines: reply.results.map((h) => ({ ...h, title: h.name ?? h.sessionId })), total: reply.total, notice: reply.notice };
 		case "browse":
-			return { lines: reply.sessions.map((s) => ({ title: s.name ?? s.sessionId, project: s.project, time: s.modified, snippet: "" })), total: reply.total };
+			return {
+				lines: reply.sessions.map((s) => ({ title: s.name ?? s.sessionId, project: s.project, time: s.modified, snippet: "" })),
+				total: reply.total,
+			};
 		default:
 			return undefined;
 	}
@@ -44,7 +59,8 @@ function foundSessions(reply: Reply): { lines: HitLine[]; total: number; notice?
 /** The reply as a few human lines (what the collapsed view and the /lookback command show). */
 export function summaryLines(reply: ToolReply, truncated = false): string[] {
 	const lines: string[] = [];
-	if ("indexing" in reply && reply.indexing) lines.push(`indexing in the background: ${reply.indexing.done}/${reply.indexing.total} files so far`);
+	if ("indexing" in reply && reply.indexing)
+		lines.push(`indexing in the background: ${reply.indexing.done}/${reply.indexing.total} files so far`);
 	if ("syncWarning" in reply && reply.syncWarning) lines.push(`warning: ${JSON.stringify(reply.syncWarning)}`);
 	if ("error" in reply && reply.error) lines.push(`no search: ${reply.error}`);
 	const found = foundSessions(reply);

@@ -5,25 +5,25 @@ import {
 	browseReply,
 	DEFAULTS,
 	discover,
+	type HostFiles,
 	isSessionPath,
 	LookbackError,
 	mebibytes,
 	oversizeError,
+	type Reply,
 	readWhole,
+	type SearchRequest,
 	scroll,
 	storeAction,
-	type HostFiles,
-	type Reply,
-	type SearchRequest,
 } from "../core/index.js";
 import { loadEngine } from "../node/engine.js";
 import { readFileRange } from "../node/file-range.js";
 import { ompMetadata } from "../node/omp-files.js";
 import type { NodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
-import { modeOf, type Mode, type SessionSearchParams } from "./params.js";
+import { type Mode, modeOf, type SessionSearchParams } from "./params.js";
 import { summaryLines } from "./render.js";
-import { awaitBackgroundIndex, fileSize, oversizedFiles, startSync, syncBeforeSearch, type SyncState } from "./shared-index.js";
+import { awaitBackgroundIndex, fileSize, oversizedFiles, type SyncState, startSync, syncBeforeSearch } from "./shared-index.js";
 import type { ToolReply } from "./tool-reply.js";
 
 export interface ToolDetails {
@@ -56,7 +56,11 @@ async function sessionRef(opened: NodeIndex, ref: string, waitMs: number): Promi
 		opened.index.session(path ?? ref);
 	} catch (error) {
 		const big = oversizedFiles().find((p) => p.includes(ref));
-		if (big) throw new LookbackError("file-too-large", `session ${ref} is in ${big}, which is over the ${mebibytes(DEFAULTS.maxFileBytes)} limit lookback reads`);
+		if (big)
+			throw new LookbackError(
+				"file-too-large",
+				`session ${ref} is in ${big}, which is over the ${mebibytes(DEFAULTS.maxFileBytes)} limit lookback reads`,
+			);
 		throw error;
 	}
 	return path ?? ref;
@@ -73,7 +77,16 @@ export async function runSessionSearch(
 	const index = opened.index;
 	const needsSync = mode === "discovery" || mode === "browse" || mode === "keyword" || mode === "content" || mode === "list";
 	const sync: SyncState = needsSync ? await syncBeforeSearch(opened, waitMs) : {};
-	const request = { query: params.query ?? "", project: params.project, since: params.since, until: params.until, role: params.role, limit: params.limit, scope: params.scope, exclude };
+	const request = {
+		query: params.query ?? "",
+		project: params.project,
+		since: params.since,
+		until: params.until,
+		role: params.role,
+		limit: params.limit,
+		scope: params.scope,
+		exclude,
+	};
 	let reply: Reply & Pick<ToolReply, "summaryMayBeStale">;
 	switch (mode) {
 		case "discovery":
@@ -83,25 +96,41 @@ export async function runSessionSearch(
 		case "content":
 		case "list": {
 			const omp = opened.ompAgentDir ? ompMetadata(await loadEngine(), opened.ompAgentDir) : undefined;
-			const store = storeAction(index, mode, { ...request, query: params.query }, {
-				...files,
-				full: params.detail === "full",
-				extras: omp ? (id) => ({ title: omp.titles.get(id), summary: omp.summaries.get(id) }) : undefined,
-			});
+			const store = storeAction(
+				index,
+				mode,
+				{ ...request, query: params.query },
+				{
+					...files,
+					full: params.detail === "full",
+					extras: omp ? (id) => ({ title: omp.titles.get(id), summary: omp.summaries.get(id) }) : undefined,
+				},
+			);
 			const fromOmp = store.results.some((r) => r.agent === "omp");
 			reply = omp?.mayBeStale && fromOmp ? { ...store, summaryMayBeStale: true as const } : store;
 			break;
 		}
 		case "scroll": {
 			const ref = await sessionRef(opened, params.sessionId!, waitMs);
-			reply = scroll(index, ref, { aroundMessageId: params.aroundMessageId!, window: params.window, branchTip: params.branchTip, ...files });
+			reply = scroll(index, ref, {
+				aroundMessageId: params.aroundMessageId!,
+				window: params.window,
+				branchTip: params.branchTip,
+				...files,
+			});
 			break;
 		}
 		case "read":
 			reply = readWhole(index, await sessionRef(opened, params.sessionId!, waitMs), { ...files, branchTip: params.branchTip });
 			break;
 		case "browse":
-			reply = browseReply(index, { limit: params.limit, project: params.project, since: params.since, until: params.until, scope: params.scope });
+			reply = browseReply(index, {
+				limit: params.limit,
+				project: params.project,
+				since: params.since,
+				until: params.until,
+				scope: params.scope,
+			});
 			break;
 	}
 	const full: ToolReply = { ...reply, ...sync };

@@ -5,7 +5,7 @@
 
 import { statSync } from "node:fs";
 import { DEFAULTS, type SyncProgress, type SyncReport } from "../core/index.js";
-import { openNodeIndex, type NodeIndex } from "../node/open.js";
+import { type NodeIndex, openNodeIndex } from "../node/open.js";
 import { piAgentDir } from "../node/paths.js";
 
 interface Shared {
@@ -63,7 +63,13 @@ export async function awaitBackgroundIndex(waitMs: number = DEFAULTS.indexWaitMs
 	if (!running) return true;
 	let timer: ReturnType<typeof setTimeout> | undefined;
 	const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), waitMs)));
-	const done = await Promise.race([running.then(() => true as const, () => true as const), timeout]);
+	const done = await Promise.race([
+		running.then(
+			() => true as const,
+			() => true as const,
+		),
+		timeout,
+	]);
 	clearTimeout(timer);
 	return done;
 }

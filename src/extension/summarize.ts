@@ -21,7 +21,12 @@ export function canSummarize(ctx: ExtensionContext): boolean {
 	return Boolean(ctx.model && typeof ctx.modelRegistry?.getApiKeyAndHeaders === "function");
 }
 
-export async function summarizeSession(ctx: ExtensionContext, title: string, messages: readonly ToolMessage[], signal?: AbortSignal): Promise<SummaryResult> {
+export async function summarizeSession(
+	ctx: ExtensionContext,
+	title: string,
+	messages: readonly ToolMessage[],
+	signal?: AbortSignal,
+): Promise<SummaryResult> {
 	const model = ctx.model;
 	if (!model || !canSummarize(ctx)) return { ok: false, error: "this host gives extensions no model to call" };
 	const auth = await ctx.modelRegistry.getApiKeyAndHeaders(model);

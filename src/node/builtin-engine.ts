@@ -42,7 +42,9 @@ function columnNames(stmt: HostStatement, row: Row | undefined): string[] {
 
 function normalise(value: unknown): unknown {
 	// bun:sqlite hands blobs out as Buffers; sql.js and node:sqlite as plain Uint8Arrays.
-	return value instanceof Uint8Array && value.constructor !== Uint8Array ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength) : value;
+	return value instanceof Uint8Array && value.constructor !== Uint8Array
+		? new Uint8Array(value.buffer, value.byteOffset, value.byteLength)
+		: value;
 }
 
 function plainRow(row: Row): Row {
@@ -80,7 +82,10 @@ class TransactionLocks {
 
 	/** The transaction statements themselves: BEGIN, BEGIN IMMEDIATE, COMMIT, ROLLBACK. */
 	control(sql: string, run: () => void): boolean {
-		const verb = /^\s*(BEGIN(?:\s+(?:DEFERRED|IMMEDIATE|EXCLUSIVE))?|COMMIT|END|ROLLBACK)\s*(?:TRANSACTION\s*)?;?\s*$/i.exec(sql)?.[1]?.toUpperCase().replace(/\s+/g, " ");
+		const verb = /^\s*(BEGIN(?:\s+(?:DEFERRED|IMMEDIATE|EXCLUSIVE))?|COMMIT|END|ROLLBACK)\s*(?:TRANSACTION\s*)?;?\s*$/i
+			.exec(sql)?.[1]
+			?.toUpperCase()
+			.replace(/\s+/g, " ");
 		if (!verb) return false;
 		const locks = this.locks;
 		if (!locks) {
@@ -313,4 +318,3 @@ export async function loadBuiltinEngine(): Promise<BuiltinEngine | undefined> {
 		return undefined;
 	}
 }
-

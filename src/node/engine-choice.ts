@@ -32,7 +32,10 @@ export async function chooseEngine(choice: EngineChoice = "auto"): Promise<SqlJs
 			if (choice === "builtin") throw error;
 		}
 	} else if (choice === "builtin") {
-		throw new LookbackError("engine-missing-feature", "this host has no built-in SQLite (node:sqlite needs Node 22.13 or later; bun:sqlite comes with Bun); use --engine wasm");
+		throw new LookbackError(
+			"engine-missing-feature",
+			"this host has no built-in SQLite (node:sqlite needs Node 22.13 or later; bun:sqlite comes with Bun); use --engine wasm",
+		);
 	}
 	return loadEngine();
 }

@@ -9,9 +9,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { EngineIoCounters, FilesEngine } from "../core/index.js";
 import { checkEngine, LookbackError } from "../core/index.js";
 import { answerLockCall, FCNTL_LOCK_COMMANDS } from "./engine-locks.js";
-import type { EngineIoCounters, FilesEngine } from "../core/index.js";
 import type { IndexLocks } from "./index-locks.js";
 
 const require = createRequire(import.meta.url);
@@ -52,7 +52,10 @@ function verifyBuild(dir: string, name: string, bytes: Uint8Array): void {
 	const expected = new RegExp(`^([0-9a-f]{64})\\s+\\*?${name.replace(".", "\\.")}$`, "m").exec(sums)?.[1];
 	const actual = createHash("sha256").update(bytes).digest("hex");
 	if (expected !== actual) {
-		throw new LookbackError("engine-missing-feature", `${dir}${name} is not lookback's engine build (sha256 ${actual.slice(0, 12)}…, expected ${expected?.slice(0, 12) ?? "none"}…); reinstall lookback`);
+		throw new LookbackError(
+			"engine-missing-feature",
+			`${dir}${name} is not lookback's engine build (sha256 ${actual.slice(0, 12)}…, expected ${expected?.slice(0, 12) ?? "none"}…); reinstall lookback`,
+		);
 	}
 }
 
@@ -82,7 +85,10 @@ async function instantiate(dir: string): Promise<NodeEngine> {
 	let hooked = false;
 	let fail: (error: unknown) => void = () => undefined;
 	const failed = new Promise<never>((_, reject) => (fail = reject));
-	const instantiateWasm = (imports: Record<string, Record<string, unknown>>, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => {
+	const instantiateWasm = (
+		imports: Record<string, Record<string, unknown>>,
+		receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
+	) => {
 		for (const module of Object.values(imports)) {
 			for (const [key, fn] of Object.entries(module)) {
 				if (typeof fn !== "function" || fn.name !== "___syscall_fcntl64") continue;
@@ -99,7 +105,8 @@ async function instantiate(dir: string): Promise<NodeEngine> {
 			}
 		}
 		if (!hooked) fail(new LookbackError("engine-missing-feature", "the engine build has no fcntl import to back its file locks"));
-		else WebAssembly.instantiate(wasmBinary, imports as WebAssembly.Imports).then((result) => receive(result.instance, result.module), fail);
+		else
+			WebAssembly.instantiate(wasmBinary, imports as WebAssembly.Imports).then((result) => receive(result.instance, result.module), fail);
 		return {};
 	};
 	engine = await Promise.race([initSqlJs({ wasmBinary, instantiateWasm }), failed]);

@@ -137,7 +137,8 @@ async function walkRoot(root: SessionRoot, result: WalkResult): Promise<void> {
 	}
 	await statAll(found, result.files, result.skipped);
 	if (complete) result.completeRoots.push(root.path);
-	else result.warnings.push({ kind: "incomplete-walk", roots: [root.path], message: problems.slice(0, 3).join("; ") } satisfies SyncWarning);
+	else
+		result.warnings.push({ kind: "incomplete-walk", roots: [root.path], message: problems.slice(0, 3).join("; ") } satisfies SyncWarning);
 }
 
 /** A session source over folders on disk. */

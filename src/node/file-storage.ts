@@ -6,7 +6,7 @@
 
 import { mkdirSync, renameSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
-import { LookbackError, errorMessage, mountEngineFiles, openAt, type InPlaceStorage, type SqlJsStatic } from "../core/index.js";
+import { errorMessage, type InPlaceStorage, LookbackError, mountEngineFiles, openAt, type SqlJsStatic } from "../core/index.js";
 import { isBuiltinEngine } from "./builtin-engine.js";
 import { hostIo, lockRegistry, type NodeEngine } from "./engine.js";
 import { hostFiles } from "./host-files.js";
@@ -54,7 +54,11 @@ export function fileStorage(path: string): InPlaceStorage & { locks: IndexLocks 
 				return db;
 			}
 			const engine = sql as NodeEngine;
-			if (!engine.FS) throw new LookbackError("engine-missing-feature", "an index file is opened in place only by lookback's engine build (src/node/engine.ts) or a built-in SQLite");
+			if (!engine.FS)
+				throw new LookbackError(
+					"engine-missing-feature",
+					"an index file is opened in place only by lookback's engine build (src/node/engine.ts) or a built-in SQLite",
+				);
 			lockRegistry.set(host, locks);
 			const db = openAt(engine, enginePathOf(engine, host));
 			openedInode = inode(host);

@@ -17,7 +17,7 @@
 
 import { linkSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { processLives, SELF, type ProcessIdentity } from "./process-identity.js";
+import { type ProcessIdentity, processLives, SELF } from "./process-identity.js";
 
 export type LockSlot = "shared" | "reserved" | "pending";
 

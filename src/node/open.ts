@@ -1,11 +1,11 @@
 /** One call that opens the index of a Pi install on Node: engine, index file, session roots. */
 
+import { resolve } from "node:path";
 import { LookbackIndex, type SessionSource } from "../core/index.js";
-import { chooseEngine, engineChoice, type EngineChoice } from "./engine-choice.js";
+import { chooseEngine, type EngineChoice, engineChoice } from "./engine-choice.js";
 import { fileSource, type SessionRoot } from "./file-source.js";
 import { fileStorage } from "./file-storage.js";
-import { resolve } from "node:path";
-import { customSessionDir, defaultIndexPath, ompAgentDir, piAgentDir, type Env } from "./paths.js";
+import { customSessionDir, defaultIndexPath, type Env, ompAgentDir, piAgentDir } from "./paths.js";
 
 export interface NodeIndexOptions {
 	/** Index file (default `<agentDir>/lookback/index.db`). */
@@ -33,7 +33,9 @@ export interface NodeIndex {
 }
 
 /** The session roots of a Pi install. */
-export function piSessionRoots(options: Pick<NodeIndexOptions, "agentDir" | "sessionsDirs" | "onlySessionsDirs" | "env" | "ompAgentDir">): SessionRoot[] {
+export function piSessionRoots(
+	options: Pick<NodeIndexOptions, "agentDir" | "sessionsDirs" | "onlySessionsDirs" | "env" | "ompAgentDir">,
+): SessionRoot[] {
 	const env = options.env ?? process.env;
 	const agentDir = options.agentDir ?? piAgentDir(env);
 	const roots: SessionRoot[] = [];
@@ -56,5 +58,11 @@ export async function openNodeIndex(options: NodeIndexOptions = {}): Promise<Nod
 	const roots = piSessionRoots({ ...options, agentDir, env });
 	const sql = await chooseEngine(options.engine ?? engineChoice(undefined, env));
 	const index = await LookbackIndex.open({ sql, storage: fileStorage(indexPath) });
-	return { index, source: fileSource(roots), indexPath, roots, ompAgentDir: options.onlySessionsDirs ? undefined : (options.ompAgentDir ?? ompAgentDir(env)) };
+	return {
+		index,
+		source: fileSource(roots),
+		indexPath,
+		roots,
+		ompAgentDir: options.onlySessionsDirs ? undefined : (options.ompAgentDir ?? ompAgentDir(env)),
+	};
 }

@@ -57,12 +57,51 @@ describe("lookback CLI", () => {
 		expect(Object.keys(json)).toEqual(["command", "sync", "query", "results", "totalSessions", "match"]);
 		expect(Object.keys(json.results[0]).sort()).toEqual(
 			[
-				"agent", "branchState", "cwd", "entryId", "kind", "firstPrompt", "forks", "hits", "messageCount", "modified", "name", "parentSessionId",
-				"path", "project", "resumeHint", "role", "score", "sessionId", "snippet", "started", "time", "type",
-			].filter((k) => k !== "parentSessionId").sort(),
+				"agent",
+				"branchState",
+				"cwd",
+				"entryId",
+				"kind",
+				"firstPrompt",
+				"forks",
+				"hits",
+				"messageCount",
+				"modified",
+				"name",
+				"parentSessionId",
+				"path",
+				"project",
+				"resumeHint",
+				"role",
+				"score",
+				"sessionId",
+				"snippet",
+				"started",
+				"time",
+				"type",
+			]
+				.filter((k) => k !== "parentSessionId")
+				.sort(),
 		);
-		expect(json.results[0]).toMatchObject({ sessionId: SAMPLE.branched, branchState: "abandoned", project: "webshop", resumeHint: `pi --session ${SAMPLE.branched}` });
-		const filtered = await cli(["search", "sqlite", "--agent-dir", dir, "--since", "2026-11-01", "--project", "devnotes", "--role", "assistant", "--json"]);
+		expect(json.results[0]).toMatchObject({
+			sessionId: SAMPLE.branched,
+			branchState: "abandoned",
+			project: "webshop",
+			resumeHint: `pi --session ${SAMPLE.branched}`,
+		});
+		const filtered = await cli([
+			"search",
+			"sqlite",
+			"--agent-dir",
+			dir,
+			"--since",
+			"2026-11-01",
+			"--project",
+			"devnotes",
+			"--role",
+			"assistant",
+			"--json",
+		]);
 		for (const hit of JSON.parse(filtered.stdout).results) {
 			expect(hit.project).toBe("devnotes");
 			expect(hit.role).toBe("assistant");
@@ -147,10 +186,13 @@ describe("lookback CLI", () => {
 
 	it("runs as a binary", () => {
 		const dir = agentDir();
-		const out = execFileSync(process.execPath, ["dist/cli.js", "search", "死锁", "--agent-dir", dir], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+		const out = execFileSync(process.execPath, ["dist/cli.js", "search", "死锁", "--agent-dir", dir], {
+			encoding: "utf8",
+			env: { ...process.env, NO_COLOR: "1" },
+		});
 		expect(out).toContain("批量导入死锁排查");
 		const bad = spawnSync(process.execPath, ["dist/cli.js", "search", "x", "--limit", "-1"], { encoding: "utf8" });
 		expect(bad.status).toBe(2);
-		expect(bad.stderr).toBe("lookback: --limit must be a whole number from 1 to 200, not \"-1\"\n");
+		expect(bad.stderr).toBe('lookback: --limit must be a whole number from 1 to 200, not "-1"\n');
 	});
 });

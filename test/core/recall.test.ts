@@ -6,15 +6,15 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LookbackIndex, SearchResponse } from "../../src/core/index.js";
 import { compileQuery, isStemmable } from "../../src/core/query/compile.js";
 import { parseQuery } from "../../src/core/query/parser.js";
+import { closestWords, editDistance } from "../../src/core/query/vocabulary.js";
 import { saysNothing } from "../../src/core/sync/session-writer.js";
 import { stem } from "../../src/core/text/stem.js";
-import { closestWords, editDistance } from "../../src/core/query/vocabulary.js";
-import type { LookbackIndex, SearchResponse } from "../../src/core/index.js";
 import { readFileRange } from "../../src/node/file-range.js";
-import { indexOf } from "../helpers.js";
 import { PLANTED, writeGradedSessions } from "../graded-sessions.js";
+import { indexOf } from "../helpers.js";
 
 let index: LookbackIndex;
 let root: string;
@@ -59,7 +59,9 @@ describe("every word of a long entry", () => {
 	});
 
 	it("keeps each entry's byte range in its file", () => {
-		const rows = index.db.exec(`SELECT e.entry_id, e.off, e.len FROM entries e JOIN sessions s ON s.id = e.session WHERE s.session_id = '${ids.deep}'`)[0].values;
+		const rows = index.db.exec(
+			`SELECT e.entry_id, e.off, e.len FROM entries e JOIN sessions s ON s.id = e.session WHERE s.session_id = '${ids.deep}'`,
+		)[0].values;
 		const file = readFileSync(paths.deep);
 		expect(rows.length).toBe(4);
 		for (const [id, off, len] of rows) {
@@ -144,7 +146,11 @@ describe("Chinese paraphrases", () => {
 
 describe("ranking of the most-of-the-words fallback", () => {
 	it("puts one rare word above several common ones, stably as question words are added", () => {
-		for (const q of ["pgbouncer pool mode for staging", "what was the pgbouncer pool mode for staging", "how did we set the pgbouncer pool mode for staging again"]) {
+		for (const q of [
+			"pgbouncer pool mode for staging",
+			"what was the pgbouncer pool mode for staging",
+			"how did we set the pgbouncer pool mode for staging again",
+		]) {
 			const r = index.search({ query: q });
 			expect(r.fallbacks, q).toEqual(["words"]);
 			expect(sessionIds(r).slice(0, 2), q).toEqual([ids.pgbouncer, ids.refactor]);
@@ -159,7 +165,8 @@ describe("ranking of the most-of-the-words fallback", () => {
 describe("titles", () => {
 	it("knows a prompt that says nothing: a slash command alone, an attachment alone, nothing", () => {
 		for (const p of ["/mode", "/model gpt-5", "[image]", "", "  \n", "[image]\n[image]"]) expect(saysNothing(p), p).toBe(true);
-		for (const p of ["/fix the parser when the header is missing", "fix it", "look at this [image]", "mode"]) expect(saysNothing(p), p).toBe(false);
+		for (const p of ["/fix the parser when the header is missing", "fix it", "look at this [image]", "mode"])
+			expect(saysNothing(p), p).toBe(false);
 	});
 
 	it("skips a first prompt that is only a slash command for the preview", () => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { LookbackIndex, SearchResponse } from "../../src/core/index.js";
-import { indexOf, SAMPLE } from "../helpers.js";
 import { readFileRange } from "../../src/node/file-range.js";
+import { indexOf, SAMPLE } from "../helpers.js";
 
 let index: LookbackIndex;
 beforeAll(async () => {
@@ -211,7 +211,7 @@ describe("search", () => {
 			"amqplib*:*",
 			"🙂",
 			"x".repeat(5000),
-			"(".repeat(200) + "amqplib",
+			`${"(".repeat(200)}amqplib`,
 		];
 		for (const q of hostile) {
 			const r = index.search({ query: q });
@@ -228,9 +228,11 @@ describe("search", () => {
 		expect(windowed.rankedNewest).toBe(5);
 		const hits = windowed.results.reduce((n, r) => n + r.hits, 0);
 		expect(hits).toBeLessThanOrEqual(6);
-		const newest = index.db.exec(
-			`SELECT DISTINCT s.session_id FROM (SELECT rowid AS r FROM entries_fts WHERE entries_fts MATCH '"the"' ORDER BY rowid DESC LIMIT 5) m JOIN entries e ON e.id = m.r JOIN sessions s ON s.id = e.session`,
-		)[0].values.flat();
+		const newest = index.db
+			.exec(
+				`SELECT DISTINCT s.session_id FROM (SELECT rowid AS r FROM entries_fts WHERE entries_fts MATCH '"the"' ORDER BY rowid DESC LIMIT 5) m JOIN entries e ON e.id = m.r JOIN sessions s ON s.id = e.session`,
+			)[0]
+			.values.flat();
 		expect(windowed.results.map((r) => r.sessionId).sort()).toEqual([...newest].sort());
 		// A filter that empties the window falls back to ranking every match that passes it.
 		const filtered = index.search({ query: "the", until: "2026-10-02", limit: 50, rankWindow: 5 });

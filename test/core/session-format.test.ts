@@ -1,11 +1,10 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { branchStates, branchThrough } from "../../src/core/parse/branch.js";
 import { splitLines } from "../../src/core/parse/jsonl.js";
 import { newParseState, parseSessionLines } from "../../src/core/parse/session-format.js";
 import { FIXTURES, indexOf, SAMPLE } from "../helpers.js";
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
 
 function fixturePath(id: string): string {
 	for (const folder of readdirSync(FIXTURES, { withFileTypes: true })) {
@@ -42,7 +41,13 @@ describe("parseSessionLines", () => {
 
 	it("reads CRLF endings, a BOM, blank lines and a header that is not first", () => {
 		const header = JSON.stringify({ type: "session", version: 3, id: "s1", timestamp: "2026-01-01T00:00:00Z", cwd: "/w" });
-		const entry = JSON.stringify({ type: "message", id: "a1", parentId: null, timestamp: "2026-01-01T00:00:01Z", message: { role: "user", content: "hi" } });
+		const entry = JSON.stringify({
+			type: "message",
+			id: "a1",
+			parentId: null,
+			timestamp: "2026-01-01T00:00:01Z",
+			message: { role: "user", content: "hi" },
+		});
 		const crlf = parse(`\ufeff${header}\r\n\r\n${entry}\r\n`);
 		expect(crlf.state.header?.id).toBe("s1");
 		expect(crlf.entries.map((e) => e.id)).toEqual(["a1"]);

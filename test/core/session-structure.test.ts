@@ -7,7 +7,10 @@ describe("session structure", () => {
 		const { index } = await indexOf();
 		const active = index.read(SAMPLE.branched, { structure: true });
 		expect(active.structure?.leaves).toBe(3);
-		expect(active.structure?.branches.map((b) => [b.state, b.messages])).toEqual([["abandoned", 4], ["abandoned", 2]]);
+		expect(active.structure?.branches.map((b) => [b.state, b.messages])).toEqual([
+			["abandoned", 4],
+			["abandoned", 2],
+		]);
 		const [rabbit, poison] = active.structure!.branches;
 		expect(rabbit.preview).toMatch(/^Let's explore \(b\) first: migrate the queue to RabbitMQ/);
 		expect(poison.preview).toContain("poisonCount");
@@ -24,7 +27,12 @@ describe("session structure", () => {
 
 	it("links a session to its forks", async () => {
 		const { index } = await indexOf();
-		expect(index.read(SAMPLE.linear, { structure: true }).structure).toMatchObject({ leaves: 1, branches: [], subagents: [], forks: [{ sessionId: SAMPLE.fork }] });
+		expect(index.read(SAMPLE.linear, { structure: true }).structure).toMatchObject({
+			leaves: 1,
+			branches: [],
+			subagents: [],
+			forks: [{ sessionId: SAMPLE.fork }],
+		});
 		expect(index.read(SAMPLE.fork, { structure: true }).structure?.forks).toEqual([]);
 	});
 
@@ -33,7 +41,9 @@ describe("session structure", () => {
 		expect(index.search({ query: "RabbitMQ" }).results.map((r) => r.branchState)).toEqual(["abandoned"]);
 		expect(index.search({ query: "RabbitMQ", branch: "active" }).results).toEqual([]);
 		expect(index.search({ query: "poisonCount", branch: "active" }).results.map((r) => r.role)).toEqual(["summary"]);
-		expect(index.search({ query: "poisonCount", branch: ["abandoned", "compacted"] }).results.map((r) => r.branchState)).toEqual(["abandoned"]);
+		expect(index.search({ query: "poisonCount", branch: ["abandoned", "compacted"] }).results.map((r) => r.branchState)).toEqual([
+			"abandoned",
+		]);
 		expect(index.search({ query: "47813", branch: "compacted" }).results.map((r) => r.sessionId)).toEqual([SAMPLE.compaction]);
 	});
 });

@@ -81,7 +81,13 @@ describe("sync", () => {
 		sm.appendMessage(userMessage("hello"));
 		sm.appendMessage(assistantMessage("hi"));
 		const file = sm.getSessionFile()!;
-		const line = JSON.stringify({ type: "message", id: "abcd1234", parentId: sm.getLeafId(), timestamp: new Date().toISOString(), message: userMessage("the wombat protocol") });
+		const line = JSON.stringify({
+			type: "message",
+			id: "abcd1234",
+			parentId: sm.getLeafId(),
+			timestamp: new Date().toISOString(),
+			message: userMessage("the wombat protocol"),
+		});
 		appendFileSync(file, line.slice(0, 40));
 		const { index, source, report } = await indexOf(root);
 		expect(report.pendingBytes).toBe(40);
@@ -111,8 +117,13 @@ describe("sync", () => {
 		const sm = sessionWith(root, "original capybara text");
 		const file = sm.getSessionFile()!;
 		const { index, source } = await indexOf(root);
-		const text = readFileSync(file, "utf8").replace("capybara", "pangolin").replace(/"id":"[0-9a-f-]{36}"/, '"id":"01a00000-0000-7000-8000-000000000001"');
-		writeFileSync(file, `${text}${JSON.stringify({ type: "message", id: "ffff0001", parentId: sm.getLeafId(), timestamp: new Date().toISOString(), message: userMessage("more") })}\n`);
+		const text = readFileSync(file, "utf8")
+			.replace("capybara", "pangolin")
+			.replace(/"id":"[0-9a-f-]{36}"/, '"id":"01a00000-0000-7000-8000-000000000001"');
+		writeFileSync(
+			file,
+			`${text}${JSON.stringify({ type: "message", id: "ffff0001", parentId: sm.getLeafId(), timestamp: new Date().toISOString(), message: userMessage("more") })}\n`,
+		);
 		const report = await index.sync(source);
 		expect(report.rewritten).toBe(1);
 		expect(hits(index, "capybara")).toBe(0);
@@ -132,7 +143,11 @@ describe("sync", () => {
 			...source,
 			async walk() {
 				const walk = await source.walk();
-				return { ...walk, completeRoots: [], warnings: [{ kind: "incomplete-walk", roots: source.roots(), message: "a folder could not be listed" }] };
+				return {
+					...walk,
+					completeRoots: [],
+					warnings: [{ kind: "incomplete-walk", roots: source.roots(), message: "a folder could not be listed" }],
+				};
 			},
 		};
 		const partial = await index.sync(incomplete);

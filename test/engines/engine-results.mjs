@@ -7,7 +7,19 @@ const sql = await chooseEngine(engine);
 const index = await LookbackIndex.open({ sql, storage: fileStorage(indexPath) });
 // One batch whatever the machine's load: the file's size depends on how many commits a sync makes.
 const report = mode === "sync" ? await index.sync(fileSource([{ path: sessions, layout: "nested" }]), { batchMs: 60_000 }) : undefined;
-const queries = ["retry queue", "tateSto", "死锁", "批量", "RabbitMQ OR amqplib", '"database is locked"', "deadLetter*", "queue -RabbitMQ", "why did we pick sql.js", "webhook backoff", "(flaky OR restarts) tsx"];
+const queries = [
+	"retry queue",
+	"tateSto",
+	"死锁",
+	"批量",
+	"RabbitMQ OR amqplib",
+	'"database is locked"',
+	"deadLetter*",
+	"queue -RabbitMQ",
+	"why did we pick sql.js",
+	"webhook backoff",
+	"(flaky OR restarts) tsx",
+];
 // The file's size depends on how the work fell into batches (a timed budget): not a result.
 const { generation: _g, lastSync: _l, indexBytes: _b, ...stats } = index.stats();
 const first = index.browse({ limit: 50 });

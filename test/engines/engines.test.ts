@@ -11,7 +11,12 @@ import { FIXTURES, tempDir } from "../helpers.js";
 
 const WORKER = join(import.meta.dirname, "engine-results.mjs");
 
-type Results = { engine: { build: string; sqliteVersion: string }; added?: number; searches: { results: unknown[] }[]; [key: string]: unknown };
+type Results = {
+	engine: { build: string; sqliteVersion: string };
+	added?: number;
+	searches: { results: unknown[] }[];
+	[key: string]: unknown;
+};
 
 function results(runtime: string, engine: string, indexPath: string, mode: "sync" | "no-sync"): Results {
 	const out = execFileSync(runtime, [WORKER, engine, indexPath, FIXTURES, mode], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -21,7 +26,9 @@ function results(runtime: string, engine: string, indexPath: string, mode: "sync
 /** Everything but the engine's name, BM25 scores to 12 significant digits (the last bits differ between SQLite builds). */
 function comparable(r: Results) {
 	const { engine: _engine, ...rest } = r;
-	return JSON.parse(JSON.stringify(rest, (_key, value) => (typeof value === "number" && !Number.isInteger(value) ? Number(value.toPrecision(12)) : value)));
+	return JSON.parse(
+		JSON.stringify(rest, (_key, value) => (typeof value === "number" && !Number.isInteger(value) ? Number(value.toPrecision(12)) : value)),
+	);
 }
 
 function withoutSync(r: Results) {
@@ -29,10 +36,7 @@ function withoutSync(r: Results) {
 	return rest;
 }
 
-const builtins = [
-	...(NODE22 ? [{ name: "node:sqlite", runtime: NODE22 }] : []),
-	...(BUN ? [{ name: "bun:sqlite", runtime: BUN }] : []),
-];
+const builtins = [...(NODE22 ? [{ name: "node:sqlite", runtime: NODE22 }] : []), ...(BUN ? [{ name: "bun:sqlite", runtime: BUN }] : [])];
 
 describe("every engine gives the same answers", () => {
 	it("has a built-in engine to compare on this machine", () => {
@@ -57,10 +61,26 @@ describe("every engine gives the same answers", () => {
 		if (!NODE22) return;
 		const dir = tempDir("warn");
 		const cli = join(import.meta.dirname, "..", "..", "dist", "cli.js");
-		const stderr = execFileSync(NODE22, [cli, "index", "--engine", "builtin", "--index", join(dir, "i.db"), "--sessions-dir", FIXTURES, "--only-sessions-dir", "--agent-dir", join(dir, "agent")], {
-			encoding: "utf8",
-			stdio: ["ignore", "pipe", "pipe"],
-		});
+		const stderr = execFileSync(
+			NODE22,
+			[
+				cli,
+				"index",
+				"--engine",
+				"builtin",
+				"--index",
+				join(dir, "i.db"),
+				"--sessions-dir",
+				FIXTURES,
+				"--only-sessions-dir",
+				"--agent-dir",
+				join(dir, "agent"),
+			],
+			{
+				encoding: "utf8",
+				stdio: ["ignore", "pipe", "pipe"],
+			},
+		);
 		expect(stderr).not.toMatch(/Warning/);
 	});
 });

@@ -13,7 +13,10 @@ async function overlayOver(root: string | undefined, rows: number, query = "") {
 	const { index } = await indexOf(root);
 	const tui = { terminal: { rows }, requestRender: () => undefined };
 	const closed: (OverlayAction | undefined)[] = [];
-	const source = { search: (line: string) => overlayResults(index, line), preview: (row: Parameters<typeof overlayPreview>[1]) => overlayPreview(index, row) };
+	const source = {
+		search: (line: string) => overlayResults(index, line),
+		preview: (row: Parameters<typeof overlayPreview>[1]) => overlayPreview(index, row),
+	};
 	const overlay = new LookbackOverlay(tui as never, theme, source, (a) => closed.push(a), query);
 	return { overlay, closed };
 }
@@ -53,4 +56,3 @@ describe("the search overlay", () => {
 		}
 	});
 });
-

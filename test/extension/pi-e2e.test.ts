@@ -6,8 +6,8 @@ import { execFile, spawn } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fakeModelsJson } from "../fake-model-server.mjs";
 import { EXTENSION, REPO, useFakeModel } from "../agents.js";
+import { fakeModelsJson } from "../fake-model-server.mjs";
 import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
 
 const PI = join(REPO, "node_modules", ".bin", "pi");
@@ -22,8 +22,11 @@ interface PiRun {
 
 function pi(args: string[], env: Record<string, string>, cwd: string): Promise<PiRun> {
 	return new Promise((resolve) => {
-		const child = execFile(PI, args, { cwd, env: { ...process.env, ...env, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1" }, encoding: "utf8", timeout: 60_000 }, (error, stdout, stderr) =>
-			resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+		const child = execFile(
+			PI,
+			args,
+			{ cwd, env: { ...process.env, ...env, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1" }, encoding: "utf8", timeout: 60_000 },
+			(error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
 		);
 		child.stdin?.end();
 	});
@@ -44,7 +47,9 @@ function piHome() {
 /** The session_search tool results pi wrote in the newest session of `cwd`'s folder. */
 function toolResults(agentDir: string): { text: string; isError: boolean; details: { mode: string } }[] {
 	const folder = readdirSync(join(agentDir, "sessions")).find((d) => d.endsWith("-proj--"))!;
-	const file = readdirSync(join(agentDir, "sessions", folder)).sort().pop()!;
+	const file = readdirSync(join(agentDir, "sessions", folder))
+		.sort()
+		.pop()!;
 	return readFileSync(join(agentDir, "sessions", folder, file), "utf8")
 		.trim()
 		.split("\n")
@@ -55,7 +60,11 @@ function toolResults(agentDir: string): { text: string; isError: boolean; detail
 
 async function callTool(params: object) {
 	const home = piHome();
-	const run = await pi(["--provider", "fake", "--model", "fake-model", "-e", EXTENSION, "-p", `CALL session_search ${JSON.stringify(params)}`], home.env, home.cwd);
+	const run = await pi(
+		["--provider", "fake", "--model", "fake-model", "-e", EXTENSION, "-p", `CALL session_search ${JSON.stringify(params)}`],
+		home.env,
+		home.cwd,
+	);
 	expect(run.code, run.stderr).toBe(0);
 	const results = toolResults(home.agentDir);
 	expect(results).toHaveLength(1);
@@ -66,7 +75,11 @@ describe("session_search in the real pi", () => {
 	it("discovers: the abandoned-branch topic, top hit hydrated", async () => {
 		const { reply, details, run } = await callTool({ query: "RabbitMQ quorum" });
 		expect(details.mode).toBe("discovery");
-		expect(reply.results[0]).toMatchObject({ sessionId: SAMPLE.branched, branchState: "abandoned", resumeHint: `pi --session ${SAMPLE.branched}` });
+		expect(reply.results[0]).toMatchObject({
+			sessionId: SAMPLE.branched,
+			branchState: "abandoned",
+			resumeHint: `pi --session ${SAMPLE.branched}`,
+		});
 		expect(reply.results[0].context.window.length).toBeGreaterThan(2);
 		expect(run.stdout).toContain("TOOL RESULT:");
 	});

@@ -53,7 +53,11 @@ function plant(agentDir: string, cwd: string): string {
 	const planted = SessionManager.create(cwd, dir);
 	planted.appendSessionInfo("Planted: zanzibar migration");
 	planted.appendMessage(userMessage("How do we run the zanzibarquokka migration safely on the orders table?"));
-	planted.appendMessage(assistantMessage("Run zanzibarquokka in batches of 500 rows, each in its own transaction, and keep the old column until the backfill is verified."));
+	planted.appendMessage(
+		assistantMessage(
+			"Run zanzibarquokka in batches of 500 rows, each in its own transaction, and keep the old column until the backfill is verified.",
+		),
+	);
 	planted.appendMessage(userMessage("Write the steps down."));
 	planted.appendMessage(assistantMessage(Array.from({ length: 40 }, (_, i) => `Step ${i + 1}: migrate batch ${i + 1}.`).join("\n")));
 	const other = SessionManager.create(cwd, dir);

@@ -1,10 +1,10 @@
-import { cpSync, mkdirSync, symlinkSync, writeFileSync, truncateSync } from "node:fs";
+import { cpSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { boundedJson, DEFAULTS, type ToolHit } from "../../src/core/index.js";
 import { liveContextFilter } from "../../src/extension/live-context.js";
-import { runSessionSearch } from "../../src/extension/run-tool.js";
 import { collapsed, renderResult, summaryLines } from "../../src/extension/render.js";
+import { runSessionSearch } from "../../src/extension/run-tool.js";
 import { startSync } from "../../src/extension/shared-index.js";
 import { openNodeIndex } from "../../src/node/open.js";
 import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
@@ -18,7 +18,11 @@ async function agent() {
 	return { agentDir, opened };
 }
 
-async function call(opened: Awaited<ReturnType<typeof openNodeIndex>>, params: Record<string, unknown>, exclude?: Parameters<typeof runSessionSearch>[2]) {
+async function call(
+	opened: Awaited<ReturnType<typeof openNodeIndex>>,
+	params: Record<string, unknown>,
+	exclude?: Parameters<typeof runSessionSearch>[2],
+) {
 	const run = await runSessionSearch(opened, params, exclude);
 	return { reply: JSON.parse(run.text), run };
 }
@@ -34,7 +38,20 @@ describe("session_search modes", () => {
 		expect(top.context.window.length).toBeLessThanOrEqual(11);
 		expect(top.context.bookends.first.length + top.context.bookends.last.length).toBeLessThanOrEqual(6);
 		expect(reply.results[1].context).toBeUndefined();
-		for (const key of ["sessionId", "name", "cwd", "project", "time", "snippet", "messageCount", "path", "entryId", "branchState", "resumeHint"]) expect(top).toHaveProperty(key);
+		for (const key of [
+			"sessionId",
+			"name",
+			"cwd",
+			"project",
+			"time",
+			"snippet",
+			"messageCount",
+			"path",
+			"entryId",
+			"branchState",
+			"resumeHint",
+		])
+			expect(top).toHaveProperty(key);
 		const full = (await call(opened, { query: "retry", detail: "full" })).reply;
 		expect(full.results.every((r: { context?: unknown }) => r.context)).toBe(true);
 	});
@@ -47,7 +64,9 @@ describe("session_search modes", () => {
 		expect(reply.messages.map((m: { entryId: string }) => m.entryId)).toContain(hit.entryId);
 		expect(reply.messages.length).toBeLessThanOrEqual(5);
 		const active = (await call(opened, { sessionId: hit.sessionId })).reply;
-		await expect(call(opened, { sessionId: hit.sessionId, aroundMessageId: hit.entryId, branchTip: active.branchTip })).rejects.toThrow(/not on the branch/);
+		await expect(call(opened, { sessionId: hit.sessionId, aroundMessageId: hit.entryId, branchTip: active.branchTip })).rejects.toThrow(
+			/not on the branch/,
+		);
 	});
 
 	it("reads a long session as its first 20 and last 10 messages, bounded to 50,000 characters", async () => {
@@ -75,11 +94,30 @@ describe("session_search modes", () => {
 		expect(browse.sessions[0].preview).toMatch(/^Add --since and --until/);
 		const keyword = (await call(opened, { action: "keyword", query: "RabbitMQ" })).reply;
 		expect(keyword.action).toBe("keyword");
-		expect(Object.keys(keyword.results[0])).toEqual(expect.arrayContaining(["session_id", "project", "cwd", "time", "title", "summary", "snippet", "path", "message_count", "resume_hint", "sessionId", "entryId"]));
+		expect(Object.keys(keyword.results[0])).toEqual(
+			expect.arrayContaining([
+				"session_id",
+				"project",
+				"cwd",
+				"time",
+				"title",
+				"summary",
+				"snippet",
+				"path",
+				"message_count",
+				"resume_hint",
+				"sessionId",
+				"entryId",
+			]),
+		);
 		const content = (await call(opened, { action: "content", query: "SQLITE_BUSY" })).reply;
 		expect(content.results[0].session_id).toBe(SAMPLE.bash);
 		expect(content.results[0].title).toMatch(/^The reservations tests fail with SQLITE_BUSY/);
-		expect((await call(opened, { action: "keyword", query: "SQLITE_BUSY database is locked" })).reply.results.map((r: { session_id: string }) => r.session_id)).not.toContain(undefined);
+		expect(
+			(await call(opened, { action: "keyword", query: "SQLITE_BUSY database is locked" })).reply.results.map(
+				(r: { session_id: string }) => r.session_id,
+			),
+		).not.toContain(undefined);
 		const list = (await call(opened, { action: "list", project: "legacy" })).reply;
 		expect(list.results.map((r: { session_id: string }) => r.session_id).sort()).toEqual([SAMPLE.v1, SAMPLE.v2].sort());
 		expect(list.results.find((r: { session_id: string }) => r.session_id === SAMPLE.v1).summary).toMatch(/OPS-1187/);
@@ -92,7 +130,13 @@ describe("session_search modes", () => {
 		writeFileSync(outside, '{"type":"session","id":"x","version":3}\n');
 		const link = join(agentDir, "sessions", "--home-dev-projects-webshop--", "link.jsonl");
 		symlinkSync(outside, link);
-		for (const ref of [outside, link, join(agentDir, "sessions", "..", "..", "evil.jsonl"), "/etc/passwd", join(agentDir, "sessions", "a\u0000b.jsonl")]) {
+		for (const ref of [
+			outside,
+			link,
+			join(agentDir, "sessions", "..", "..", "evil.jsonl"),
+			"/etc/passwd",
+			join(agentDir, "sessions", "a\u0000b.jsonl"),
+		]) {
 			await expect(call(opened, { sessionId: ref }), ref).rejects.toThrow(/refusing/);
 		}
 		await expect(call(opened, { sessionId: "ffffffff" })).rejects.toThrow(/no indexed session/);
@@ -157,7 +201,10 @@ describe("session_search modes", () => {
 
 describe("reply shaping", () => {
 	it("bounds any reply and says contentTruncated", () => {
-		const reply = { mode: "read", messages: Array.from({ length: 100 }, (_, i) => ({ entryId: `e${i}`, role: "user", text: "y".repeat(5000) })) };
+		const reply = {
+			mode: "read",
+			messages: Array.from({ length: 100 }, (_, i) => ({ entryId: `e${i}`, role: "user", text: "y".repeat(5000) })),
+		};
 		const { text, truncated } = boundedJson(reply);
 		expect(truncated).toBe(true);
 		expect(text.length).toBeLessThanOrEqual(50_000);
@@ -165,7 +212,20 @@ describe("reply shaping", () => {
 	});
 
 	it("collapses to the last five lines and counts the earlier ones", () => {
-		const hit = (i: number): ToolHit => ({ sessionId: `s${i}`, snippet: `hit ${i}`, project: "p", messageCount: 1, path: `/s${i}.jsonl`, entryId: "e", role: "user", branchState: "active", hits: 1, resumeHint: "", agent: "pi", kind: "session" });
+		const hit = (i: number): ToolHit => ({
+			sessionId: `s${i}`,
+			snippet: `hit ${i}`,
+			project: "p",
+			messageCount: 1,
+			path: `/s${i}.jsonl`,
+			entryId: "e",
+			role: "user",
+			branchState: "active",
+			hits: 1,
+			resumeHint: "",
+			agent: "pi",
+			kind: "session",
+		});
 		const lines = summaryLines({ mode: "discovery", query: "hit", results: [0, 1, 2, 3].map(hit), total: 4 });
 		expect(lines).toHaveLength(9);
 		expect(collapsed(lines)).toEqual({ shown: lines.slice(4), hidden: 4 });

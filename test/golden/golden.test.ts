@@ -88,7 +88,12 @@ const GOLDEN: Graded[] = [
 	{ query: "halfwaysplitword", expect: "deep", why: "a word across the end of the stored head" },
 	{ query: "quota ledger reconciliation failure", expect: "deep", why: "words of a failing test deep in a log" },
 	{ query: "pgbouncer pool mode for staging", expect: "pgbouncer", why: "one rare word above several common ones", top: ["pgbouncer"] },
-	{ query: "what was the pgbouncer pool mode for staging again", expect: "pgbouncer", why: "the same with question words", top: ["pgbouncer"] },
+	{
+		query: "what was the pgbouncer pool mode for staging again",
+		expect: "pgbouncer",
+		why: "the same with question words",
+		top: ["pgbouncer"],
+	},
 	{ query: "pgbounser replica", expect: "pgbouncer", why: "a typo" },
 	{ query: "数据库连接池满了导致超时", expect: "chinesePool", why: "a Chinese paraphrase of 连接池耗尽 and 超时" },
 	{ query: "advisory locking migrations", expect: "lock", why: "word forms (locking, migrations)" },
@@ -177,7 +182,8 @@ describe("golden set", () => {
 				// Newer, unrelated sessions: the generator's corpus, under its own project folders.
 				const out = join(root, "generated");
 				generateCorpus({ out, mb: 24, seed: 5 });
-				for (const dir of readdirSync(join(out, "sessions"))) cpSync(join(out, "sessions", dir), join(root, "sessions", `gen${dir}`), { recursive: true });
+				for (const dir of readdirSync(join(out, "sessions")))
+					cpSync(join(out, "sessions", dir), join(root, "sessions", `gen${dir}`), { recursive: true });
 				rmSync(out, { recursive: true, force: true });
 			}
 			({ index } = await indexOf(join(root, "sessions")));
@@ -187,7 +193,10 @@ describe("golden set", () => {
 		it("misses at 1 and at 5 exactly the known misses, with exact tops where certain", () => {
 			const r = grade(index);
 			const share = (missed: string[]) => `${(100 * (1 - missed.length / GOLDEN.length)).toFixed(1)}%`;
-			if (process.env.LOOKBACK_QUALITY_REPORT) console.log(`${mode}: hit@1 ${share(r.misses)}, hit@5 ${share(r.missesAt5)}\nmisses: ${r.misses.join(" | ")}\nwrong tops: ${r.wrongTops.join(" | ")}`);
+			if (process.env.LOOKBACK_QUALITY_REPORT)
+				console.log(
+					`${mode}: hit@1 ${share(r.misses)}, hit@5 ${share(r.missesAt5)}\nmisses: ${r.misses.join(" | ")}\nwrong tops: ${r.wrongTops.join(" | ")}`,
+				);
 			expect(r.misses).toEqual(KNOWN_MISSES[mode]);
 			expect(r.missesAt5).toEqual(KNOWN_MISSES_AT5[mode]);
 			expect(r.wrongTops).toEqual([]);

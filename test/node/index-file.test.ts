@@ -104,7 +104,10 @@ describe("the index file, opened in place", () => {
 			const reopened = await LookbackIndex.open({ sql, storage: fileStorage(path) });
 			const report = await reopened.sync(source());
 			expect(report.warnings[0], name).toMatchObject({ kind: "index-rebuilt" });
-			expect(readdirSync(dir).filter((f) => f.includes(".unusable-") && !f.endsWith("-journal")), name).toHaveLength(1);
+			expect(
+				readdirSync(dir).filter((f) => f.includes(".unusable-") && !f.endsWith("-journal")),
+				name,
+			).toHaveLength(1);
 			expect(report.added, name).toBe(10);
 			expect(reopened.search({ query: "amqplib" }).results, name).toHaveLength(1);
 			const later = await reopened.sync(source());

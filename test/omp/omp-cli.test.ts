@@ -27,7 +27,10 @@ describe("Pi and omp in one index", () => {
 		const env = bothAgents();
 		const both = JSON.parse((await cli(["search", "amqplib OR bankers", "--json"], env)).stdout);
 		expect(both.results.map((r: { sessionId: string; agent: string }) => [r.sessionId, r.agent]).sort()).toEqual(
-			[[PARENT, "omp"], [SAMPLE.branched, "pi"]].sort(),
+			[
+				[PARENT, "omp"],
+				[SAMPLE.branched, "pi"],
+			].sort(),
 		);
 		const omp = JSON.parse((await cli(["search", "amqplib OR bankers", "--agent", "omp", "--json"], env)).stdout);
 		expect(omp.results.map((r: { sessionId: string }) => r.sessionId)).toEqual([PARENT]);
@@ -57,7 +60,9 @@ describe("Pi and omp in one index", () => {
 		]).walk();
 		expect(walk.files.filter((f) => f.path === store.parentFile)).toHaveLength(1);
 		// PI_CODING_AGENT_DIR pointing at omp's folder: Pi's root holds omp files, still labelled omp.
-		const r = JSON.parse((await cli(["search", "bankers", "--json"], { HOME: join(home, "nobody"), PI_CODING_AGENT_DIR: store.agent })).stdout);
+		const r = JSON.parse(
+			(await cli(["search", "bankers", "--json"], { HOME: join(home, "nobody"), PI_CODING_AGENT_DIR: store.agent })).stdout,
+		);
 		expect(r.results[0]).toMatchObject({ sessionId: PARENT, agent: "omp", resumeHint: `omp --resume ${PARENT}` });
 	});
 });

@@ -62,7 +62,11 @@ function toolResults(h: ReturnType<typeof home>): { text: string; isError: boole
 	const sessions = join(h.store.agent, "sessions");
 	const files = readdirSync(sessions)
 		.filter((d) => d.includes("work"))
-		.flatMap((d) => readdirSync(join(sessions, d)).filter((f) => f.endsWith(".jsonl")).map((f) => join(sessions, d, f)))
+		.flatMap((d) =>
+			readdirSync(join(sessions, d))
+				.filter((f) => f.endsWith(".jsonl"))
+				.map((f) => join(sessions, d, f)),
+		)
 		.sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs);
 	const file = files.pop();
 	if (!file) return [];
@@ -77,7 +81,17 @@ function toolResults(h: ReturnType<typeof home>): { text: string; isError: boole
 describe("session_search in the real omp", () => {
 	it("finds omp and Pi sessions, with each agent's resume command and omp's titles", async () => {
 		const h = home();
-		const run = await omp(["-p", "--model", "fakeprov/fake-1", "-e", EXTENSION, 'CALL session_search {"action":"content","query":"rounding OR amqplib","limit":5}'], h);
+		const run = await omp(
+			[
+				"-p",
+				"--model",
+				"fakeprov/fake-1",
+				"-e",
+				EXTENSION,
+				'CALL session_search {"action":"content","query":"rounding OR amqplib","limit":5}',
+			],
+			h,
+		);
 		expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
 		const [result] = toolResults(h);
 		expect(result?.isError, result?.text).toBe(false);
@@ -105,9 +119,24 @@ describe("session_search in the real omp", () => {
 		expect(found.code, `${found.stdout}\n${found.stderr}`).toBe(0);
 		const [discovery] = toolResults(h);
 		const hit = JSON.parse(discovery.text).results[0];
-		expect(hit).toMatchObject({ kind: "subagent", spawnedBySessionId: PARENT, spawnedByEntryId: "0000000a", resumeHint: `omp --resume ${PARENT}` });
+		expect(hit).toMatchObject({
+			kind: "subagent",
+			spawnedBySessionId: PARENT,
+			spawnedByEntryId: "0000000a",
+			resumeHint: `omp --resume ${PARENT}`,
+		});
 		const h2 = home();
-		const listed = await omp(["-p", "--model", "fakeprov/fake-1", "-e", EXTENSION, 'CALL session_search {"action":"list","since":"2026-11-01","until":"2026-11-15"}'], h2);
+		const listed = await omp(
+			[
+				"-p",
+				"--model",
+				"fakeprov/fake-1",
+				"-e",
+				EXTENSION,
+				'CALL session_search {"action":"list","since":"2026-11-01","until":"2026-11-15"}',
+			],
+			h2,
+		);
 		expect(listed.code, `${listed.stdout}\n${listed.stderr}`).toBe(0);
 		const list = JSON.parse(toolResults(h2)[0].text);
 		expect(list.action).toBe("list");

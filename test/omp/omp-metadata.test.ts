@@ -11,13 +11,22 @@ import { ARCHIVED, ompStore, PARENT } from "./omp-store.js";
 async function historyDb(withTitles: boolean): Promise<Uint8Array> {
 	const SQL = await loadEngine();
 	const db = new SQL.Database();
-	db.run(`CREATE TABLE history (id INTEGER PRIMARY KEY AUTOINCREMENT, prompt TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL, cwd TEXT, session_id TEXT)`);
-	db.run("INSERT INTO history(prompt, created_at, cwd, session_id) VALUES ('why are the cart totals off', 1, '/home/dev/shop', ?)", [PARENT]);
+	db.run(
+		`CREATE TABLE history (id INTEGER PRIMARY KEY AUTOINCREMENT, prompt TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL, cwd TEXT, session_id TEXT)`,
+	);
+	db.run("INSERT INTO history(prompt, created_at, cwd, session_id) VALUES ('why are the cart totals off', 1, '/home/dev/shop', ?)", [
+		PARENT,
+	]);
 	if (withTitles) {
 		db.run("CREATE TABLE session_titles (session_id TEXT PRIMARY KEY, title TEXT NOT NULL, updated_at INTEGER NOT NULL DEFAULT 0)");
-		db.run("CREATE TABLE session_recaps (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, cwd TEXT NOT NULL, recap TEXT NOT NULL, created_at INTEGER NOT NULL DEFAULT 0)");
+		db.run(
+			"CREATE TABLE session_recaps (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, cwd TEXT NOT NULL, recap TEXT NOT NULL, created_at INTEGER NOT NULL DEFAULT 0)",
+		);
 		db.run("INSERT INTO session_titles VALUES (?, 'Flamingo cache (from history.db)', 1)", [ARCHIVED]);
-		db.run("INSERT INTO session_recaps(session_id, cwd, recap, created_at) VALUES (?, '/home/dev/shop', 'first recap', 1), (?, '/home/dev/shop', 'recap: rounding fixed by working in cents', 2)", [PARENT, PARENT]);
+		db.run(
+			"INSERT INTO session_recaps(session_id, cwd, recap, created_at) VALUES (?, '/home/dev/shop', 'first recap', 1), (?, '/home/dev/shop', 'recap: rounding fixed by working in cents', 2)",
+			[PARENT, PARENT],
+		);
 	}
 	const bytes = db.export();
 	db.close();
@@ -27,7 +36,9 @@ async function historyDb(withTitles: boolean): Promise<Uint8Array> {
 async function agentDb(): Promise<Uint8Array> {
 	const SQL = await loadEngine();
 	const db = new SQL.Database();
-	db.run("CREATE TABLE stage1_outputs (thread_id TEXT PRIMARY KEY, source_updated_at INTEGER NOT NULL, raw_memory TEXT NOT NULL, rollout_summary TEXT NOT NULL, rollout_slug TEXT, generated_at INTEGER NOT NULL)");
+	db.run(
+		"CREATE TABLE stage1_outputs (thread_id TEXT PRIMARY KEY, source_updated_at INTEGER NOT NULL, raw_memory TEXT NOT NULL, rollout_summary TEXT NOT NULL, rollout_slug TEXT, generated_at INTEGER NOT NULL)",
+	);
 	db.run("INSERT INTO stage1_outputs VALUES (?, 1, 'raw', 'rollout: the flamingo cache was retired', 'flamingo', 1)", [ARCHIVED]);
 	const bytes = db.export();
 	db.close();
@@ -77,7 +88,10 @@ describe("the tool's scope", () => {
 		const home = tempDir("omp-scope");
 		ompStore(home);
 		const opened = await openNodeIndex({ agentDir: join(home, ".pi", "agent"), indexPath: join(home, "index.db"), env: { HOME: home } });
-		const browse = async (scope?: "top" | "all") => JSON.parse((await runSessionSearch(opened, { scope })).text).sessions.map((s: { kind: string }) => s.kind).sort();
+		const browse = async (scope?: "top" | "all") =>
+			JSON.parse((await runSessionSearch(opened, { scope })).text)
+				.sessions.map((s: { kind: string }) => s.kind)
+				.sort();
 		expect(await browse()).toEqual(["archived", "session"]);
 		expect(await browse("all")).toEqual(["archived", "session", "subagent"]);
 		const hit = JSON.parse((await runSessionSearch(opened, { query: "pelican formatter" })).text).results[0];

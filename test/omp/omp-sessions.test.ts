@@ -17,7 +17,13 @@ describe("omp sessions", () => {
 		const report = await index.sync(source);
 		expect(report.added).toBe(3);
 		const hit = index.search({ query: "bankers rounding" }).results[0];
-		expect(hit).toMatchObject({ sessionId: PARENT, agent: "omp", kind: "session", name: "Cart rounding bug", resumeHint: `omp --resume ${PARENT}` });
+		expect(hit).toMatchObject({
+			sessionId: PARENT,
+			agent: "omp",
+			kind: "session",
+			name: "Cart rounding bug",
+			resumeHint: `omp --resume ${PARENT}`,
+		});
 		expect(index.search({ query: "harness note" }).results[0].role).toBe("meta");
 		expect(index.search({ query: '"Cart rounding bug"', role: "meta" }).results.map((r) => r.sessionId)).toEqual([PARENT]);
 	});
@@ -27,7 +33,13 @@ describe("omp sessions", () => {
 		const { index, source } = await open(store);
 		await index.sync(source);
 		const sub = index.search({ query: "pelican formatter" }).results[0];
-		expect(sub).toMatchObject({ kind: "subagent", spawnedBySessionId: PARENT, spawnedBy: store.parentFile, spawnedByEntryId: "0000000a", resumeHint: `omp --resume ${PARENT}` });
+		expect(sub).toMatchObject({
+			kind: "subagent",
+			spawnedBySessionId: PARENT,
+			spawnedBy: store.parentFile,
+			spawnedByEntryId: "0000000a",
+			resumeHint: `omp --resume ${PARENT}`,
+		});
 		expect(index.search({ query: "pelican formatter", scope: "top" }).results).toEqual([]);
 		expect(index.search({ query: "rounds money", role: "meta" }).results[0].kind).toBe("subagent");
 		expect(index.browse().map((s) => s.kind)).toEqual(["session", "archived"]);

@@ -4,8 +4,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LookbackIndex } from "../../src/core/index.js";
-import { lockWaits } from "../../src/node/engine-locks.js";
 import { loadEngine } from "../../src/node/engine.js";
+import { lockWaits } from "../../src/node/engine-locks.js";
 import { fileSource } from "../../src/node/file-source.js";
 import { fileStorage } from "../../src/node/file-storage.js";
 import { tempDir } from "../helpers.js";
@@ -15,7 +15,9 @@ const waits = { ...lockWaits };
 afterEach(() => Object.assign(lockWaits, waits));
 
 function writer(indexPath: string, sessions: string, name: string, rounds: number, sessionsPerRound = 1) {
-	const child = spawn(process.execPath, [WRITER, indexPath, sessions, name, String(rounds), String(sessionsPerRound)], { stdio: ["ignore", "pipe", "pipe"] });
+	const child = spawn(process.execPath, [WRITER, indexPath, sessions, name, String(rounds), String(sessionsPerRound)], {
+		stdio: ["ignore", "pipe", "pipe"],
+	});
 	let out = "";
 	let err = "";
 	child.stdout.on("data", (c) => (out += c));
@@ -30,7 +32,12 @@ async function open(indexPath: string) {
 	return LookbackIndex.open({ sql: await loadEngine(), storage: fileStorage(indexPath) });
 }
 
-const nothing = { describe: () => "none", roots: () => [], walk: async () => ({ files: [], skipped: [], completeRoots: [], warnings: [] }), read: async () => new Uint8Array() };
+const nothing = {
+	describe: () => "none",
+	roots: () => [],
+	walk: async () => ({ files: [], skipped: [], completeRoots: [], warnings: [] }),
+	read: async () => new Uint8Array(),
+};
 
 const JOURNAL_MAGIC = Buffer.from([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]);
 
@@ -76,11 +83,12 @@ describe("one index, several processes", () => {
 		const indexPath = join(root, "index.db");
 		mkdirSync(sessions);
 		let seed = 12345;
-		const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+		const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 		for (let i = 0; i < 6; i++) {
 			const run = writer(indexPath, sessions, `k${i}`, 0, 20);
 			for (let t = 0; run.rounds() < 1; t++) {
-				if (t > 1500) throw new Error(`writer ${i} made no round: ${JSON.stringify(await Promise.race([run.done, Promise.resolve("running")]))}`);
+				if (t > 1500)
+					throw new Error(`writer ${i} made no round: ${JSON.stringify(await Promise.race([run.done, Promise.resolve("running")]))}`);
 				await new Promise((r) => setTimeout(r, 20));
 			}
 			await new Promise((r) => setTimeout(r, 20 + random() * 300));
@@ -109,7 +117,10 @@ describe("one index, several processes", () => {
 		const index = await open(indexPath);
 		const sessions = join(root, "sessions", "--p--");
 		mkdirSync(sessions, { recursive: true });
-		writeFileSync(join(sessions, "2026-11-30T00-00-00-000Z_s1.jsonl"), `${JSON.stringify({ type: "session", version: 3, id: "s1", timestamp: "2026-11-30T00:00:00Z", cwd: "/p" })}\n`);
+		writeFileSync(
+			join(sessions, "2026-11-30T00-00-00-000Z_s1.jsonl"),
+			`${JSON.stringify({ type: "session", version: 3, id: "s1", timestamp: "2026-11-30T00:00:00Z", cwd: "/p" })}\n`,
+		);
 		const report = await index.sync(fileSource([{ path: join(root, "sessions"), layout: "nested" }]));
 		expect(report.added).toBe(1);
 		expect(readdirSync(`${indexPath}.locks`).sort()).toEqual(["shared"]);

@@ -9,7 +9,34 @@ beforeAll(async () => {
 	({ index } = await indexOf());
 });
 
-const FTS_SYNTAX = ['"', "(", ")", "*", ":", "^", "-", "+", "{", "}", "NEAR", "OR", "AND", "NOT", "NEAR(", ",", "'", "\\", "%", "_", "\u0000", "锁", "错误", "stateStore", "tateSto", " "];
+const FTS_SYNTAX = [
+	'"',
+	"(",
+	")",
+	"*",
+	":",
+	"^",
+	"-",
+	"+",
+	"{",
+	"}",
+	"NEAR",
+	"OR",
+	"AND",
+	"NOT",
+	"NEAR(",
+	",",
+	"'",
+	"\\",
+	"%",
+	"_",
+	"\u0000",
+	"锁",
+	"错误",
+	"stateStore",
+	"tateSto",
+	" ",
+];
 
 function check(query: string): void {
 	const r = index.search({ query, limit: 5 });
@@ -31,29 +58,56 @@ describe("hostile queries", () => {
 
 	it("any mix of FTS5 syntax, operators and words", () => {
 		fc.assert(
-			fc.property(fc.array(fc.constantFrom(...FTS_SYNTAX), { maxLength: 25 }).map((parts) => parts.join("")), check),
+			fc.property(
+				fc.array(fc.constantFrom(...FTS_SYNTAX), { maxLength: 25 }).map((parts) => parts.join("")),
+				check,
+			),
 			{ numRuns: 500, seed: 7 },
 		);
 	});
 
 	it("word forms, typo corrections and fallbacks: never an error, every expansion bounded", () => {
 		// Near-words of the samples (typos, inflections, CJK runs no entry has) drive every fallback.
-		const near = ["lockd", "locking", "reserveStok", "sqlite3", "busyTimout", "死锁了吗", "连接池满了导致超时", "amqplb", "rabbitmq", "quorums", "jitters", "dead", "the", "why"];
+		const near = [
+			"lockd",
+			"locking",
+			"reserveStok",
+			"sqlite3",
+			"busyTimout",
+			"死锁了吗",
+			"连接池满了导致超时",
+			"amqplb",
+			"rabbitmq",
+			"quorums",
+			"jitters",
+			"dead",
+			"the",
+			"why",
+		];
 		fc.assert(
-			fc.property(fc.array(fc.oneof(fc.constantFrom(...near), fc.stringMatching(/^[a-z]{4,12}$/)), { minLength: 1, maxLength: 12 }).map((w) => w.join(" ")), (query) => {
-				check(query);
-				const r = index.search({ query, limit: 5 });
-				// Each word expands to at most its substring matches and its forms; a typo to one word.
-				const terms = (r.match ?? "").split(/ OR | AND /).length;
-				expect(terms).toBeLessThanOrEqual(12 * (DEFAULTS.substringMaxExpansions + DEFAULTS.wordFormsMax + 1));
-				if (r.correctedQuery) expect(r.notice).toMatch(/^showing results for /);
-			}),
+			fc.property(
+				fc
+					.array(fc.oneof(fc.constantFrom(...near), fc.stringMatching(/^[a-z]{4,12}$/)), { minLength: 1, maxLength: 12 })
+					.map((w) => w.join(" ")),
+				(query) => {
+					check(query);
+					const r = index.search({ query, limit: 5 });
+					// Each word expands to at most its substring matches and its forms; a typo to one word.
+					const terms = (r.match ?? "").split(/ OR | AND /).length;
+					expect(terms).toBeLessThanOrEqual(12 * (DEFAULTS.substringMaxExpansions + DEFAULTS.wordFormsMax + 1));
+					if (r.correctedQuery) expect(r.notice).toMatch(/^showing results for /);
+				},
+			),
 			{ numRuns: 150, seed: 11 },
 		);
 	});
 
 	it("bounds pathological queries with a clear message", () => {
-		const ors = Array.from({ length: 1000 }, (_, i) => `w${i % 10}`).join("|").replaceAll("|", " OR ").slice(0, 1999).replace(/ O?R?$/, "");
+		const ors = Array.from({ length: 1000 }, (_, i) => `w${i % 10}`)
+			.join("|")
+			.replaceAll("|", " OR ")
+			.slice(0, 1999)
+			.replace(/ O?R?$/, "");
 		expect(index.search({ query: ors }).error).toMatch(/^the query has \d+ words and phrases; the limit is 64$/);
 		expect(index.search({ query: "x".repeat(10_000) }).error).toBe("the query is 10000 characters long; the limit is 2000");
 		// vitest's test timeout is the hang guard for the rest

@@ -1,5 +1,5 @@
 /** Odd and broken session files: each is indexed as far as it is sound, counted, and never stops the rest. */
-import { mkdirSync, openSync, closeSync, ftruncateSync, truncateSync, writeFileSync } from "node:fs";
+import { closeSync, ftruncateSync, mkdirSync, openSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LookbackIndex, memoryStorage, type SessionSource } from "../../src/core/index.js";
@@ -7,9 +7,16 @@ import { loadEngine } from "../../src/node/engine.js";
 import { fileSource } from "../../src/node/file-source.js";
 import { tempDir } from "../helpers.js";
 
-const header = (id: string, extra: object = {}) => JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-11-01T10:00:00Z", cwd: `/home/dev/${id}`, ...extra });
+const header = (id: string, extra: object = {}) =>
+	JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-11-01T10:00:00Z", cwd: `/home/dev/${id}`, ...extra });
 const msg = (id: string, parentId: string | null, text: string, role = "user") =>
-	JSON.stringify({ type: "message", id, parentId, timestamp: "2026-11-01T10:00:01Z", message: { role, content: [{ type: "text", text }], timestamp: 0 } });
+	JSON.stringify({
+		type: "message",
+		id,
+		parentId,
+		timestamp: "2026-11-01T10:00:01Z",
+		message: { role, content: [{ type: "text", text }], timestamp: 0 },
+	});
 
 function folder(): string {
 	const root = join(tempDir("hostile"), "sessions");
@@ -36,17 +43,47 @@ interface OddFile {
 }
 
 const ODD_FILES: OddFile[] = [
-	{ name: "bom-crlf", why: "a byte-order mark and CRLF line ends", content: `\ufeff${header("bom-crlf")}\r\n${msg("a1", null, "carriage returns okapi")}\r\n`, finds: "okapi", malformedLines: 0 },
+	{
+		name: "bom-crlf",
+		why: "a byte-order mark and CRLF line ends",
+		content: `\ufeff${header("bom-crlf")}\r\n${msg("a1", null, "carriage returns okapi")}\r\n`,
+		finds: "okapi",
+		malformedLines: 0,
+	},
 	{
 		name: "bad-utf8",
 		why: "bytes that are not UTF-8 inside a string",
-		content: Buffer.concat([Buffer.from(`${header("bad-utf8")}\n{"type":"message","id":"a1","parentId":null,"message":{"role":"user","content":"broken bytes quetzal `), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(' end"}}\n')]),
+		content: Buffer.concat([
+			Buffer.from(
+				`${header("bad-utf8")}\n{"type":"message","id":"a1","parentId":null,"message":{"role":"user","content":"broken bytes quetzal `,
+			),
+			Buffer.from([0xff, 0xfe, 0xc3]),
+			Buffer.from(' end"}}\n'),
+		]),
 		finds: "quetzal",
 		malformedLines: 0,
 	},
-	{ name: "nul", why: "an escaped NUL in text, and a raw NUL breaking a line", content: `${header("nul")}\n${msg("a1", null, "escaped nul \\u0000 ibex")}\n{"type":"message"\u0000 raw nul}\n`, finds: "ibex", malformedLines: 1 },
-	{ name: "deep", why: "a line nested 200,000 levels deep", content: `${header("deep")}\n${"[".repeat(200_000)}${"]".repeat(200_000)}\n${msg("a1", null, "after deep nesting tapir")}\n`, finds: "tapir", malformedLines: 1 },
-	{ name: "late-header", why: "the header after the first entry", content: `${msg("a1", null, "before the header gecko")}\n${header("late-header")}\n`, finds: "gecko", malformedLines: 0 },
+	{
+		name: "nul",
+		why: "an escaped NUL in text, and a raw NUL breaking a line",
+		content: `${header("nul")}\n${msg("a1", null, "escaped nul \\u0000 ibex")}\n{"type":"message"\u0000 raw nul}\n`,
+		finds: "ibex",
+		malformedLines: 1,
+	},
+	{
+		name: "deep",
+		why: "a line nested 200,000 levels deep",
+		content: `${header("deep")}\n${"[".repeat(200_000)}${"]".repeat(200_000)}\n${msg("a1", null, "after deep nesting tapir")}\n`,
+		finds: "tapir",
+		malformedLines: 1,
+	},
+	{
+		name: "late-header",
+		why: "the header after the first entry",
+		content: `${msg("a1", null, "before the header gecko")}\n${header("late-header")}\n`,
+		finds: "gecko",
+		malformedLines: 0,
+	},
 	{
 		name: "dupes-cycle",
 		why: "a parent cycle and a duplicate entry id",
@@ -54,7 +91,13 @@ const ODD_FILES: OddFile[] = [
 		finds: "heron",
 		malformedLines: 0,
 	},
-	{ name: "unknown", why: "an entry type Pi does not have", content: `${header("unknown")}\n{"type":"hologram","id":"h1","parentId":null,"payload":1}\n${msg("m1", "h1", "after unknown type lynx")}\n`, finds: "lynx", malformedLines: 0 },
+	{
+		name: "unknown",
+		why: "an entry type Pi does not have",
+		content: `${header("unknown")}\n{"type":"hologram","id":"h1","parentId":null,"payload":1}\n${msg("m1", "h1", "after unknown type lynx")}\n`,
+		finds: "lynx",
+		malformedLines: 0,
+	},
 	{ name: "empty", why: "no bytes at all", content: "", malformedLines: 0 },
 	{ name: "garbage", why: "no JSON at all", content: "not json at all\n\u0000\u0001\n", malformedLines: 2 },
 ];
@@ -97,7 +140,11 @@ describe("hostile transcripts", () => {
 	it("survives a file deleted or truncated between the walk and the read", async () => {
 		const root = folder();
 		const dir = join(root, "--home-dev-x--");
-		for (const name of ["gone", "cut", "fine"]) writeFileSync(join(dir, `${name}.jsonl`), `${header(name)}\n${msg("a", null, `first ${name} wapiti`)}\n${msg("b", "a", `second ${name} wapiti`)}\n`);
+		for (const name of ["gone", "cut", "fine"])
+			writeFileSync(
+				join(dir, `${name}.jsonl`),
+				`${header(name)}\n${msg("a", null, `first ${name} wapiti`)}\n${msg("b", "a", `second ${name} wapiti`)}\n`,
+			);
 		const { report, found, index } = await sync(root, (s) => ({
 			...s,
 			async read(path, start, end) {

@@ -2,7 +2,7 @@
 // node index-writer.mjs INDEX SESSIONS NAME ROUNDS [SESSIONS_PER_ROUND]   (ROUNDS 0: until killed)
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileSource, fileStorage, loadEngine, LookbackIndex } from "../../dist/index.js";
+import { fileSource, fileStorage, LookbackIndex, loadEngine } from "../../dist/index.js";
 
 const [indexPath, sessions, name, roundsText, perRoundText = "1"] = process.argv.slice(2);
 const rounds = Number(roundsText);
@@ -16,7 +16,13 @@ for (let r = 0; rounds === 0 || r < rounds; r++) {
 		const id = `${name}-${r}-${s}`;
 		const lines = [
 			{ type: "session", version: 3, id, timestamp: new Date().toISOString(), cwd: `/home/dev/${name}` },
-			{ type: "message", id: "a1", parentId: null, timestamp: new Date().toISOString(), message: { role: "user", content: [{ type: "text", text: `marker${name}x${r} w${s}w ${filler}` }], timestamp: 0 } },
+			{
+				type: "message",
+				id: "a1",
+				parentId: null,
+				timestamp: new Date().toISOString(),
+				message: { role: "user", content: [{ type: "text", text: `marker${name}x${r} w${s}w ${filler}` }], timestamp: 0 },
+			},
 		];
 		writeFileSync(join(dir, `2026-11-29T00-00-00-000Z_${id}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
 	}

@@ -28,8 +28,20 @@ if (mode === "writer") {
 		const now = new Date().toISOString();
 		const lines = [
 			{ type: "session", version: 3, id: marker, timestamp: now, cwd: "/home/dev/stress" },
-			{ type: "message", id: "m1", parentId: null, timestamp: now, message: { role: "user", content: [{ type: "text", text: `stressmark ${marker} ${filler}` }], timestamp: 0 } },
-			{ type: "message", id: "m2", parentId: "m1", timestamp: now, message: { role: "assistant", content: [{ type: "text", text: `${filler} ${round}` }], timestamp: 0 } },
+			{
+				type: "message",
+				id: "m1",
+				parentId: null,
+				timestamp: now,
+				message: { role: "user", content: [{ type: "text", text: `stressmark ${marker} ${filler}` }], timestamp: 0 },
+			},
+			{
+				type: "message",
+				id: "m2",
+				parentId: "m1",
+				timestamp: now,
+				message: { role: "assistant", content: [{ type: "text", text: `${filler} ${round}` }], timestamp: 0 },
+			},
 		];
 		// Written aside and renamed in, so that a writer killed here never leaves half a session.
 		const file = join(dir, `2026-11-30T00-00-00-000Z_${marker}.jsonl`);

@@ -6,7 +6,7 @@
  * engine, node:sqlite and bun:sqlite, and the readers are one of each. LOOKBACK_STRESS_SECONDS sets the
  * length (default 60).
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -37,9 +37,13 @@ describe("readers and a writer killed mid-commit, for a minute", () => {
 			let writerStarts = 0;
 			const start = (name: string) => {
 				const args = name === "writer" ? ["writer", indexPath, sessions, work] : ["reader", indexPath, sessions, work, String(SECONDS + 5)];
-				const runtime = name === "writer" ? RUNTIMES[writerStarts++ % RUNTIMES.length] : RUNTIMES[(Number(name.slice(1)) - 1) % RUNTIMES.length];
+				const runtime =
+					name === "writer" ? RUNTIMES[writerStarts++ % RUNTIMES.length] : RUNTIMES[(Number(name.slice(1)) - 1) % RUNTIMES.length];
 				runtimesUsed.add(`${name === "writer" ? "writer" : "reader"} ${runtime.engine}`);
-				const child = spawn(runtime.exe, [WORKER, ...args], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, LOOKBACK_ENGINE: runtime.engine === "wasm" ? "wasm" : "builtin" } });
+				const child = spawn(runtime.exe, [WORKER, ...args], {
+					stdio: ["ignore", "ignore", "pipe"],
+					env: { ...process.env, LOOKBACK_ENGINE: runtime.engine === "wasm" ? "wasm" : "builtin" },
+				});
 				let err = "";
 				child.stderr!.on("data", (c) => (err += c));
 				child.on("exit", (code, signal) => {
@@ -55,7 +59,7 @@ describe("readers and a writer killed mid-commit, for a minute", () => {
 			let readerKills = 0;
 			const started = Date.now();
 			let seed = 2026;
-			const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+			const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 			while (Date.now() - started < SECONDS * 1000) {
 				await new Promise((r) => setTimeout(r, 1000 + random() * 2500));
 				procs.get("writer")!.kill("SIGKILL");
@@ -68,12 +72,18 @@ describe("readers and a writer killed mid-commit, for a minute", () => {
 			stopping = true;
 			procs.get("writer")!.kill("SIGKILL");
 			await Promise.all(
-				[...procs.entries()].filter(([n]) => n !== "writer").map(([, p]) => (p.exitCode !== null || p.signalCode !== null ? undefined : new Promise((r) => p.on("exit", r)))),
+				[...procs.entries()]
+					.filter(([n]) => n !== "writer")
+					.map(([, p]) => (p.exitCode !== null || p.signalCode !== null ? undefined : new Promise((r) => p.on("exit", r)))),
 			);
 
-			const readerLogs = readdirSync(work).filter((f) => f.startsWith("reader-")).map((f) => readFileSync(join(work, f), "utf8"));
+			const readerLogs = readdirSync(work)
+				.filter((f) => f.startsWith("reader-"))
+				.map((f) => readFileSync(join(work, f), "utf8"));
 			const problems = readerLogs.join("").split("\n").filter(Boolean);
-			const reads = existsSync(join(work, "reads.log")) ? readFileSync(join(work, "reads.log"), "utf8").split("\n").filter(Boolean).map(Number) : [];
+			const reads = existsSync(join(work, "reads.log"))
+				? readFileSync(join(work, "reads.log"), "utf8").split("\n").filter(Boolean).map(Number)
+				: [];
 			const committed = readFileSync(join(work, "committed.log"), "utf8").split("\n").filter(Boolean);
 			const writerErrors = existsSync(join(work, "errors.log")) ? readFileSync(join(work, "errors.log"), "utf8") : "";
 
@@ -82,7 +92,16 @@ describe("readers and a writer killed mid-commit, for a minute", () => {
 			const present = new Set(index.reading((db) => db.exec("SELECT session_id FROM sessions")[0]?.values.flat() ?? []));
 			index.close();
 
-			const summary = { engines: [...runtimesUsed].sort(), writerKills, readerKills, reads: reads.reduce((a, b) => a + b, 0), commits: committed.length, problems: problems.slice(0, 5), errors, writerErrors: writerErrors.slice(0, 500) };
+			const summary = {
+				engines: [...runtimesUsed].sort(),
+				writerKills,
+				readerKills,
+				reads: reads.reduce((a, b) => a + b, 0),
+				commits: committed.length,
+				problems: problems.slice(0, 5),
+				errors,
+				writerErrors: writerErrors.slice(0, 500),
+			};
 			console.log(`stress: ${JSON.stringify(summary)}`);
 			expect(writerKills).toBeGreaterThanOrEqual(Math.min(15, Math.floor(SECONDS / 4)));
 			expect(problems, "reader failures").toEqual([]);
@@ -90,7 +109,10 @@ describe("readers and a writer killed mid-commit, for a minute", () => {
 			expect(writerErrors).toBe("");
 			expect(integrity).toEqual(["ok"]);
 			expect(committed.length).toBeGreaterThan(writerKills);
-			expect(committed.filter((m) => !present.has(m)), "committed sessions missing").toEqual([]);
+			expect(
+				committed.filter((m) => !present.has(m)),
+				"committed sessions missing",
+			).toEqual([]);
 			expect(summary.reads).toBeGreaterThan(100);
 		},
 		(SECONDS + 90) * 1000,

@@ -66,7 +66,8 @@ export async function generatedIndex(mb: number, seed = 42): Promise<GeneratedIn
 		const t2 = performance.now();
 		renameSync(indexPath, path);
 		// Files of another generator or schema are stale; other sizes of this one stay valid.
-		for (const f of readdirSync(CACHE)) if (f.startsWith(PREFIX) && !f.includes(version)) rmSync(join(CACHE, f), { recursive: true, force: true });
+		for (const f of readdirSync(CACHE))
+			if (f.startsWith(PREFIX) && !f.includes(version)) rmSync(join(CACHE, f), { recursive: true, force: true });
 		return { path, built: { generateMs: t1 - t0, indexMs: t2 - t1 } };
 	} finally {
 		rmSync(work, { recursive: true, force: true });

@@ -1,8 +1,8 @@
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
 import type { Server } from "node:http";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, serve } from "../browser.js";
 import { FIXTURES, SAMPLE } from "../helpers.js";
 
@@ -14,7 +14,10 @@ beforeAll(async () => {
 	const list = readdirSync(FIXTURES, { withFileTypes: true })
 		.filter((d) => d.isDirectory())
 		.flatMap((d) => readdirSync(join(FIXTURES, d.name)).map((f) => `${d.name}/${f}`));
-	({ url, server } = await serve({ "/sessions/": FIXTURES, "/": join(import.meta.dirname, "..", "..", "dist", "web") }, { "/sessions.json": JSON.stringify(list) }));
+	({ url, server } = await serve(
+		{ "/sessions/": FIXTURES, "/": join(import.meta.dirname, "..", "..", "dist", "web") },
+		{ "/sessions.json": JSON.stringify(list) },
+	));
 	browser = await launchChromium();
 });
 

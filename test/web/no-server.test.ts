@@ -6,8 +6,8 @@
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
-import { gzipSync } from "node:zlib";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openNodeIndex } from "../../src/node/open.js";
@@ -77,7 +77,10 @@ async function pickFolder(page: Page, folder: string): Promise<{ seen: number; p
 
 async function findTitle(page: Page, query: string, title: string): Promise<void> {
 	await page.fill("#query", query);
-	await page.waitForFunction(([q, t]) => document.querySelector(`#list[data-kind=results][data-query="${q}"] .row .title`)?.textContent === t, [query, title]);
+	await page.waitForFunction(
+		([q, t]) => document.querySelector(`#list[data-kind=results][data-query="${q}"] .row .title`)?.textContent === t,
+		[query, title],
+	);
 }
 
 describe("no-server mode", () => {
@@ -121,7 +124,8 @@ describe("no-server mode", () => {
 		// private file system instead, filled with the sample sessions.
 		const context = await browser.newContext();
 		await context.addInitScript(() => {
-			(window as unknown as { showDirectoryPicker(): Promise<FileSystemDirectoryHandle> }).showDirectoryPicker = async () => (await navigator.storage.getDirectory()).getDirectoryHandle("sessions");
+			(window as unknown as { showDirectoryPicker(): Promise<FileSystemDirectoryHandle> }).showDirectoryPicker = async () =>
+				(await navigator.storage.getDirectory()).getDirectoryHandle("sessions");
 		});
 		const page = await open(await staticServer(), await context.newPage());
 		const files = readdirSync(FIXTURES, { recursive: true, encoding: "utf8" })
@@ -150,7 +154,13 @@ describe("no-server mode", () => {
 		const [path, text] = files[0];
 		const last = text.trim().split("\n").pop() ?? "";
 		const message = { role: "user", content: [{ type: "text", text: "and the dingoRollback?" }], timestamp: Date.now() };
-		const line = JSON.stringify({ type: "message", id: "feedbeef", parentId: JSON.parse(last).id, timestamp: new Date().toISOString(), message });
+		const line = JSON.stringify({
+			type: "message",
+			id: "feedbeef",
+			parentId: JSON.parse(last).id,
+			timestamp: new Date().toISOString(),
+			message,
+		});
 		await write([[path, `${line}\n`]], true);
 		// The folder handle is kept with the index: after a reload, rescan reads the folder again without a pick.
 		await page.reload();
@@ -192,11 +202,14 @@ describe("no-server mode", () => {
 		expect(await page.getAttribute("#scan-report", "data-added")).toBe("1");
 		await findTitle(page, "capybaraQueue", "Archive note: the capybaraQueue drains nightly");
 		const handled = Number(await page.getAttribute("#local", "data-handled"));
-		await page.evaluate((text) => {
-			const data = new DataTransfer();
-			data.items.add(new File([text], "2026-11-01T00-00-00-000Z_dropped.jsonl"));
-			dispatchEvent(new DragEvent("drop", { dataTransfer: data, cancelable: true }));
-		}, readFileSync(plain.getSessionFile()!, "utf8"));
+		await page.evaluate(
+			(text) => {
+				const data = new DataTransfer();
+				data.items.add(new File([text], "2026-11-01T00-00-00-000Z_dropped.jsonl"));
+				dispatchEvent(new DragEvent("drop", { dataTransfer: data, cancelable: true }));
+			},
+			readFileSync(plain.getSessionFile()!, "utf8"),
+		);
 		await page.waitForSelector(`#local[data-handled="${handled + 1}"]`);
 		expect(await page.getAttribute("#scan-report", "data-added")).toBe("1");
 		await findTitle(page, "wombatLedger", "Dropped: where does the wombatLedger live?");
@@ -206,10 +219,15 @@ describe("no-server mode", () => {
 	it("names a malformed session file among good ones and indexes the good ones", async () => {
 		const folder = join(dir, "mixed", "sessions");
 		cpSync(join(sessions, "--home-dev-projects-webshop--"), join(folder, "--home-dev-projects-webshop--"), { recursive: true });
-		writeFileSync(join(folder, "--home-dev-projects-webshop--", "2026-01-01T00-00-00-000Z_broken.jsonl"), "this is not json\n\u0000\u0001 binary junk\n{\"half\":");
+		writeFileSync(
+			join(folder, "--home-dev-projects-webshop--", "2026-01-01T00-00-00-000Z_broken.jsonl"),
+			'this is not json\n\u0000\u0001 binary junk\n{"half":',
+		);
 		const page = await open(await staticServer());
 		await pickFolder(page, folder);
-		expect(await page.textContent("#scan-problems")).toMatch(/sessions\/--home-dev-projects-webshop--\/2026-01-01T00-00-00-000Z_broken\.jsonl: nothing in it is a session entry \(2 malformed lines\)/);
+		expect(await page.textContent("#scan-problems")).toMatch(
+			/sessions\/--home-dev-projects-webshop--\/2026-01-01T00-00-00-000Z_broken\.jsonl: nothing in it is a session entry \(2 malformed lines\)/,
+		);
 		await findTitle(page, "RabbitMQ quorum", "Order queue: dead-letter handling");
 		await page.context().close();
 	});
@@ -225,9 +243,17 @@ describe("no-server mode", () => {
 		const corrupt = Buffer.from(good);
 		corrupt.fill(0xab, 4096 * 2, Math.floor(good.length / 4096 / 2) * 4096);
 		const cases: [string, Buffer, RegExp][] = [
-			["notes.md", readFileSync(join(FIXTURES, "README.md")), /notes\.md cannot be opened: it is not a lookback index \(not an SQLite database at all\)/],
+			[
+				"notes.md",
+				readFileSync(join(FIXTURES, "README.md")),
+				/notes\.md cannot be opened: it is not a lookback index \(not an SQLite database at all\)/,
+			],
 			["newer.db", newer, /newer\.db cannot be opened: it was written by a newer lookback \(index schema 99; this page reads schema \d+\)/],
-			["truncated.db", good.subarray(0, Math.floor(good.length / 2)), /truncated\.db cannot be opened: the file is truncated: it holds [\d,]+ bytes of the [\d,]+ its header announces/],
+			[
+				"truncated.db",
+				good.subarray(0, Math.floor(good.length / 2)),
+				/truncated\.db cannot be opened: the file is truncated: it holds [\d,]+ bytes of the [\d,]+ its header announces/,
+			],
 			["corrupt.db", corrupt, /corrupt\.db cannot be opened: .*(damaged|malformed|corrupt)/],
 		];
 		for (const [name, bytes, message] of cases) {

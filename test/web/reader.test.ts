@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openNodeIndex } from "../../src/node/open.js";
-import { serveViewer, type Serving } from "../../src/node/serve.js";
+import { type Serving, serveViewer } from "../../src/node/serve.js";
 import { launchChromium } from "../browser.js";
 import { FIXTURES, SAMPLE } from "../helpers.js";
 import { ompStore, PARENT } from "../omp/omp-store.js";
@@ -17,7 +17,8 @@ import { watchedPage } from "./watched-page.js";
 
 const WEB = join(import.meta.dirname, "..", "..", "dist", "web");
 const SUBAGENT = "01a30000-0000-7000-8000-00000000cccc";
-const HOSTILE = "hostile branch <script>window.__pwned = 'script'</script> <img src=x onerror=\"window.__pwned = 'img'\"> [press](javascript:window.__pwned='link')";
+const HOSTILE =
+	"hostile branch <script>window.__pwned = 'script'</script> <img src=x onerror=\"window.__pwned = 'img'\"> [press](javascript:window.__pwned='link')";
 let browser: Browser;
 let serving: Serving;
 let dir: string;
@@ -82,7 +83,9 @@ describe("the reader", () => {
 		expect(await page.textContent("#reader .branches li")).toMatch(/^active branch 13 messages: Too much ops for us/);
 
 		await page.click("#reader .branches .to-active");
-		await page.waitForFunction(() => document.querySelector("#reader .branches summary")?.textContent?.startsWith("reading the active branch"));
+		await page.waitForFunction(() =>
+			document.querySelector("#reader .branches summary")?.textContent?.startsWith("reading the active branch"),
+		);
 		// It opens where the active branch leaves the abandoned one.
 		expect(await page.textContent("#reader .message.focus")).toContain("Too much ops for us");
 		expect(await summary(page)).toContain("2 leaving this one");
@@ -92,11 +95,15 @@ describe("the reader", () => {
 
 		await page.click("#reader .branches summary");
 		await page.locator("#reader .branches li a", { hasText: "RabbitMQ" }).click();
-		await page.waitForFunction(() => document.querySelector("#reader .branches summary")?.textContent?.startsWith("reading an abandoned branch"));
+		await page.waitForFunction(() =>
+			document.querySelector("#reader .branches summary")?.textContent?.startsWith("reading an abandoned branch"),
+		);
 		expect(await page.textContent("#reader .message.focus")).toContain("migrate the queue to RabbitMQ");
 		expect(await page.textContent("#reader .messages")).toContain("amqplib");
 		await page.goBack();
-		await page.waitForFunction(() => document.querySelector("#reader .branches summary")?.textContent?.startsWith("reading the active branch"));
+		await page.waitForFunction(() =>
+			document.querySelector("#reader .branches summary")?.textContent?.startsWith("reading the active branch"),
+		);
 		await page.close();
 	});
 
@@ -205,12 +212,16 @@ describe("the reader", () => {
 		expect(await page.textContent("#reader .branches li")).toContain("<script>window.__pwned = 'script'</script>");
 		expect(await page.textContent("#reader .fork-marker")).toContain("<img src=x onerror=");
 		await page.locator("#reader .branches li a").click();
-		await page.waitForFunction(() => document.querySelector("#reader .branches summary")?.textContent?.startsWith("reading an abandoned branch"));
+		await page.waitForFunction(() =>
+			document.querySelector("#reader .branches summary")?.textContent?.startsWith("reading an abandoned branch"),
+		);
 		await page.keyboard.press("Control+f");
 		await page.waitForFunction(() => document.activeElement?.id === "find");
 		await page.keyboard.type("script");
 		await page.waitForFunction(() => document.querySelector(".find-count")?.textContent?.endsWith("messages"));
-		expect(await page.locator("#reader script, #reader img, #reader iframe, #reader [onerror], #reader a[href^='javascript']").count()).toBe(0);
+		expect(
+			await page.locator("#reader script, #reader img, #reader iframe, #reader [onerror], #reader a[href^='javascript']").count(),
+		).toBe(0);
 		expect(await page.evaluate(() => (window as { __pwned?: string }).__pwned)).toBeUndefined();
 		expect(foreign).toEqual([]);
 		await page.close();

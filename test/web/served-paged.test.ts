@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countServedBytes } from "../../bench/served-bytes.mjs";
-import { serveViewer, type Serving } from "../../src/node/serve.js";
+import { type Serving, serveViewer } from "../../src/node/serve.js";
 import { launchChromium } from "../browser.js";
 import { generatedIndex } from "./generated-index.js";
 
@@ -23,7 +23,9 @@ beforeAll(async () => {
 	const generated = await generatedIndex(MB);
 	if (generated.built) {
 		const s = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
-		console.log(`served mode: generated ${MB} MB of sessions in ${s(generated.built.generateMs)}, indexed them in ${s(generated.built.indexMs)} (kept for later runs in node_modules/.cache/lookback-test)`);
+		console.log(
+			`served mode: generated ${MB} MB of sessions in ${s(generated.built.generateMs)}, indexed them in ${s(generated.built.indexMs)} (kept for later runs in node_modules/.cache/lookback-test)`,
+		);
 	}
 	serving = await serveViewer({ indexPath: generated.path, webDir: WEB });
 	// The first request makes the read-optimised snapshot; its size is the file the page reads.
@@ -81,7 +83,9 @@ describe("served mode by ranges", () => {
 		await page.fill("#query", "error");
 		await page.waitForSelector("#list[data-kind=results][data-query=error] .row");
 		const query = { requests: sent.requests - before.requests, bytes: sent.bytes - before.bytes };
-		console.log(`served mode: \`error\` since 2026-10-30: ${query.requests} requests ${(query.bytes / 1e6).toFixed(1)} MB (${((100 * query.bytes) / servedBytes).toFixed(1)}% of the file)`);
+		console.log(
+			`served mode: \`error\` since 2026-10-30: ${query.requests} requests ${(query.bytes / 1e6).toFixed(1)} MB (${((100 * query.bytes) / servedBytes).toFixed(1)}% of the file)`,
+		);
 		expect(query.bytes).toBeLessThan(0.15 * servedBytes);
 		await page.close();
 	});

@@ -7,11 +7,11 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openNodeIndex } from "../../src/node/open.js";
-import { serveViewer, type Serving } from "../../src/node/serve.js";
+import { type Serving, serveViewer } from "../../src/node/serve.js";
 import { launchChromium } from "../browser.js";
-import { watchedPage } from "./watched-page.js";
 import { FIXTURES, SAMPLE } from "../helpers.js";
 import { assistantMessage, newSession, toolResult, userMessage } from "../pi-sessions.js";
+import { watchedPage } from "./watched-page.js";
 
 const WEB = join(import.meta.dirname, "..", "..", "dist", "web");
 // README's screenshots are taken again with `npm run screenshots`; a plain test run keeps its pictures out of the tree.
@@ -35,7 +35,11 @@ beforeAll(async () => {
 	cpSync(FIXTURES, sessions, { recursive: true });
 	const sm = newSession(sessions, "/home/dev/hostile");
 	sm.appendMessage(userMessage(HOSTILE));
-	sm.appendMessage(assistantMessage(`Here is what you sent:\n\n${HOSTILE}\n\n\`\`\`ts\nconst answer: number = 42;\n\`\`\``, [{ name: "bash", arguments: { command: "echo '<script>alert(1)</script>'" } }]));
+	sm.appendMessage(
+		assistantMessage(`Here is what you sent:\n\n${HOSTILE}\n\n\`\`\`ts\nconst answer: number = 42;\n\`\`\``, [
+			{ name: "bash", arguments: { command: "echo '<script>alert(1)</script>'" } },
+		]),
+	);
 	sm.appendMessage(toolResult("bash", "<script>window.__pwned='tool'</script>"));
 	indexPath = join(dir, "index.db");
 	const opened = await openNodeIndex({ indexPath, sessionsDirs: [sessions], onlySessionsDirs: true, env: {} });
@@ -51,14 +55,26 @@ afterAll(async () => {
 	rmSync(dir, { recursive: true, force: true });
 });
 
-function raw(path: string, options: { method?: string; host?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; body: Buffer; headers: Record<string, string | string[] | undefined> }> {
+function raw(
+	path: string,
+	options: { method?: string; host?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: Buffer; headers: Record<string, string | string[] | undefined> }> {
 	const { port } = serving.server.address() as AddressInfo;
 	return new Promise((resolve, reject) => {
-		const req = request({ host: "127.0.0.1", port, path, method: options.method ?? "GET", headers: { host: options.host ?? `127.0.0.1:${port}`, ...options.headers } }, (res) => {
-			const chunks: Buffer[] = [];
-			res.on("data", (c: Buffer) => chunks.push(c));
-			res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }));
-		});
+		const req = request(
+			{
+				host: "127.0.0.1",
+				port,
+				path,
+				method: options.method ?? "GET",
+				headers: { host: options.host ?? `127.0.0.1:${port}`, ...options.headers },
+			},
+			(res) => {
+				const chunks: Buffer[] = [];
+				res.on("data", (c: Buffer) => chunks.push(c));
+				res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }));
+			},
+		);
 		req.on("error", reject);
 		req.end();
 	});
@@ -211,7 +227,16 @@ describe("lookback serve", () => {
 		expect((await raw("/", { host: "attacker.test:1234" })).status).toBe(403);
 		expect((await raw("/index.db", { method: "POST" })).status).toBe(405);
 		expect((await raw("/index.db", { method: "PUT" })).status).toBe(405);
-		for (const path of ["/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2fetc%2fpasswd", "/app.js/../../../package.json", "/package.json", "/dist/cli.js", "//etc/passwd", "/index.db%00.html"]) {
+		for (const path of [
+			"/../../../../etc/passwd",
+			"/%2e%2e/%2e%2e/etc/passwd",
+			"/..%2f..%2fetc%2fpasswd",
+			"/app.js/../../../package.json",
+			"/package.json",
+			"/dist/cli.js",
+			"//etc/passwd",
+			"/index.db%00.html",
+		]) {
 			const r = await raw(path);
 			expect(r.status, path).toBe(404);
 			expect(r.body.toString()).not.toContain("root:");

@@ -17,7 +17,7 @@ import { VirtualList } from "./components/VirtualList.js";
 import { startDb } from "./db-client.js";
 import { canKeep, keepPageOffline } from "./picked-files.js";
 import type { IndexInfo } from "./protocol.js";
-import { readViewState, viewUrl, type ViewState } from "./view-state.js";
+import { readViewState, type ViewState, viewUrl } from "./view-state.js";
 
 const db = startDb();
 keepPageOffline();
@@ -25,7 +25,9 @@ const INDEX_URL = "index.db";
 const loadMode = new URLSearchParams(location.search).get("load");
 const mode = loadMode === "paged" || loadMode === "whole" ? loadMode : undefined;
 
-type Listing = { kind: "recent"; sessions: SessionSummary[] } | { kind: "results"; query: string; hits: SearchHit[]; notice?: string; error?: string };
+type Listing =
+	| { kind: "recent"; sessions: SessionSummary[] }
+	| { kind: "results"; query: string; hits: SearchHit[]; notice?: string; error?: string };
 
 function App() {
 	const [view, setView] = useState<ViewState>(() => readViewState(location.search));
@@ -59,13 +61,12 @@ function App() {
 	};
 	const openIndex = () => {
 		setChanged(undefined);
-		canKeep().then((keep) => db.call("open", { url: INDEX_URL, mode, keep })).then(
-			opened,
-			(error: Error) => {
+		canKeep()
+			.then((keep) => db.call("open", { url: INDEX_URL, mode, keep }))
+			.then(opened, (error: Error) => {
 				setFailure(error.message);
 				document.body.dataset.ready = "error";
-			},
-		);
+			});
 	};
 	useEffect(openIndex, []);
 	useEffect(() => {
@@ -80,7 +81,13 @@ function App() {
 		const timer = setInterval(async () => {
 			try {
 				const head = await fetch(INDEX_URL, { method: "HEAD", cache: "no-store" });
-				setChanged(head.ok && head.headers.get("ETag") !== info.etag ? "the server's index changed since this page opened it" : head.ok ? undefined : `the server answers ${head.status}`);
+				setChanged(
+					head.ok && head.headers.get("ETag") !== info.etag
+						? "the server's index changed since this page opened it"
+						: head.ok
+							? undefined
+							: `the server answers ${head.status}`,
+				);
 			} catch {
 				setChanged("the server does not answer: what is open stays readable");
 			}
@@ -93,11 +100,18 @@ function App() {
 	useEffect(() => {
 		if (!info) return;
 		let current = true;
-		const filters = { project: view.project || undefined, agent: view.agent || undefined, since: view.since || undefined, until: view.until || undefined };
+		const filters = {
+			project: view.project || undefined,
+			agent: view.agent || undefined,
+			since: view.since || undefined,
+			until: view.until || undefined,
+		};
 		const timer = setTimeout(async () => {
 			try {
 				const next: Listing = view.q.trim()
-					? await db.call("search", { query: view.q, ...filters, role: view.role || undefined, branch: view.branch || undefined, limit: 100 }).then((r) => ({ kind: "results", query: view.q, hits: r.results, notice: r.notice, error: r.error }))
+					? await db
+							.call("search", { query: view.q, ...filters, role: view.role || undefined, branch: view.branch || undefined, limit: 100 })
+							.then((r) => ({ kind: "results", query: view.q, hits: r.results, notice: r.notice, error: r.error }))
 					: { kind: "recent", sessions: await db.call("browse", { ...filters, limit: 200 }) };
 				if (current) {
 					setListing(next);
@@ -162,7 +176,13 @@ function App() {
 	return (
 		<>
 			<header class="top">
-				<a class="brand" href={location.pathname} onClick={(e) => (e.preventDefault(), go({ q: "", project: "", agent: "", role: "", since: "", until: "", branch: "", session: "", entry: "" }))}>
+				<a
+					class="brand"
+					href={location.pathname}
+					onClick={(e) => (
+						e.preventDefault(), go({ q: "", project: "", agent: "", role: "", since: "", until: "", branch: "", session: "", entry: "" })
+					)}
+				>
 					lookback
 				</a>
 				<SearchBar state={view} input={input} onChange={(patch) => go(patch, false)} />
@@ -175,29 +195,56 @@ function App() {
 				</p>
 			) : null}
 			<main class={view.session ? "panes reading" : "panes"}>
-				<section id="list" class="list" data-kind={listing?.kind} data-query={listing?.kind === "results" ? listing.query : undefined} aria-label={listing?.kind === "results" ? "results" : "recent sessions"}>
+				<section
+					id="list"
+					class="list"
+					data-kind={listing?.kind}
+					data-query={listing?.kind === "results" ? listing.query : undefined}
+					aria-label={listing?.kind === "results" ? "results" : "recent sessions"}
+				>
 					<h2 class="pane-title">
 						{listing?.kind === "results" ? `${rows.length} matching session${rows.length === 1 ? "" : "s"}` : "recent sessions"}
 						{view.since && view.since === view.until ? ` on ${view.since}` : ""}
 					</h2>
-					{listing?.kind === "results" && (listing.error || listing.notice) ? <p class="notice">{listing.error ?? listing.notice}</p> : null}
-					{listing && rows.length === 0 && !(listing.kind === "results" && listing.error) ? <p class="notice">{listing.kind === "results" ? "no session matches" : "no sessions"}</p> : null}
+					{listing?.kind === "results" && (listing.error || listing.notice) ? (
+						<p class="notice">{listing.error ?? listing.notice}</p>
+					) : null}
+					{listing && rows.length === 0 && !(listing.kind === "results" && listing.error) ? (
+						<p class="notice">{listing.kind === "results" ? "no session matches" : "no sessions"}</p>
+					) : null}
 					<VirtualList
 						items={rows}
 						estimate={84}
 						keyOf={(r, i) => `${r.sessionId}-${i}`}
 						scrollTo={selected}
-						render={(r, i) => <SessionRow session={r} selected={i === selected} href={hrefOf(r.sessionId, "entryId" in r ? r.entryId : undefined)} onOpen={() => (setSelected(i), openRow(i))} />}
+						render={(r, i) => (
+							<SessionRow
+								session={r}
+								selected={i === selected}
+								href={hrefOf(r.sessionId, "entryId" in r ? r.entryId : undefined)}
+								onOpen={() => (setSelected(i), openRow(i))}
+							/>
+						)}
 					/>
 				</section>
 				<section id="reader" class="detail">
 					{session?.error ? <p class="failure">{session.error}</p> : null}
 					{session?.view ? (
-						<Reader view={session.view} entry={view.entry} linkTo={hrefOf} onOpen={openSession} onClose={() => go({ session: "", entry: "" })} />
+						<Reader
+							view={session.view}
+							entry={view.entry}
+							linkTo={hrefOf}
+							onOpen={openSession}
+							onClose={() => go({ session: "", entry: "" })}
+						/>
 					) : landing && !view.session ? (
 						<div class="landing">
 							<h2 class="pane-title">activity</h2>
-							<ActivityChart days={landing.activity} selected={view.since === view.until ? view.since : ""} onPick={(day) => go({ since: day, until: day })} />
+							<ActivityChart
+								days={landing.activity}
+								selected={view.since === view.until ? view.since : ""}
+								onPick={(day) => go({ since: day, until: day })}
+							/>
 							<h2 class="pane-title">projects</h2>
 							<ProjectList projects={landing.projects} onPick={(project) => go({ project })} />
 						</div>

@@ -21,7 +21,8 @@ export async function filesOfFolder(folder: FileSystemDirectoryHandle, prefix = 
 	for await (const entry of entries) {
 		const path = `${prefix}/${entry.name}`;
 		if (entry.kind === "file" && isSessionFile(entry.name)) found.push({ path, file: await (entry as FileSystemFileHandle).getFile() });
-		else if (entry.kind === "directory" && depth < 6) found.push(...(await filesOfFolder(entry as FileSystemDirectoryHandle, path, depth + 1)));
+		else if (entry.kind === "directory" && depth < 6)
+			found.push(...(await filesOfFolder(entry as FileSystemDirectoryHandle, path, depth + 1)));
 	}
 	return found;
 }

@@ -1,7 +1,7 @@
 /** Loads lookback's engine build (wasm/dist) in a browser, the wasm fetched by URL or passed as bytes. */
 
-import initSqlJs from "../../wasm/dist/sql-wasm.cjs";
 import { checkEngine, type SqlJsStatic } from "../../src/core/index.js";
+import initSqlJs from "../../wasm/dist/sql-wasm.cjs";
 
 export interface WebEngineOptions {
 	/** URL of sql-wasm.wasm (default: beside the page). */

@@ -4,18 +4,20 @@
  * then opens it, and SQLite's quick_check reads every page for damage the header cannot show.
  */
 
-import { errorMessage, LookbackError, SCHEMA_VERSION, type FilesEngine } from "../../src/core/index.js";
+import { errorMessage, type FilesEngine, LookbackError, SCHEMA_VERSION } from "../../src/core/index.js";
 import { openWholeCopy } from "./whole-copy.js";
 
 const MAGIC = "SQLite format 3\0";
 /** PRAGMA application_id of a lookback index ("LkBk"). */
 const LOOKBACK_APP_ID = 0x4c6b426b;
 
-const bad = (name: string, why: string) => new LookbackError("index-unusable", `${name} cannot be opened: ${why}. Nothing this browser keeps was changed.`);
+const bad = (name: string, why: string) =>
+	new LookbackError("index-unusable", `${name} cannot be opened: ${why}. Nothing this browser keeps was changed.`);
 
 /** What the 100-byte header tells; a reason to refuse, or undefined. */
 export function headerProblem(bytes: Uint8Array): string | undefined {
-	if (bytes.length < 100 || new TextDecoder().decode(bytes.subarray(0, 16)) !== MAGIC) return "it is not a lookback index (not an SQLite database at all)";
+	if (bytes.length < 100 || new TextDecoder().decode(bytes.subarray(0, 16)) !== MAGIC)
+		return "it is not a lookback index (not an SQLite database at all)";
 	const view = new DataView(bytes.buffer, bytes.byteOffset, 100);
 	const pageSize = view.getUint16(16) === 1 ? 65536 : view.getUint16(16);
 	const pages = view.getUint32(28);
@@ -25,8 +27,10 @@ export function headerProblem(bytes: Uint8Array): string | undefined {
 	}
 	if (view.getUint32(68) !== LOOKBACK_APP_ID) return "it is not a lookback index (an SQLite database of another program)";
 	const version = view.getUint32(60);
-	if (version > SCHEMA_VERSION) return `it was written by a newer lookback (index schema ${version}; this page reads schema ${SCHEMA_VERSION}): update lookback and export it again, or pick the session folder instead`;
-	if (version < SCHEMA_VERSION) return `it was written by an older lookback (index schema ${version}; this page reads schema ${SCHEMA_VERSION}): pick the session folder to build the index again`;
+	if (version > SCHEMA_VERSION)
+		return `it was written by a newer lookback (index schema ${version}; this page reads schema ${SCHEMA_VERSION}): update lookback and export it again, or pick the session folder instead`;
+	if (version < SCHEMA_VERSION)
+		return `it was written by an older lookback (index schema ${version}; this page reads schema ${SCHEMA_VERSION}): pick the session folder to build the index again`;
 	return undefined;
 }
 
@@ -43,7 +47,14 @@ export async function checkIndexFile(engine: FilesEngine, bytes: Uint8Array, nam
 	} catch (error) {
 		// The core's own verdict names the problem; anything else SQLite met on the way means damage.
 		const why = errorMessage(error).replace(/^lookback: (cannot read the index .*?: )?/, "");
-		throw bad(name, error instanceof LookbackError && error.code === "index-unusable" ? why : why.startsWith("it is damaged") ? why : `it is damaged (${why})`);
+		throw bad(
+			name,
+			error instanceof LookbackError && error.code === "index-unusable"
+				? why
+				: why.startsWith("it is damaged")
+					? why
+					: `it is damaged (${why})`,
+		);
 	} finally {
 		copy?.release();
 	}

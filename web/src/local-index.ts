@@ -6,7 +6,15 @@
  */
 
 import { createStore, get, set, type UseStore } from "idb-keyval";
-import { errorMessage, fileProblems, LookbackIndex, memoryStorage, type FilesEngine, type SnapshotStorage, type SyncProgress } from "../../src/core/index.js";
+import {
+	errorMessage,
+	type FilesEngine,
+	fileProblems,
+	LookbackIndex,
+	memoryStorage,
+	type SnapshotStorage,
+	type SyncProgress,
+} from "../../src/core/index.js";
 import { browserSource, filesOfFolder, type PickedFile } from "./browser-source.js";
 import { idbStorage } from "./idb-storage.js";
 import { checkIndexFile } from "./index-file.js";
@@ -105,7 +113,10 @@ export async function scan(request: ScanRequest, onProgress: (p: SyncProgress) =
 		unchanged: report.unchanged,
 		bytesRead: report.bytesRead,
 		skipped: report.skippedFiles.map((s) => `${s.path} (${s.reason}${s.detail ? `: ${s.detail}` : ""})`),
-		problems: problems.map((p) => `${p.path}: ${p.entries === 0 ? "nothing in it is a session entry" : p.problem ?? "some lines are damaged"}${p.malformedLines > 0 ? ` (${p.malformedLines} malformed line${p.malformedLines === 1 ? "" : "s"})` : ""}`),
+		problems: problems.map(
+			(p) =>
+				`${p.path}: ${p.entries === 0 ? "nothing in it is a session entry" : (p.problem ?? "some lines are damaged")}${p.malformedLines > 0 ? ` (${p.malformedLines} malformed line${p.malformedLines === 1 ? "" : "s"})` : ""}`,
+		),
 		warnings: report.warnings.map((w) => ("message" in w ? w.message : "error" in w ? w.error : w.reason)),
 		info: localInfo(),
 	};
@@ -123,6 +134,8 @@ export async function importIndex(engine: FilesEngine, file: File): Promise<Inde
 		await previous.storage.save(bytes);
 	}
 	previous.index.close();
-	local = previous.store ? await openOn(engine, previous.storage, previous.store) : await openOn(engine, memoryStorage(bytes), undefined, previous.notKept);
+	local = previous.store
+		? await openOn(engine, previous.storage, previous.store)
+		: await openOn(engine, memoryStorage(bytes), undefined, previous.notKept);
 	return localInfo();
 }

@@ -19,7 +19,8 @@ import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
 import MarkdownIt from "markdown-it";
 
-for (const [name, lang] of Object.entries({ bash, css, diff, go, javascript, json, python, rust, sql, typescript, xml, yaml })) hljs.registerLanguage(name, lang);
+for (const [name, lang] of Object.entries({ bash, css, diff, go, javascript, json, python, rust, sql, typescript, xml, yaml }))
+	hljs.registerLanguage(name, lang);
 hljs.registerAliases(["sh", "shell", "zsh"], { languageName: "bash" });
 hljs.registerAliases(["js", "jsx", "mjs"], { languageName: "javascript" });
 hljs.registerAliases(["ts", "tsx"], { languageName: "typescript" });

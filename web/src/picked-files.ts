@@ -32,8 +32,10 @@ function entries(dir: FileSystemDirectoryEntry): Promise<FileSystemEntry[]> {
 
 async function walkEntry(entry: FileSystemEntry, found: PickedFile[], depth = 0): Promise<void> {
 	const path = entry.fullPath.replace(/^\//, "");
-	if (entry.isFile) found.push({ path, file: await new Promise<File>((resolve, reject) => (entry as FileSystemFileEntry).file(resolve, reject)) });
-	else if (entry.isDirectory && depth < 6) for (const child of await entries(entry as FileSystemDirectoryEntry)) await walkEntry(child, found, depth + 1);
+	if (entry.isFile)
+		found.push({ path, file: await new Promise<File>((resolve, reject) => (entry as FileSystemFileEntry).file(resolve, reject)) });
+	else if (entry.isDirectory && depth < 6)
+		for (const child of await entries(entry as FileSystemDirectoryEntry)) await walkEntry(child, found, depth + 1);
 }
 
 /** Files and folders dropped on the page. */

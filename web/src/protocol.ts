@@ -1,6 +1,15 @@
 /** Messages between the page and the worker that holds the database. */
 
-import type { ActivityDay, BrowseOptions, ProjectCount, ReadOptions, SearchRequest, SearchResponse, SessionSummary, SessionView } from "../../src/core/index.js";
+import type {
+	ActivityDay,
+	BrowseOptions,
+	ProjectCount,
+	ReadOptions,
+	SearchRequest,
+	SearchResponse,
+	SessionSummary,
+	SessionView,
+} from "../../src/core/index.js";
 
 /** Which index the worker has open, and how it reads it. */
 export interface IndexInfo {

@@ -67,7 +67,8 @@ export class RangeFile {
 			this.changed = true;
 			throw fsError("EIO", "the served index changed");
 		}
-		if (xhr.status !== 206 || !body || body.byteLength !== end - start + 1) throw fsError("EIO", `range ${start}-${end}: status ${xhr.status}`);
+		if (xhr.status !== 206 || !body || body.byteLength !== end - start + 1)
+			throw fsError("EIO", `range ${start}-${end}: status ${xhr.status}`);
 		for (let i = 0; i * this.chunk < body.byteLength; i++) {
 			this.put(first + i, new Uint8Array(body, i * this.chunk, Math.min(this.chunk, body.byteLength - i * this.chunk)));
 		}

@@ -1,6 +1,6 @@
 /** An index file in the engine's filesystem (a ranged mount or a whole copy), opened in place and read-only. */
 
-import { openAt, type FilesEngine, type InPlaceStorage } from "../../src/core/index.js";
+import { type FilesEngine, type InPlaceStorage, openAt } from "../../src/core/index.js";
 
 export function readOnlyStorage(engine: FilesEngine, enginePath: string, description: string): InPlaceStorage {
 	return {

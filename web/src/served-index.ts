@@ -6,7 +6,7 @@
  */
 
 import { createStore, get, set } from "idb-keyval";
-import { LookbackError, LookbackIndex, mountEngineFiles, type FilesEngine } from "../../src/core/index.js";
+import { type FilesEngine, LookbackError, LookbackIndex, mountEngineFiles } from "../../src/core/index.js";
 import type { IndexInfo } from "./protocol.js";
 import { RangeFile, rangeFiles } from "./range-files.js";
 import { readOnlyStorage } from "./read-only-storage.js";
@@ -96,7 +96,12 @@ export async function openServed(engine: FilesEngine, url: string, mode?: "paged
 		const pageSize = head.length >= 18 ? (head[16] << 8) | head[17] : 0;
 		const page = pageSize === 1 ? 65536 : pageSize;
 		const file = new RangeFile(url, size, etag, { chunkBytes: Math.max(16384, page) });
-		const mountpoint = mountEngineFiles(engine.FS, rangeFiles("index.db", file), `served${++opened}`, { reads: 0, bytesRead: 0, writes: 0, fsyncs: 0 });
+		const mountpoint = mountEngineFiles(engine.FS, rangeFiles("index.db", file), `served${++opened}`, {
+			reads: 0,
+			bytesRead: 0,
+			writes: 0,
+			fsyncs: 0,
+		});
 		const index = await LookbackIndex.open({ sql: engine, storage: readOnlyStorage(engine, `${mountpoint}/index.db`, url) });
 		return { index, file, info: withInfo(index, { mode: "paged", bytes: size, etag }) };
 	}

@@ -41,7 +41,8 @@ worker.addEventListener("fetch", (event) => {
 	if (request.method !== "GET") return;
 	const scope = new URL(worker.registration.scope);
 	const url = new URL(request.url);
-	const name = url.origin === scope.origin && url.pathname.startsWith(scope.pathname) ? url.pathname.slice(scope.pathname.length) : undefined;
+	const name =
+		url.origin === scope.origin && url.pathname.startsWith(scope.pathname) ? url.pathname.slice(scope.pathname.length) : undefined;
 	const isPage = request.mode === "navigate" || name === "" || name === "index.html";
 	if (!isPage && (name === undefined || !PAGE.includes(name))) return; // the index and everything else: straight to the network
 	const key = isPage ? scope.href : url.href;

@@ -34,7 +34,11 @@ export function headTail(text: string, max: number, headShare: number): Part {
 	if (text.length <= max) return { text, cut: false, whole: text };
 	const head = Math.floor(max * headShare);
 	const tail = max - head;
-	return { text: `${text.slice(0, head)}\n[… ${text.length - max} characters only in the word index …]\n${text.slice(text.length - tail)}`, cut: true, whole: text };
+	return {
+		text: `${text.slice(0, head)}\n[… ${text.length - max} characters only in the word index …]\n${text.slice(text.length - tail)}`,
+		cut: true,
+		whole: text,
+	};
 }
 
 /** A part of an entry's text: what is stored (head and tail), whether it was cut, and the whole. */
@@ -139,7 +143,9 @@ function messageText(message: unknown): EntryText | undefined {
 			return single("tool", { text: `>>> ${code}\n${output.text}`, cut: output.cut, whole: `>>> ${code}\n${output.whole}` }, "python");
 		}
 		case "fileMention": {
-			const files = Array.isArray(m.files) ? m.files.map((f) => (typeof f === "string" ? f : stringify((f as { path?: unknown }).path ?? f))) : [];
+			const files = Array.isArray(m.files)
+				? m.files.map((f) => (typeof f === "string" ? f : stringify((f as { path?: unknown }).path ?? f)))
+				: [];
 			return single("meta", prose(files.join("\n")));
 		}
 		default:
@@ -180,7 +186,12 @@ function assistantText(content: unknown): EntryText | undefined {
 
 /** The whole text of an entry from its line in the session file (a snippet around a match in its unstored middle). */
 export function wholeTextOfLine(line: Uint8Array): string | undefined {
-	const raw = parseJsonObject(new TextDecoder().decode(line).replace(/^\uFEFF/, "").trim());
+	const raw = parseJsonObject(
+		new TextDecoder()
+			.decode(line)
+			.replace(/^\uFEFF/, "")
+			.trim(),
+	);
 	if (!raw || typeof raw.type !== "string") return undefined;
 	const text = entryText({ type: raw.type, id: "", parentId: null, seq: 0, raw });
 	return text ? (text.whole ?? text.body) : undefined;

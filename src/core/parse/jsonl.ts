@@ -49,9 +49,7 @@ function isCompleteJson(text: string): boolean {
 export function parseJsonObject(line: string): Record<string, unknown> | undefined {
 	try {
 		const value: unknown = JSON.parse(line);
-		return value !== null && typeof value === "object" && !Array.isArray(value)
-			? (value as Record<string, unknown>)
-			: undefined;
+		return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 	} catch {
 		return undefined;
 	}

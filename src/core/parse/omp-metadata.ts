@@ -36,12 +36,17 @@ export function readOmpMetadata(SQL: SqlJsStatic, files: { history?: Uint8Array;
 	if (history) {
 		try {
 			if (columns(history, "session_titles").has("title")) {
-				for (const r of queryAll<{ session_id: string; title: string }>(history, "SELECT session_id, title FROM session_titles")) meta.titles.set(r.session_id, r.title);
+				for (const r of queryAll<{ session_id: string; title: string }>(history, "SELECT session_id, title FROM session_titles"))
+					meta.titles.set(r.session_id, r.title);
 			}
 			const recap = columns(history, "session_recaps");
 			if (recap.has("recap") && recap.has("session_id")) {
 				const order = recap.has("created_at") ? "created_at, id" : "id";
-				for (const r of queryAll<{ session_id: string; recap: string }>(history, `SELECT session_id, recap FROM session_recaps ORDER BY ${order}`)) meta.summaries.set(r.session_id, r.recap);
+				for (const r of queryAll<{ session_id: string; recap: string }>(
+					history,
+					`SELECT session_id, recap FROM session_recaps ORDER BY ${order}`,
+				))
+					meta.summaries.set(r.session_id, r.recap);
 			}
 		} finally {
 			history.close();
@@ -52,7 +57,10 @@ export function readOmpMetadata(SQL: SqlJsStatic, files: { history?: Uint8Array;
 		try {
 			const cols = columns(agent, "stage1_outputs");
 			if (cols.has("thread_id") && cols.has("rollout_summary")) {
-				for (const r of queryAll<{ thread_id: string; rollout_summary: string }>(agent, "SELECT thread_id, rollout_summary FROM stage1_outputs")) {
+				for (const r of queryAll<{ thread_id: string; rollout_summary: string }>(
+					agent,
+					"SELECT thread_id, rollout_summary FROM stage1_outputs",
+				)) {
 					if (!meta.summaries.has(r.thread_id)) meta.summaries.set(r.thread_id, r.rollout_summary);
 				}
 			}

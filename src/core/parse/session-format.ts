@@ -76,7 +76,11 @@ function legacyId(seq: number): string {
  * Parse the lines of one chunk, continuing `state` (mutated). Lines that are not JSON objects are skipped
  * and counted. v1 entries get ids chained to the previous entry; v2 `hookMessage` becomes `custom`.
  */
-export function parseSessionLines(lines: string[], state: ParseState, at?: { offsets: number[]; consumedBytes: number; base: number }): ParsedChunk {
+export function parseSessionLines(
+	lines: string[],
+	state: ParseState,
+	at?: { offsets: number[]; consumedBytes: number; base: number },
+): ParsedChunk {
 	const entries: SessionEntry[] = [];
 	let malformedLines = 0;
 	let headerProblem: ParsedChunk["headerProblem"];

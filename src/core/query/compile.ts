@@ -6,10 +6,10 @@
  * holds words only), a phrase becomes all of its words.
  */
 
-import { cjkQueryGrams, splitCjk } from "../text/cjk.js";
 import { DEFAULTS } from "../defaults.js";
-import type { QueryNode } from "./parser.js";
+import { cjkQueryGrams, splitCjk } from "../text/cjk.js";
 import { wordsOf } from "../text/words.js";
+import type { QueryNode } from "./parser.js";
 
 /** Indexed words containing a fragment (not the fragment itself), best first. */
 export type Expander = (fragment: string) => string[];

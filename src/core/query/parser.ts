@@ -139,7 +139,11 @@ function combine(kind: "and" | "or", items: QueryNode[]): QueryNode | undefined 
 }
 
 function countTerms(node: QueryNode): number {
-	return node.kind === "word" || node.kind === "phrase" ? 1 : node.kind === "not" ? countTerms(node.item) : node.items.reduce((n, c) => n + countTerms(c), 0);
+	return node.kind === "word" || node.kind === "phrase"
+		? 1
+		: node.kind === "not"
+			? countTerms(node.item)
+			: node.items.reduce((n, c) => n + countTerms(c), 0);
 }
 
 /** Parse a user's query; an empty, operator-only or oversized query gives `{ok: false, error}`. */
@@ -151,6 +155,7 @@ export function parseQuery(input: string): ParsedQuery {
 	const root = new Parser(lex(input)).parse() ?? new Parser(lex(input, false)).parse();
 	if (!root) return { ok: false, error: "the query has no words to search for" };
 	const terms = countTerms(root);
-	if (terms > DEFAULTS.maxQueryTerms) return { ok: false, error: `the query has ${terms} words and phrases; the limit is ${DEFAULTS.maxQueryTerms}` };
+	if (terms > DEFAULTS.maxQueryTerms)
+		return { ok: false, error: `the query has ${terms} words and phrases; the limit is ${DEFAULTS.maxQueryTerms}` };
 	return { ok: true, root };
 }

@@ -3,13 +3,13 @@
  * typo corrections to the closest vocabulary word, and the plain words of a query whose operators cannot run.
  */
 
-import { hasCjk } from "../text/cjk.js";
 import { DEFAULTS } from "../defaults.js";
 import type { Database } from "../store/engine.js";
+import { hasCjk } from "../text/cjk.js";
+import { isVocabularyWord, wordsOf } from "../text/words.js";
 import type { Expander } from "./compile.js";
 import type { QueryNode } from "./parser.js";
 import { closestWords, inVocabulary } from "./vocabulary.js";
-import { isVocabularyWord, wordsOf } from "../text/words.js";
 
 /** The vocabulary a query expands against: words containing a fragment, and other forms of a word. */
 export interface Vocab {
@@ -31,12 +31,19 @@ function flatWords(node: QueryNode): string[] {
 
 /** Every word of the query, ANDed: operators, phrases and prefixes dropped (the last retry of a query that cannot run). */
 export function plainWords(root: QueryNode): QueryNode {
-	return { kind: "and", items: flatWords(root).flatMap((w) => wordsOf(w)).map((text) => ({ kind: "word", text, prefix: false })) };
+	return {
+		kind: "and",
+		items: flatWords(root)
+			.flatMap((w) => wordsOf(w))
+			.map((text) => ({ kind: "word", text, prefix: false })),
+	};
 }
 
 /** Words of a question that say nothing about its subject. */
 const QUESTION_WORDS = new Set(
-	"a an and are about as at be by can could did do does for from had has have how i in is it its me my of on or our should so that the their them they this to us was we were what when where which who why will with would you your".split(" "),
+	"a an and are about as at be by can could did do does for from had has have how i in is it its me my of on or our should so that the their them they this to us was we were what when where which who why will with would you your".split(
+		" ",
+	),
 );
 
 /** The subject words of a plain list of words (a question), or undefined when the query has operators, phrases or prefixes. */
@@ -55,7 +62,9 @@ export function subjectWords(root: QueryNode): string[] | undefined {
 export function subjectOnly(root: QueryNode): QueryNode | undefined {
 	const subject = subjectWords(root);
 	if (!subject || root.kind !== "and" || subject.length === root.items.length) return undefined;
-	return subject.length === 1 ? { kind: "word", text: subject[0], prefix: false } : { kind: "and", items: subject.map((text) => ({ kind: "word", text, prefix: false })) };
+	return subject.length === 1
+		? { kind: "word", text: subject[0], prefix: false }
+		: { kind: "and", items: subject.map((text) => ({ kind: "word", text, prefix: false })) };
 }
 
 /** Replace words of the query tree (typo corrections). */

@@ -3,8 +3,8 @@
  * compiled to SQL here and nowhere else.
  */
 
-import { containsPattern } from "../read/project.js";
 import type { AgentKind } from "../parse/source.js";
+import { containsPattern } from "../read/project.js";
 import { timeBound } from "../text/time.js";
 
 /** "all" includes omp sub-agent transcripts, "top" leaves them out. */
@@ -36,7 +36,9 @@ export interface FilterSql {
  * What the time bounds apply to. A search filters the matching entry by its own time (`entry`: an alias of
  * `entries`); a browse filters sessions whose span [started, modified] overlaps the bounds (`session`).
  */
-export type FilterTarget = { time: "entry"; sessions: string; entries: string; defaultScope: Scope } | { time: "session"; sessions: string; defaultScope: Scope };
+export type FilterTarget =
+	| { time: "entry"; sessions: string; entries: string; defaultScope: Scope }
+	| { time: "session"; sessions: string; defaultScope: Scope };
 
 /** The filter as SQL over `sessions` (and `entries`) aliased as the target says. @throws LookbackError("bad-argument") for a time it cannot read. */
 export function filterSql(filter: SessionFilter, target: FilterTarget): FilterSql {

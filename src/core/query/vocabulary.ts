@@ -6,9 +6,9 @@
 import { DEFAULTS } from "../defaults.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
-import type { Expander } from "./compile.js";
 import { stem } from "../text/stem.js";
 import { isPlainWord } from "../text/words.js";
+import type { Expander } from "./compile.js";
 
 /** Indexed words containing `fragment`, shortest first (the vocabulary's trigram index). */
 export function vocabularyExpander(db: Database): Expander {
@@ -84,14 +84,24 @@ export function closestWords(db: Database, word: string, limit = 3): string[] {
 	const grams = new Set<string>();
 	for (let i = 0; i + 3 <= chars.length; i++) grams.add(chars.slice(i, i + 3).join(""));
 	for (const gram of grams) {
-		for (const { id } of queryAll<{ id: number }>(db, "SELECT rowid AS id FROM vocab_fts WHERE vocab_fts MATCH ? LIMIT ?", [`"${gram.replace(/"/g, '""')}"`, DEFAULTS.typoScan])) {
+		for (const { id } of queryAll<{ id: number }>(db, "SELECT rowid AS id FROM vocab_fts WHERE vocab_fts MATCH ? LIMIT ?", [
+			`"${gram.replace(/"/g, '""')}"`,
+			DEFAULTS.typoScan,
+		])) {
 			shared.set(id, (shared.get(id) ?? 0) + 1);
 		}
 	}
-	const ids = [...shared.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, DEFAULTS.typoCandidates).map(([id]) => id);
+	const ids = [...shared.entries()]
+		.sort((a, b) => b[1] - a[1] || a[0] - b[0])
+		.slice(0, DEFAULTS.typoCandidates)
+		.map(([id]) => id);
 	if (ids.length === 0) return [];
 	const near: { term: string; distance: number; uses: number }[] = [];
-	for (const { term } of queryAll<{ term: string }>(db, `SELECT term FROM vocab WHERE id IN (${ids.join(",")}) AND length(term) BETWEEN ? AND ?`, [chars.length - max, chars.length + max])) {
+	for (const { term } of queryAll<{ term: string }>(
+		db,
+		`SELECT term FROM vocab WHERE id IN (${ids.join(",")}) AND length(term) BETWEEN ? AND ?`,
+		[chars.length - max, chars.length + max],
+	)) {
 		const distance = editDistance(word, term, max);
 		if (distance <= max && term !== word) near.push({ term, distance, uses: entriesWith(db, term) });
 	}

@@ -2,8 +2,8 @@
 
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
-import { projectName } from "./project.js";
 import { isoOf } from "../text/time.js";
+import { projectName } from "./project.js";
 
 export interface ActivityDay {
 	/** UTC day, YYYY-MM-DD, of the sessions' start. */
@@ -43,7 +43,11 @@ export function projectCounts(db: Database): ProjectCount[] {
 	for (const r of rows) {
 		const name = projectName(r.cwd);
 		const seen = byName.get(name) ?? { sessions: 0, messages: 0, modified: 0 };
-		byName.set(name, { sessions: seen.sessions + r.sessions, messages: seen.messages + r.messages, modified: Math.max(seen.modified, r.modified ?? 0) });
+		byName.set(name, {
+			sessions: seen.sessions + r.sessions,
+			messages: seen.messages + r.messages,
+			modified: Math.max(seen.modified, r.modified ?? 0),
+		});
 	}
 	return [...byName]
 		.map(([project, c]) => ({ project, sessions: c.sessions, messages: c.messages, modified: isoOf(c.modified || undefined) }))

@@ -1,9 +1,9 @@
 /** A session as stored in the index, and the summary every face shows of it. */
 
-import { isoOf } from "../text/time.js";
-import { projectName, resumeHint } from "./project.js";
 import { sessionIdFromFileName } from "../parse/session-format.js";
 import type { AgentKind, SessionKind } from "../parse/source.js";
+import { isoOf } from "../text/time.js";
+import { projectName, resumeHint } from "./project.js";
 
 /** Columns of `sessions` read for display. */
 export const SESSION_COLUMNS =
@@ -72,6 +72,9 @@ export function sessionSummary(row: SessionRow): SessionSummary {
 		kind: row.kind,
 		spawnedBy: row.spawned_by ?? undefined,
 		spawnedBySessionId: row.spawned_by ? sessionIdFromFileName(row.spawned_by) : undefined,
-		resumeHint: resumeHint(row.kind === "subagent" && row.spawned_by ? (sessionIdFromFileName(row.spawned_by) ?? sessionId) : sessionId, row.agent),
+		resumeHint: resumeHint(
+			row.kind === "subagent" && row.spawned_by ? (sessionIdFromFileName(row.spawned_by) ?? sessionId) : sessionId,
+			row.agent,
+		),
 	};
 }

@@ -53,7 +53,12 @@ export interface SessionStructure {
 const MAX_BRANCHES = 200;
 const PREVIEW_CHARS = 140;
 
-export function sessionStructure(db: Database, row: SessionRow, shown: readonly TreeNode[], nodes: readonly StructureNode[]): SessionStructure {
+export function sessionStructure(
+	db: Database,
+	row: SessionRow,
+	shown: readonly TreeNode[],
+	nodes: readonly StructureNode[],
+): SessionStructure {
 	const children = new Map<string, StructureNode[]>();
 	for (const n of nodes) {
 		if (n.parentId === null) continue;

@@ -1,18 +1,18 @@
 /** Sessions as a whole: find one by id, id prefix or path; read its branch or a window of it; list recent ones. */
 
-import { decodeBody } from "../store/body-codec.js";
-import { branchThrough, lastInFileOrder, pathToRoot, type BranchState, type TreeNode } from "../parse/branch.js";
 import { DEFAULTS } from "../defaults.js";
+import { LookbackError } from "../errors.js";
+import { type BranchState, branchThrough, lastInFileOrder, pathToRoot, type TreeNode } from "../parse/branch.js";
+import type { Role } from "../parse/entry-text.js";
+import { filterSql, type SessionFilter } from "../query/session-filter.js";
+import { decodeBody } from "../store/body-codec.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
-import type { Role } from "../parse/entry-text.js";
-import { LookbackError } from "../errors.js";
-import { SESSION_COLUMNS, sessionSummary, type SessionRow, type SessionSummary } from "./session-rows.js";
 import { STATE_NAME } from "../store/schema.js";
 import { flatten } from "../text/display.js";
-import { filterSql, type SessionFilter } from "../query/session-filter.js";
 import { isoOf } from "../text/time.js";
-import { sessionStructure, type SessionStructure } from "./session-structure.js";
+import { SESSION_COLUMNS, type SessionRow, type SessionSummary, sessionSummary } from "./session-rows.js";
+import { type SessionStructure, sessionStructure } from "./session-structure.js";
 
 /**
  * The session a reference names: a full session id, a unique id prefix (4+ characters), or the path of an
@@ -32,7 +32,10 @@ export function resolveSession(db: Database, ref: string): SessionRow {
 		);
 		if (prefixed.length === 1) return prefixed[0];
 		if (prefixed.length > 1) {
-			const ids = prefixed.map((r) => r.session_id).slice(0, 5).join(", ");
+			const ids = prefixed
+				.map((r) => r.session_id)
+				.slice(0, 5)
+				.join(", ");
 			throw new LookbackError("session-ambiguous", `"${ref}" matches several sessions (${ids}…); give more of the id`);
 		}
 	}
@@ -143,7 +146,18 @@ export function readSession(db: Database, row: SessionRow, options: ReadOptions 
 		messages: shown,
 		...(options.structure
 			? {
-					structure: sessionStructure(db, row, branch, rows.map((r) => ({ id: r.entry_id, parentId: r.parent_id, seq: r.seq, state: STATE_NAME[r.state] ?? "active", message: r.role === null || r.body === null ? undefined : () => decodeBody(r.body) }))),
+					structure: sessionStructure(
+						db,
+						row,
+						branch,
+						rows.map((r) => ({
+							id: r.entry_id,
+							parentId: r.parent_id,
+							seq: r.seq,
+							state: STATE_NAME[r.state] ?? "active",
+							message: r.role === null || r.body === null ? undefined : () => decodeBody(r.body),
+						})),
+					),
 				}
 			: {}),
 	};
@@ -167,7 +181,9 @@ export function browseSessions(db: Database, options: BrowseOptions = {}): Sessi
 
 /** The newest compaction or branch summary of a session, cut to `maxChars`, or undefined. */
 export function latestSummary(db: Database, sessionRowId: number, maxChars: number = DEFAULTS.summaryChars): string | undefined {
-	const row = queryAll<{ body: unknown }>(db, "SELECT body FROM entries WHERE session = ? AND role = 'summary' ORDER BY seq DESC LIMIT 1", [sessionRowId])[0];
+	const row = queryAll<{ body: unknown }>(db, "SELECT body FROM entries WHERE session = ? AND role = 'summary' ORDER BY seq DESC LIMIT 1", [
+		sessionRowId,
+	])[0];
 	if (!row) return undefined;
 	const text = flatten(decodeBody(row.body)).trim();
 	return text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;

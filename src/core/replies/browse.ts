@@ -13,6 +13,8 @@ export interface BrowseReply {
 
 /** Recent sessions (default `DEFAULTS.searchLimit` of them: the model's page is a search's, not the CLI's list). */
 export function browseReply(index: LookbackIndex, options: BrowseOptions): BrowseReply {
-	const sessions = index.browse({ ...options, limit: options.limit ?? DEFAULTS.searchLimit }).map(({ firstPrompt, ...s }) => ({ ...s, preview: firstPrompt }));
+	const sessions = index
+		.browse({ ...options, limit: options.limit ?? DEFAULTS.searchLimit })
+		.map(({ firstPrompt, ...s }) => ({ ...s, preview: firstPrompt }));
 	return { mode: "browse", total: sessions.length, sessions };
 }

@@ -1,9 +1,9 @@
 /** The discovery reply: ranked sessions, the top one (or every one) hydrated with the messages around its hit and the session's bookends. */
 
-import type { Role } from "../parse/entry-text.js";
 import type { LookbackIndex } from "../lookback.js";
+import type { Role } from "../parse/entry-text.js";
 import type { SearchHit, SearchRequest, SearchResponse } from "../search/search.js";
-import { hitContext, type HitContext, type HostFiles } from "./messages.js";
+import { type HitContext, type HostFiles, hitContext } from "./messages.js";
 
 /** A hit as the tool reports it. */
 export interface ToolHit {
@@ -82,7 +82,10 @@ export function discoveryReply(index: LookbackIndex, response: SearchResponse, o
 	results.forEach((hit, i) => {
 		if (i === 0 || options.full) hit.context = hitContext(index, hit, options);
 	});
-	const notice = [response.notice, response.rankedNewest ? `very common query: ranked among its newest ${response.rankedNewest} matches` : undefined]
+	const notice = [
+		response.notice,
+		response.rankedNewest ? `very common query: ranked among its newest ${response.rankedNewest} matches` : undefined,
+	]
 		.filter(Boolean)
 		.join("; ");
 	return {

@@ -1,10 +1,18 @@
 /** The replies of the `session_search` tool: one module per mode, the JSON budget, and the union the faces render. */
 
+export { type BrowseReply, browseReply } from "./browse.js";
 export { boundedJson } from "./budget.js";
-export { browseReply, type BrowseReply } from "./browse.js";
-export { discover, discoveryReply, type DiscoveryOptions, type DiscoveryReply, type ToolHit } from "./discovery.js";
-export { hitContext, oversizeError, type HitContext, type HostFiles, type ToolMessage } from "./messages.js";
-export { readWhole, type ReadReply } from "./read.js";
+export { type DiscoveryOptions, type DiscoveryReply, discover, discoveryReply, type ToolHit } from "./discovery.js";
+export { type HitContext, type HostFiles, hitContext, oversizeError, type ToolMessage } from "./messages.js";
+export { type ReadReply, readWhole } from "./read.js";
 export type { Reply } from "./reply.js";
-export { scroll, type ScrollOptions, type ScrollReply } from "./scroll.js";
-export { storeAction, type SessionExtras, type StoreAction, type StoreFields, type StoreOptions, type StoreReply, type StoreResult } from "./store.js";
+export { type ScrollOptions, type ScrollReply, scroll } from "./scroll.js";
+export {
+	type SessionExtras,
+	type StoreAction,
+	type StoreFields,
+	type StoreOptions,
+	type StoreReply,
+	type StoreResult,
+	storeAction,
+} from "./store.js";

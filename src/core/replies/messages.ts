@@ -1,11 +1,11 @@
 /** A message as the model sees it, the host's view of session files, and the window around a hit. */
 
-import { type BranchState } from "../parse/branch.js";
 import { DEFAULTS, mebibytes } from "../defaults.js";
-import type { Role } from "../parse/entry-text.js";
 import type { LookbackIndex } from "../lookback.js";
-import type { ReadRange } from "../search/search.js";
+import type { BranchState } from "../parse/branch.js";
+import type { Role } from "../parse/entry-text.js";
 import type { SessionMessage } from "../read/sessions.js";
+import type { ReadRange } from "../search/search.js";
 
 /** A message as the model sees it. */
 export interface ToolMessage {

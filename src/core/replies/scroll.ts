@@ -4,7 +4,7 @@ import { DEFAULTS } from "../defaults.js";
 import { LookbackError } from "../errors.js";
 import type { LookbackIndex } from "../lookback.js";
 import type { SessionSummary } from "../read/session-rows.js";
-import { oversizeError, toolMessage, type HostFiles, type ToolMessage } from "./messages.js";
+import { type HostFiles, oversizeError, type ToolMessage, toolMessage } from "./messages.js";
 
 export interface ScrollReply {
 	mode: "scroll";

@@ -5,14 +5,14 @@
  */
 
 import { DEFAULTS } from "../defaults.js";
-import type { Role } from "../parse/entry-text.js";
 import { LookbackError } from "../errors.js";
 import type { LookbackIndex } from "../lookback.js";
-import type { SearchRequest } from "../search/search.js";
+import type { Role } from "../parse/entry-text.js";
 import { sessionFilterOf } from "../query/session-filter.js";
 import type { SessionSummary } from "../read/session-rows.js";
-import { discoveryReply, type DiscoveryOptions, type ToolHit } from "./discovery.js";
+import type { SearchRequest } from "../search/search.js";
 import { flatten } from "../text/display.js";
+import { type DiscoveryOptions, discoveryReply, type ToolHit } from "./discovery.js";
 
 /** One result in the shape of omp's session store. */
 export interface StoreFields {
@@ -49,7 +49,10 @@ export interface StoreOptions extends DiscoveryOptions {
 }
 
 /** What a store result says of a session, wherever it was found. */
-type Found = Pick<SessionSummary, "sessionId" | "project" | "cwd" | "name" | "firstPrompt" | "path" | "messageCount" | "resumeHint"> & { time?: string; snippet?: string };
+type Found = Pick<SessionSummary, "sessionId" | "project" | "cwd" | "name" | "firstPrompt" | "path" | "messageCount" | "resumeHint"> & {
+	time?: string;
+	snippet?: string;
+};
 
 function storeFields(index: LookbackIndex, s: Found, extras: SessionExtras | undefined): StoreFields {
 	const extra = extras?.(s.sessionId);
@@ -70,19 +73,38 @@ function storeFields(index: LookbackIndex, s: Found, extras: SessionExtras | und
 /** Roles `keyword` searches unless the request names some: what the user asked, names and summaries. */
 const KEYWORD_ROLES: Role[] = ["user", "meta", "summary"];
 
-export function storeAction(index: LookbackIndex, action: StoreAction, request: Omit<SearchRequest, "query"> & { query?: string }, options: StoreOptions = {}): StoreReply {
+export function storeAction(
+	index: LookbackIndex,
+	action: StoreAction,
+	request: Omit<SearchRequest, "query"> & { query?: string },
+	options: StoreOptions = {},
+): StoreReply {
 	if (action === "list") {
 		const sessions = index.browse({ ...sessionFilterOf(request), limit: request.limit });
-		const results = sessions.map((s) => ({ ...storeFields(index, { ...s, time: s.modified }, options.extras), sessionId: s.sessionId, name: s.name, agent: s.agent, kind: s.kind }));
+		const results = sessions.map((s) => ({
+			...storeFields(index, { ...s, time: s.modified }, options.extras),
+			sessionId: s.sessionId,
+			name: s.name,
+			agent: s.agent,
+			kind: s.kind,
+		}));
 		return { action, total: sessions.length, results };
 	}
 	if (!request.query) throw new LookbackError("bad-argument", `action "${action}" needs a query`);
-	const response = index.search({ ...request, query: request.query, role: request.role ?? (action === "keyword" ? KEYWORD_ROLES : undefined), readRange: request.readRange ?? options.readRange });
+	const response = index.search({
+		...request,
+		query: request.query,
+		role: request.role ?? (action === "keyword" ? KEYWORD_ROLES : undefined),
+		readRange: request.readRange ?? options.readRange,
+	});
 	const reply = discoveryReply(index, response, options);
 	return {
 		action,
 		total: reply.total,
-		results: reply.results.map((hit, i) => ({ ...storeFields(index, { ...hit, firstPrompt: response.results[i].firstPrompt }, options.extras), ...hit })),
+		results: reply.results.map((hit, i) => ({
+			...storeFields(index, { ...hit, firstPrompt: response.results[i].firstPrompt }, options.extras),
+			...hit,
+		})),
 		...(reply.notice ? { notice: reply.notice } : {}),
 		...(reply.error ? { error: reply.error } : {}),
 	};

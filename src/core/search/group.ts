@@ -1,8 +1,8 @@
 /** Matching entries (best first) → one match per session, in rank order: its best entry, its hit count, and the forks folded into it. */
 
+import type { SessionRow } from "../read/session-rows.js";
 import type { Candidate } from "./run.js";
 import type { SearchRequest } from "./search.js";
-import type { SessionRow } from "../read/session-rows.js";
 
 /** One session's part of the results. */
 export interface SessionMatch {

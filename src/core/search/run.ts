@@ -3,15 +3,15 @@
  * are joined to their entries and sessions and filtered; or entries ranked by their words are looked up.
  */
 
-import type { Database } from "../store/engine.js";
-import { queryAll } from "../store/engine.js";
 import type { BranchState } from "../parse/branch.js";
 import { ROLES, type Role } from "../parse/entry-text.js";
-import { STATE_NAME } from "../store/schema.js";
 import type { CompiledQuery } from "../query/compile.js";
-import type { SearchRequest } from "./search.js";
 import type { FilterSql } from "../query/session-filter.js";
 import { SESSION_COLUMNS, type SessionRow } from "../read/session-rows.js";
+import type { Database } from "../store/engine.js";
+import { queryAll } from "../store/engine.js";
+import { STATE_NAME } from "../store/schema.js";
+import type { SearchRequest } from "./search.js";
 import { sessionWeight, type WordRanked } from "./word-ranking.js";
 
 /** The FTS5 tables a query runs on: positions for the stored text, words only for the whole text of cut entries. */
@@ -56,7 +56,10 @@ function whereOf(plan: SearchPlan, table: Table): { where: string[]; params: (st
 
 /** For a query with more than `window` matches, the rowid of its window-th newest match. */
 function newestWindowStart(db: Database, table: Table, match: string, window: number): number | undefined {
-	const row = queryAll<{ id: number }>(db, `SELECT rowid AS id FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`, [match, window])[0];
+	const row = queryAll<{ id: number }>(db, `SELECT rowid AS id FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`, [
+		match,
+		window,
+	])[0];
 	return row?.id;
 }
 
@@ -65,7 +68,12 @@ function newestWindowStart(db: Database, table: Table, match: string, window: nu
  * ranked among its newest matches; when filters leave too few sessions there, the window widens (x8) until
  * they do or every match is ranked.
  */
-export function rankedCandidates(db: Database, query: CompiledQuery, plan: SearchPlan, table: Table): { candidates: Candidate[]; rankedNewest?: number } {
+export function rankedCandidates(
+	db: Database,
+	query: CompiledQuery,
+	plan: SearchPlan,
+	table: Table,
+): { candidates: Candidate[]; rankedNewest?: number } {
 	const roles = plan.roles.filter((r) => ROLES.includes(r));
 	const match = roles.length > 0 && table === "entries_fts" ? `{${roles.join(" ")}} : (${query.match})` : query.match;
 	const { where, params } = whereOf(plan, table);
@@ -111,7 +119,9 @@ export function wordCandidates(db: Database, ranked: WordRanked[], plan: SearchP
 /** The session rows of the candidates, by rowid. */
 export function sessionRows(db: Database, candidates: Candidate[]): Map<number, SessionRow> {
 	const ids = [...new Set(candidates.map((c) => c.session))];
-	return new Map(queryAll<SessionRow>(db, `SELECT ${SESSION_COLUMNS} FROM sessions WHERE id IN (${ids.join(",")})`).map((row) => [row.id, row]));
+	return new Map(
+		queryAll<SessionRow>(db, `SELECT ${SESSION_COLUMNS} FROM sessions WHERE id IN (${ids.join(",")})`).map((row) => [row.id, row]),
+	);
 }
 
 /** The stored body of an entry. */

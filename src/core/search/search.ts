@@ -7,19 +7,19 @@
  * is ranked by its subject words, then by the words it has (word-ranking.ts).
  */
 
-import type { BranchState } from "../parse/branch.js";
 import { DEFAULTS } from "../defaults.js";
-import type { Database } from "../store/engine.js";
-import type { Role } from "../parse/entry-text.js";
 import { errorMessage } from "../errors.js";
+import type { BranchState } from "../parse/branch.js";
+import type { Role } from "../parse/entry-text.js";
 import type { CompileOptions } from "../query/compile.js";
 import { parseQuery, type QueryNode } from "../query/parser.js";
 import { plainWords, replaceWords, subjectOnly, typoFixes, type Vocab } from "../query/rewrite.js";
-import type { SearchPlan } from "./run.js";
-import { byMostWords, tiers, type Tiers } from "./tiers.js";
 import { filterSql, type SessionFilter } from "../query/session-filter.js";
-import type { SessionSummary } from "../read/session-rows.js";
 import { vocabularyExpander, wordForms } from "../query/vocabulary.js";
+import type { SessionSummary } from "../read/session-rows.js";
+import type { Database } from "../store/engine.js";
+import type { SearchPlan } from "./run.js";
+import { byMostWords, type Tiers, tiers } from "./tiers.js";
 
 /** Bytes [start, end) of a session file, read synchronously; undefined when the file cannot be read. */
 export type ReadRange = (path: string, start: number, end: number) => Uint8Array | undefined;
@@ -108,7 +108,10 @@ function correct(db: Database, query: string, root: QueryNode, vocab: Vocab): { 
 	const typed = [...fixes.keys()].map((w) => `"${w}"`).join(", ");
 	return {
 		root: replaceWords(root, fixes),
-		corrected: { correctedQuery: text, notice: `showing results for "${text}": nothing has ${typed} (search "${[...fixes.keys()][0]}" in quotes to keep it)` },
+		corrected: {
+			correctedQuery: text,
+			notice: `showing results for "${text}": nothing has ${typed} (search "${[...fixes.keys()][0]}" in quotes to keep it)`,
+		},
 	};
 }
 
@@ -161,7 +164,11 @@ interface Run {
 }
 
 /** What the tiers found; when nothing, the subject words of a question, then the most of its words. */
-function answer({ db, root, vocab, plan, corrected }: Run, t: Exclude<Tiers, { error: string }>, attempt: Attempt): Partial<SearchResponse> {
+function answer(
+	{ db, root, vocab, plan, corrected }: Run,
+	t: Exclude<Tiers, { error: string }>,
+	attempt: Attempt,
+): Partial<SearchResponse> {
 	const fallbacks = [...(corrected.correctedQuery ? ["typo"] : []), ...t.fallbacks];
 	const subject = t.found.results.length === 0 ? subjectOnly(root) : undefined;
 	if (subject) {
@@ -176,7 +183,13 @@ function answer({ db, root, vocab, plan, corrected }: Run, t: Exclude<Tiers, { e
 		const loose = byMostWords(db, root, vocab, plan);
 		if (loose) {
 			const notice = joined(corrected.notice, loose.notice);
-			return { ...loose.found, match: loose.match, notice, ...(corrected.correctedQuery ? { correctedQuery: corrected.correctedQuery } : {}), fallbacks: [...fallbacks, loose.fallback] };
+			return {
+				...loose.found,
+				match: loose.match,
+				notice,
+				...(corrected.correctedQuery ? { correctedQuery: corrected.correctedQuery } : {}),
+				fallbacks: [...fallbacks, loose.fallback],
+			};
 		}
 	}
 	const notice = joined(corrected.notice, attempt.simplified ? "the query was simplified to run" : undefined) || undefined;

@@ -1,21 +1,27 @@
 /** Session matches → the hits a search returns: the session's summary, the best entry, and a marked snippet. */
 
-import { decodeBody } from "../store/body-codec.js";
 import { DEFAULTS } from "../defaults.js";
-import type { Database } from "../store/engine.js";
 import { wholeTextOfLine } from "../parse/entry-text.js";
 import type { CompiledQuery } from "../query/compile.js";
-import { STATE_NAME } from "../store/schema.js";
-import { groupBySession } from "./group.js";
-import { entryBody, sessionRows, type Candidate, type SearchPlan, type Table } from "./run.js";
-import type { ReadRange, SearchHit, SearchResponse } from "./search.js";
 import { sessionSummary } from "../read/session-rows.js";
 import { spawningEntryOf } from "../read/sessions.js";
+import { decodeBody } from "../store/body-codec.js";
+import type { Database } from "../store/engine.js";
+import { STATE_NAME } from "../store/schema.js";
 import { makeSnippet } from "../text/snippet.js";
 import { isoOf } from "../text/time.js";
+import { groupBySession } from "./group.js";
+import { type Candidate, entryBody, type SearchPlan, sessionRows, type Table } from "./run.js";
+import type { ReadRange, SearchHit, SearchResponse } from "./search.js";
 
 /** Candidates (best first) → one result per session up to the limit, forks folded into their parent, with snippets. */
-export function shapeResults(db: Database, candidates: Candidate[], query: CompiledQuery, plan: SearchPlan, table: Table): Pick<SearchResponse, "results" | "totalSessions"> {
+export function shapeResults(
+	db: Database,
+	candidates: Candidate[],
+	query: CompiledQuery,
+	plan: SearchPlan,
+	table: Table,
+): Pick<SearchResponse, "results" | "totalSessions"> {
 	if (candidates.length === 0) return { results: [], totalSessions: 0 };
 	const rows = sessionRows(db, candidates);
 	const matches = groupBySession(candidates, rows, plan.exclude);
@@ -43,7 +49,14 @@ export function shapeResults(db: Database, candidates: Candidate[], query: Compi
  * The snippet of a hit: from the stored text when it holds a match; for a match in the cut middle of an
  * entry, from the entry's line in its session file, or the stored text marked as such when the file cannot be read.
  */
-function snippetOf(body: string, hit: Candidate, path: string, terms: string[], table: Table, readRange?: ReadRange): Pick<SearchHit, "snippet" | "inMiddle"> {
+function snippetOf(
+	body: string,
+	hit: Candidate,
+	path: string,
+	terms: string[],
+	table: Table,
+	readRange?: ReadRange,
+): Pick<SearchHit, "snippet" | "inMiddle"> {
 	const stored = makeSnippet(body, terms);
 	if (table === "entries_fts" || stored.includes(DEFAULTS.markOpen)) return { snippet: stored };
 	const line = hit.off !== null && hit.len !== null ? readLine(readRange, path, hit.off, hit.len) : undefined;

@@ -4,14 +4,14 @@
  * found. And the fallback of a question no entry has every word of: entries ranked by the words they have.
  */
 
-import { splitCjk } from "../text/cjk.js";
-import type { Database } from "../store/engine.js";
-import { compileQuery, type CompileOptions, type CompiledQuery } from "../query/compile.js";
+import { type CompiledQuery, type CompileOptions, compileQuery } from "../query/compile.js";
 import type { QueryNode } from "../query/parser.js";
 import { subjectWords, type Vocab } from "../query/rewrite.js";
-import { rankedCandidates, wordCandidates, type SearchPlan, type Table } from "./run.js";
-import { shapeResults } from "./shape.js";
+import type { Database } from "../store/engine.js";
+import { splitCjk } from "../text/cjk.js";
+import { rankedCandidates, type SearchPlan, type Table, wordCandidates } from "./run.js";
 import type { SearchResponse } from "./search.js";
+import { shapeResults } from "./shape.js";
 import { rankByWords, type WeightedWord } from "./word-ranking.js";
 
 /** Sessions found so far. */
@@ -30,7 +30,10 @@ function merge(found: Found, more: Found, limit: number): { found: Found; added:
 	const seen = new Set(found.results.map((r) => r.path));
 	const add = more.results.filter((r) => !seen.has(r.path));
 	const results = [...found.results, ...add].slice(0, limit);
-	return { found: { results, totalSessions: found.totalSessions + add.length, rankedNewest: found.rankedNewest ?? more.rankedNewest }, added: add.length };
+	return {
+		found: { results, totalSessions: found.totalSessions + add.length, rankedNewest: found.rankedNewest ?? more.rankedNewest },
+		added: add.length,
+	};
 }
 
 export function tiers(db: Database, root: QueryNode, vocab: Vocab, plan: SearchPlan, options: CompileOptions): Tiers {
@@ -65,7 +68,12 @@ function cjkPairs(run: string): string[] {
 }
 
 /** The fallback of a question no entry has every word of: entries ranked by the words (and CJK pairs) they have. */
-export function byMostWords(db: Database, root: QueryNode, vocab: Vocab, plan: SearchPlan): { found: Found; match: string; notice: string; fallback: string } | undefined {
+export function byMostWords(
+	db: Database,
+	root: QueryNode,
+	vocab: Vocab,
+	plan: SearchPlan,
+): { found: Found; match: string; notice: string; fallback: string } | undefined {
 	const subject = subjectWords(root);
 	if (!subject) return undefined;
 	const units: string[] = [];
@@ -93,9 +101,25 @@ export function byMostWords(db: Database, root: QueryNode, vocab: Vocab, plan: S
 		matches.push(head.query.match);
 	}
 	const ranked = rankByWords(db, words);
-	const found = shapeResults(db, wordCandidates(db, ranked, plan), { match: matches.join(" OR "), terms: [...terms] }, plan, "entries_deep");
+	const found = shapeResults(
+		db,
+		wordCandidates(db, ranked, plan),
+		{ match: matches.join(" OR "), terms: [...terms] },
+		plan,
+		"entries_deep",
+	);
 	if (found.results.length === 0) return undefined;
 	return pairs
-		? { found, match: matches.join(" OR "), notice: "no entry has the Chinese or Japanese text as written; ranked by how many of its character pairs they have", fallback: "cjk-pairs" }
-		: { found, match: matches.join(" OR "), notice: "no session has every word; ranked by the words they have, rare words weighing most", fallback: "words" };
+		? {
+				found,
+				match: matches.join(" OR "),
+				notice: "no entry has the Chinese or Japanese text as written; ranked by how many of its character pairs they have",
+				fallback: "cjk-pairs",
+			}
+		: {
+				found,
+				match: matches.join(" OR "),
+				notice: "no session has every word; ranked by the words they have, rare words weighing most",
+				fallback: "words",
+			};
 }

@@ -7,9 +7,9 @@
  */
 
 import { DEFAULTS } from "../defaults.js";
+import type { Role } from "../parse/entry-text.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
-import type { Role } from "../parse/entry-text.js";
 
 /** One word of the question: its FTS5 expression (the word, its expansions and forms). */
 export interface WeightedWord {
@@ -28,7 +28,10 @@ export interface WordRanked {
 const ROLE_WEIGHT: Record<Role, number> = { user: 1, meta: 1, summary: 1, assistant: 0.9, tool: 0.75 };
 
 function rowids(db: Database, table: "entries_fts" | "entries_deep", match: string): number[] {
-	return queryAll<{ id: number }>(db, `SELECT rowid AS id FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT ?`, [match, DEFAULTS.wordRankScan]).map((r) => r.id);
+	return queryAll<{ id: number }>(db, `SELECT rowid AS id FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT ?`, [
+		match,
+		DEFAULTS.wordRankScan,
+	]).map((r) => r.id);
 }
 
 /** Entries holding any of the words, best first (at most `DEFAULTS.wordRankTop`). */
@@ -47,7 +50,11 @@ export function rankByWords(db: Database, words: WeightedWord[]): WordRanked[] {
 	const top = [...score.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, DEFAULTS.wordRankTop);
 	if (top.length === 0) return [];
 	const facts = new Map<number, { role: Role | null; chars: number | null }>();
-	for (const r of queryAll<{ id: number; role: Role | null; chars: number | null }>(db, `SELECT id, role, chars FROM entries WHERE id IN (${top.map(([id]) => id).join(",")})`)) facts.set(r.id, r);
+	for (const r of queryAll<{ id: number; role: Role | null; chars: number | null }>(
+		db,
+		`SELECT id, role, chars FROM entries WHERE id IN (${top.map(([id]) => id).join(",")})`,
+	))
+		facts.set(r.id, r);
 	const recency = 0.05 * rarest;
 	return top
 		.map(([id, s]) => {

@@ -6,8 +6,8 @@
  * `code` ("ENOENT", "EACCES", …); anything else thrown inside the engine would abort it.
  */
 
-import type { Database, SqlJsStatic } from "./engine.js";
 import { LookbackError } from "../errors.js";
+import type { Database, SqlJsStatic } from "./engine.js";
 
 export interface EngineFileStat {
 	size: number;
@@ -112,7 +112,23 @@ const S_IFREG = 0o100000;
 const O_ACCMODE = 3;
 const O_CREAT = 0o100;
 const O_TRUNC = 0o1000;
-const ERRNO: Record<string, number> = { ENOENT: 44, EEXIST: 20, EACCES: 2, EPERM: 63, EBADF: 8, EINVAL: 28, EISDIR: 31, ENOTDIR: 54, ENOSPC: 51, EROFS: 69, EDQUOT: 19, EIO: 29, EMFILE: 33, ENFILE: 41, EBUSY: 10 };
+const ERRNO: Record<string, number> = {
+	ENOENT: 44,
+	EEXIST: 20,
+	EACCES: 2,
+	EPERM: 63,
+	EBADF: 8,
+	EINVAL: 28,
+	EISDIR: 31,
+	ENOTDIR: 54,
+	ENOSPC: 51,
+	EROFS: 69,
+	EDQUOT: 19,
+	EIO: 29,
+	EMFILE: 33,
+	ENFILE: 41,
+	EBUSY: 10,
+};
 
 let mounts = 0;
 
@@ -147,7 +163,21 @@ export function mountEngineFiles(FS: EmscriptenFS, files: EngineFiles, key: stri
 		const st = files.stat(node.file);
 		if (!st) throw new FS.ErrnoError(ERRNO.ENOENT);
 		const time = new Date(st.mtimeMs);
-		return { dev: 1, ino: st.ino, mode: node.mode, nlink: 1, uid: 0, gid: 0, rdev: 0, size: st.size, atime: time, mtime: time, ctime: time, blksize: 4096, blocks: Math.ceil(st.size / 4096) };
+		return {
+			dev: 1,
+			ino: st.ino,
+			mode: node.mode,
+			nlink: 1,
+			uid: 0,
+			gid: 0,
+			rdev: 0,
+			size: st.size,
+			atime: time,
+			mtime: time,
+			ctime: time,
+			blksize: 4096,
+			blocks: Math.ceil(st.size / 4096),
+		};
 	});
 	const setattr = guard((node: FsNode, attr: { size?: number }) => {
 		if (attr.size !== undefined) files.truncate(node.file, attr.size);
@@ -175,7 +205,11 @@ export function mountEngineFiles(FS: EmscriptenFS, files: EngineFiles, key: stri
 		open: guard((stream: Stream) => {
 			const write = (stream.flags & O_ACCMODE) !== 0;
 			// O_CREAT goes to the backend too: the journal may have been deleted by another process since it was looked up.
-			stream.handle = files.open(stream.node.file, { write, create: write && (stream.flags & O_CREAT) !== 0, truncate: write && (stream.flags & O_TRUNC) !== 0 });
+			stream.handle = files.open(stream.node.file, {
+				write,
+				create: write && (stream.flags & O_CREAT) !== 0,
+				truncate: write && (stream.flags & O_TRUNC) !== 0,
+			});
 		}),
 		close: guard((stream: Stream) => {
 			if (stream.handle !== undefined) files.close(stream.handle);

@@ -4,7 +4,7 @@
  */
 
 import type { Database, SqlJsStatic } from "sql.js";
-import { LookbackError, errorMessage } from "../errors.js";
+import { errorMessage, LookbackError } from "../errors.js";
 
 export type { Database, SqlJsStatic };
 

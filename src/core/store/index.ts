@@ -1,18 +1,18 @@
 /** Where the index lives: the SQLite engine, its files and storages, the schema, transactions, and the index's own figures. */
 
-export { checkEngine, ENGINE_BUILD, type Database, type EngineInfo, type SqlJsStatic } from "./engine.js";
+export { checkEngine, type Database, ENGINE_BUILD, type EngineInfo, type SqlJsStatic } from "./engine.js";
 export {
-	hasEngineFiles,
-	mountEngineFiles,
-	openAt,
 	type EmscriptenFS,
-	type EngineFiles,
 	type EngineFileStat,
+	type EngineFiles,
 	type EngineIoCounters,
 	type FilesEngine,
 	type FsNode,
+	hasEngineFiles,
+	mountEngineFiles,
+	openAt,
 } from "./engine-files.js";
-export { isInPlace, memoryStorage, type IndexStorage, type InPlaceStorage, type SnapshotStorage } from "./storage.js";
-export { indexBusyError, transactions, type Transactions } from "./transactions.js";
 export { applyPragmas, createSchema, isEmptyDatabase, SCHEMA_VERSION, schemaProblem } from "./schema.js";
-export { indexOverview, indexStats, type IndexOverview, type IndexStats } from "./stats.js";
+export { type IndexOverview, type IndexStats, indexOverview, indexStats } from "./stats.js";
+export { type IndexStorage, type InPlaceStorage, isInPlace, memoryStorage, type SnapshotStorage } from "./storage.js";
+export { indexBusyError, type Transactions, transactions } from "./transactions.js";

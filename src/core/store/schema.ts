@@ -6,10 +6,10 @@
  */
 
 import { DEFAULTS } from "../defaults.js";
+import type { BranchState } from "../parse/branch.js";
+import { ROLES } from "../parse/entry-text.js";
 import type { Database } from "./engine.js";
 import { queryOne } from "./engine.js";
-import { ROLES } from "../parse/entry-text.js";
-import type { BranchState } from "../parse/branch.js";
 
 /** Bumped on any change to the tables; an index of another version is rebuilt. */
 export const SCHEMA_VERSION = 6;

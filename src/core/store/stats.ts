@@ -1,8 +1,8 @@
 /** Figures about an index: what it holds and what it costs. */
 
+import type { SkipReason } from "../parse/source.js";
 import type { Database } from "./engine.js";
 import { queryOne } from "./engine.js";
-import type { SkipReason } from "../parse/source.js";
 
 export interface IndexStats {
 	sessions: number;
@@ -47,7 +47,10 @@ export interface IndexOverview {
 }
 
 export function indexOverview(db: Database): IndexOverview {
-	const s = queryOne<{ n: number; messages: number }>(db, "SELECT count(session_id) AS n, coalesce(sum(message_count), 0) AS messages FROM sessions");
+	const s = queryOne<{ n: number; messages: number }>(
+		db,
+		"SELECT count(session_id) AS n, coalesce(sum(message_count), 0) AS messages FROM sessions",
+	);
 	return { sessions: s?.n ?? 0, messages: s?.messages ?? 0, lastSync: lastSyncNote(db).at };
 }
 

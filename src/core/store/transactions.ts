@@ -4,9 +4,9 @@
  * inside the storage's locks. On a snapshot storage nothing is ever busy.
  */
 
-import type { Database } from "./engine.js";
 import { DEFAULTS } from "../defaults.js";
 import { LookbackError } from "../errors.js";
+import type { Database } from "./engine.js";
 
 export interface Transactions {
 	/** Start a write transaction (BEGIN IMMEDIATE: the write lock is taken now, not at the first write). */

@@ -7,7 +7,7 @@ import { gunzipSync } from "fflate";
 import { DEFAULTS } from "../defaults.js";
 import { splitLines } from "../parse/jsonl.js";
 import { agentOfFile, slotBytesTitle, titleSlotLength } from "../parse/omp-format.js";
-import { newParseState, parseSessionLines, sessionIdFromFileName, type ParseState } from "../parse/session-format.js";
+import { newParseState, type ParseState, parseSessionLines, sessionIdFromFileName } from "../parse/session-format.js";
 import type { SessionFileInfo, SessionSource } from "../parse/source.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
@@ -44,7 +44,8 @@ export interface KnownFile {
 	last_entry: string | null;
 }
 
-const KNOWN_COLUMNS = "id, path, root, size, mtime, consumed, head_off, head_len, head_hash, session_id, version, cwd, parent_path, next_seq, last_entry";
+const KNOWN_COLUMNS =
+	"id, path, root, size, mtime, consumed, head_off, head_len, head_hash, session_id, version, cwd, parent_path, next_seq, last_entry";
 
 /** The indexed row of one file, read inside the write transaction (another process may have indexed it meanwhile). */
 export function knownFile(db: Database, path: string): KnownFile | undefined {
@@ -96,7 +97,8 @@ export class FileSync {
 		this.report.fingerprintBytesRead += slot.length;
 		const title = slotBytesTitle(slot);
 		if (title === undefined) return;
-		const changed = queryAll<{ n: number }>(this.db, "SELECT count(*) AS n FROM sessions WHERE id = ? AND name IS NOT ?", [known.id, title])[0]?.n ?? 0;
+		const changed =
+			queryAll<{ n: number }>(this.db, "SELECT count(*) AS n FROM sessions WHERE id = ? AND name IS NOT ?", [known.id, title])[0]?.n ?? 0;
 		if (changed > 0) {
 			this.db.run("UPDATE sessions SET name = ? WHERE id = ?", [title, known.id]);
 			this.report.retitled++;
@@ -172,7 +174,15 @@ export class FileSync {
 		this.report.pendingBytes += chunk.pendingBytes;
 		this.db.run(
 			"UPDATE sessions SET size = ?, mtime = ?, consumed = ?, malformed = malformed + ?, next_seq = ?, session_id = coalesce(session_id, ?) WHERE id = ?",
-			[file.size, Math.floor(file.mtimeMs), known.consumed + chunk.consumedBytes, parsed.malformedLines, state.nextSeq, state.header?.id ?? null, known.id],
+			[
+				file.size,
+				Math.floor(file.mtimeMs),
+				known.consumed + chunk.consumedBytes,
+				parsed.malformedLines,
+				state.nextSeq,
+				state.header?.id ?? null,
+				known.id,
+			],
 		);
 		this.writer.addEntries(known.id, parsed.entries);
 		this.writer.refreshSession(known.id);

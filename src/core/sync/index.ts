@@ -1,4 +1,4 @@
 /** Bringing the index up to date with session files: incremental sync, one file's sync, the writer of one session's entries. */
 
-export { syncIndex, type SyncOptions } from "./indexer.js";
+export { type SyncOptions, syncIndex } from "./indexer.js";
 export type { SyncProgress, SyncReport } from "./report.js";

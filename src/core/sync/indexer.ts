@@ -8,9 +8,9 @@ import { errorMessage } from "../errors.js";
 import type { SessionFileInfo, SessionSource } from "../parse/source.js";
 import type { Database } from "../store/engine.js";
 import { indexBytes, metaValue, setMeta } from "../store/stats.js";
-import { transactions, type Transactions } from "../store/transactions.js";
+import { type Transactions, transactions } from "../store/transactions.js";
 import { FileSync, knownFile } from "./file-sync.js";
-import { changedBy, emptyReport, skip, type SyncProgress, type SyncReport } from "./report.js";
+import { changedBy, emptyReport, type SyncProgress, type SyncReport, skip } from "./report.js";
 import { SessionWriter } from "./session-writer.js";
 
 export interface SyncOptions {
@@ -98,7 +98,11 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	const gone = unseen.filter(([, k]) => complete.has(k.root)).map(([path]) => path);
 	const missingWithFiles = [...new Set(unseen.filter(([, k]) => missing.has(k.root)).map(([, k]) => k.root))];
 	if (missingWithFiles.length > 0) {
-		report.warnings.push({ kind: "incomplete-walk", roots: missingWithFiles, message: `session folder missing: ${missingWithFiles.join(", ")}; its sessions are kept` });
+		report.warnings.push({
+			kind: "incomplete-walk",
+			roots: missingWithFiles,
+			message: `session folder missing: ${missingWithFiles.join(", ")}; its sessions are kept`,
+		});
 	}
 	if (done > 0) options.onProgress?.({ done, total: walk.files.length, bytesRead: 0, path: files[done - 1]?.path ?? "" });
 

@@ -1,7 +1,7 @@
 /** What a sync did and what it skipped: the report, kept as the sync goes. */
 
-import type { SkipReason, SkippedFile, SyncWarning } from "../parse/source.js";
 import { DEFAULTS } from "../defaults.js";
+import type { SkippedFile, SkipReason, SyncWarning } from "../parse/source.js";
 
 /** What a sync did and what it skipped. Counts of work are exact (tests assert them). */
 export interface SyncReport {

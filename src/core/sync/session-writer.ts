@@ -1,18 +1,18 @@
 /** Writes parsed entries of one session into the tables, and refreshes what depends on the whole session. */
 
-import { branchStates, type TreeNode } from "../parse/branch.js";
-import { encodeBody } from "../store/body-codec.js";
-import { cjkIndexForm } from "../text/cjk.js";
+import type { Statement } from "sql.js";
 import { DEFAULTS } from "../defaults.js";
+import { branchStates, type TreeNode } from "../parse/branch.js";
+import { entryText, ROLES } from "../parse/entry-text.js";
+import type { SessionEntry } from "../parse/session-format.js";
+import { encodeBody } from "../store/body-codec.js";
 import type { Database } from "../store/engine.js";
 import { queryAll, queryOne } from "../store/engine.js";
-import { entryText, ROLES } from "../parse/entry-text.js";
 import { STATE_CODE } from "../store/schema.js";
-import type { SessionEntry } from "../parse/session-format.js";
-import { toEpochMs } from "../text/time.js";
+import { cjkIndexForm } from "../text/cjk.js";
 import { stem } from "../text/stem.js";
+import { toEpochMs } from "../text/time.js";
 import { distinctTokens, foldWord, isPlainWord, isVocabularyWord, wordsOf } from "../text/words.js";
-import type { Statement } from "sql.js";
 
 const MESSAGE_TYPES = "('user','assistant','toolResult','bashExecution','custom')";
 
@@ -82,7 +82,8 @@ export class SessionWriter {
 				text?.whole !== undefined ? 1 : 0,
 			]);
 			if (entry.type === "session_info" || entry.type === "title_change") this.facts.name = text?.body ?? null;
-			if (type === "user" && text && this.facts.firstPrompt === undefined && !saysNothing(text.body)) this.facts.firstPrompt = text.body.slice(0, DEFAULTS.previewChars);
+			if (type === "user" && text && this.facts.firstPrompt === undefined && !saysNothing(text.body))
+				this.facts.firstPrompt = text.body.slice(0, DEFAULTS.previewChars);
 			if (!text) continue;
 			this.insertFts.run([rowid, ...ROLES.map((role) => cjkIndexForm(text.columns[role] ?? ""))]);
 			// A cut entry's whole text goes in as its distinct words (a table without positions needs no more),
@@ -116,7 +117,12 @@ export class SessionWriter {
 			"SELECT id, seq, entry_id, parent_id, kept, state FROM entries WHERE session = ? ORDER BY seq",
 			[session],
 		);
-		const nodes: TreeNode[] = rows.map((r) => ({ id: r.entry_id, parentId: r.parent_id, seq: r.seq, firstKeptEntryId: r.kept ?? undefined }));
+		const nodes: TreeNode[] = rows.map((r) => ({
+			id: r.entry_id,
+			parentId: r.parent_id,
+			seq: r.seq,
+			firstKeptEntryId: r.kept ?? undefined,
+		}));
 		const states = branchStates(nodes);
 		for (const r of rows) {
 			const code = STATE_CODE[states.get(r.seq) ?? "abandoned"];
@@ -128,7 +134,8 @@ export class SessionWriter {
 		this.facts = {};
 		// The last session_info in file order names the session (an empty one clears the name).
 		if (name !== undefined) this.db.run("UPDATE sessions SET name = ? WHERE id = ?", [name, s]);
-		if (firstPrompt !== undefined) this.db.run("UPDATE sessions SET first_prompt = coalesce(first_prompt, ?) WHERE id = ?", [firstPrompt, s]);
+		if (firstPrompt !== undefined)
+			this.db.run("UPDATE sessions SET first_prompt = coalesce(first_prompt, ?) WHERE id = ?", [firstPrompt, s]);
 		this.db.run(
 			`UPDATE sessions SET
 			  started = coalesce(started, (SELECT min(ts) FROM entries WHERE session = ?)),

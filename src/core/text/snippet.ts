@@ -23,7 +23,9 @@ export function makeSnippet(
 	const flat = flatten(text).trim();
 	const usable = [...new Set(terms.filter((t) => t.length > 0))].sort((a, b) => b.length - a.length).slice(0, 64);
 	// Whole words are marked only as whole words ("sql" not inside "SQLITE"); CJK and phrases anywhere.
-	const source = usable.map((t) => (WORD_ONLY.test(t) && !HAS_CJK.test(t) ? `(?<![\\p{L}\\p{N}])${escapeRegExp(t)}(?![\\p{L}\\p{N}])` : escapeRegExp(t)));
+	const source = usable.map((t) =>
+		WORD_ONLY.test(t) && !HAS_CJK.test(t) ? `(?<![\\p{L}\\p{N}])${escapeRegExp(t)}(?![\\p{L}\\p{N}])` : escapeRegExp(t),
+	);
 	const pattern = usable.length > 0 ? new RegExp(source.join("|"), "giu") : undefined;
 	// Centre on the longest term found (the most specific), not on the first short word.
 	let first: { index: number } | null = null;

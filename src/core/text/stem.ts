@@ -61,13 +61,58 @@ function firstRule(w: string, rules: readonly (readonly [string, string])[], min
 }
 
 const STEP2 = [
-	["ational", "ate"], ["tional", "tion"], ["enci", "ence"], ["anci", "ance"], ["izer", "ize"], ["bli", "ble"],
-	["alli", "al"], ["entli", "ent"], ["eli", "e"], ["ousli", "ous"], ["ization", "ize"], ["ation", "ate"],
-	["ator", "ate"], ["alism", "al"], ["iveness", "ive"], ["fulness", "ful"], ["ousness", "ous"], ["aliti", "al"],
-	["iviti", "ive"], ["biliti", "ble"], ["logi", "log"],
+	["ational", "ate"],
+	["tional", "tion"],
+	["enci", "ence"],
+	["anci", "ance"],
+	["izer", "ize"],
+	["bli", "ble"],
+	["alli", "al"],
+	["entli", "ent"],
+	["eli", "e"],
+	["ousli", "ous"],
+	["ization", "ize"],
+	["ation", "ate"],
+	["ator", "ate"],
+	["alism", "al"],
+	["iveness", "ive"],
+	["fulness", "ful"],
+	["ousness", "ous"],
+	["aliti", "al"],
+	["iviti", "ive"],
+	["biliti", "ble"],
+	["logi", "log"],
 ] as const;
-const STEP3 = [["icate", "ic"], ["ative", ""], ["alize", "al"], ["iciti", "ic"], ["ical", "ic"], ["ful", ""], ["ness", ""]] as const;
-const STEP4 = ["al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent", "ion", "ou", "ism", "ate", "iti", "ous", "ive", "ize"];
+const STEP3 = [
+	["icate", "ic"],
+	["ative", ""],
+	["alize", "al"],
+	["iciti", "ic"],
+	["ical", "ic"],
+	["ful", ""],
+	["ness", ""],
+] as const;
+const STEP4 = [
+	"al",
+	"ance",
+	"ence",
+	"er",
+	"ic",
+	"able",
+	"ible",
+	"ant",
+	"ement",
+	"ment",
+	"ent",
+	"ion",
+	"ou",
+	"ism",
+	"ate",
+	"iti",
+	"ous",
+	"ive",
+	"ize",
+];
 
 /** The stem of a lowercase English word; a word of other characters, or shorter than 3, is returned unchanged. */
 export function stem(word: string): string {

@@ -21,14 +21,32 @@ export function ActivityChart({ days, selected, onPick }: { days: ActivityDay[];
 					const d = byDay.get(day);
 					const h = d ? Math.max(2, (d.sessions / most) * 38) : 0;
 					return (
-						<rect key={day} data-day={day} class={`bar${day === selected ? " picked" : ""}`} x={i * width} y={40 - h} width={Math.max(width * 0.8, 0.3)} height={h} onClick={() => d && onPick(day)}>
+						<rect
+							key={day}
+							data-day={day}
+							class={`bar${day === selected ? " picked" : ""}`}
+							x={i * width}
+							y={40 - h}
+							width={Math.max(width * 0.8, 0.3)}
+							height={h}
+							onClick={() => d && onPick(day)}
+						>
 							<title>{d ? `${day}: ${plural(d.sessions, "session")}, ${plural(d.messages, "message")}` : day}</title>
 						</rect>
 					);
 				})}
 			</svg>
 			<figcaption>
-				{all[0]} – {all[all.length - 1]} · {plural(days.reduce((n, d) => n + d.sessions, 0), "session")}, {plural(days.reduce((n, d) => n + d.messages, 0), "message")}
+				{all[0]} – {all[all.length - 1]} ·{" "}
+				{plural(
+					days.reduce((n, d) => n + d.sessions, 0),
+					"session",
+				)}
+				,{" "}
+				{plural(
+					days.reduce((n, d) => n + d.messages, 0),
+					"message",
+				)}
 			</figcaption>
 		</figure>
 	);

@@ -5,7 +5,7 @@
 
 import type { SessionView, SideBranch } from "../../../src/core/index.js";
 import { plural } from "./format.js";
-import { SessionLink, type Opener } from "./SessionLink.js";
+import { type Opener, SessionLink } from "./SessionLink.js";
 
 const stateName = (state: SideBranch["state"]) => (state === "abandoned" ? "abandoned branch" : "active branch");
 
@@ -33,12 +33,19 @@ export function BranchSummary({ view, to }: { view: SessionView; to: Opener }) {
 	return (
 		<details class="branches" open={abandoned}>
 			<summary>
-				<span class={`badge ${abandoned ? "abandoned" : "active"}`}>{abandoned ? "reading an abandoned branch" : "reading the active branch"}</span> {structure.leaves} branches in this
-				session{structure.branches.length > 0 ? `, ${structure.branches.length} leaving this one` : ""}
+				<span class={`badge ${abandoned ? "abandoned" : "active"}`}>
+					{abandoned ? "reading an abandoned branch" : "reading the active branch"}
+				</span>{" "}
+				{structure.leaves} branches in this session{structure.branches.length > 0 ? `, ${structure.branches.length} leaving this one` : ""}
 				{abandoned ? (
 					<>
 						{" · "}
-						<SessionLink to={to} session={session} entry={structure.branches.find((b) => b.state !== "abandoned")?.entryId} class="to-active">
+						<SessionLink
+							to={to}
+							session={session}
+							entry={structure.branches.find((b) => b.state !== "abandoned")?.entryId}
+							class="to-active"
+						>
 							read the active branch
 						</SessionLink>
 					</>

@@ -3,7 +3,12 @@
 import type { IndexInfo } from "../protocol.js";
 import { megabytes, plural, when } from "./format.js";
 
-const MODE: Record<IndexInfo["mode"], string> = { paged: "read by ranges", whole: "downloaded", offline: "offline copy", local: "built in this browser" };
+const MODE: Record<IndexInfo["mode"], string> = {
+	paged: "read by ranges",
+	whole: "downloaded",
+	offline: "offline copy",
+	local: "built in this browser",
+};
 
 export function IndexStatus({ info, notice, onReopen }: { info?: IndexInfo; notice?: string; onReopen(): void }) {
 	return (

@@ -47,7 +47,8 @@ export function LocalSources({ db, info, onInfo }: Props) {
 	const scan = (request: ScanRequest) => run(() => db.call("scan", request));
 	const take = ({ sessions, others }: Picked) => {
 		if (others.length === 1 && sessions.length === 0) return run(() => db.call("importIndex", { file: others[0] }));
-		if (sessions.length === 0) return run(() => Promise.reject(new Error(`no session files (.jsonl, .jsonl.gz) among ${plural(others.length, "file")} picked`)));
+		if (sessions.length === 0)
+			return run(() => Promise.reject(new Error(`no session files (.jsonl, .jsonl.gz) among ${plural(others.length, "file")} picked`)));
 		return scan({ files: sessions });
 	};
 	const pickFolder = async () => {
@@ -87,7 +88,12 @@ export function LocalSources({ db, info, onInfo }: Props) {
 	const empty = info.sessions === 0 && !busy;
 	return (
 		<section id="local" class="local" aria-label="session files in this browser" data-handled={handled}>
-			{empty ? <p class="notice">No index is served here. Pick your session folder (Pi: ~/.pi/agent/sessions, omp: ~/.omp/agent/sessions), or drop it on the page: it is indexed in this browser and kept for the next visit.</p> : null}
+			{empty ? (
+				<p class="notice">
+					No index is served here. Pick your session folder (Pi: ~/.pi/agent/sessions, omp: ~/.omp/agent/sessions), or drop it on the page:
+					it is indexed in this browser and kept for the next visit.
+				</p>
+			) : null}
 			<div class="local-actions">
 				<button type="button" id="pick-folder-button" disabled={busy} onClick={pickFolder}>
 					session folder…
@@ -109,12 +115,14 @@ export function LocalSources({ db, info, onInfo }: Props) {
 			</div>
 			{progress ? (
 				<p class="progress">
-					<progress id="scan-progress" value={progress.done} max={Math.max(1, progress.total)} /> indexing {progress.done} / {plural(progress.total, "file")} · {megabytes(progress.bytesRead)}
+					<progress id="scan-progress" value={progress.done} max={Math.max(1, progress.total)} /> indexing {progress.done} /{" "}
+					{plural(progress.total, "file")} · {megabytes(progress.bytesRead)}
 				</p>
 			) : null}
 			{report ? (
 				<p id="scan-report" data-seen={report.seen} data-parsed={report.parsed} data-added={report.added} data-grown={report.grown}>
-					Read {plural(report.parsed, "file")} ({report.added} new, {report.grown} grown{report.rewritten ? `, ${report.rewritten} rewritten` : ""}, {megabytes(report.bytesRead)}); {report.unchanged} unchanged.
+					Read {plural(report.parsed, "file")} ({report.added} new, {report.grown} grown
+					{report.rewritten ? `, ${report.rewritten} rewritten` : ""}, {megabytes(report.bytesRead)}); {report.unchanged} unchanged.
 				</p>
 			) : null}
 			{report && report.problems.length + report.skipped.length + report.warnings.length > 0 ? (

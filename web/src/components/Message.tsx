@@ -6,7 +6,13 @@ import { markdownHtml } from "../markdown.js";
 import { when } from "./format.js";
 import { ToolLine } from "./ToolLine.js";
 
-const META_LABEL: Record<string, string> = { session_info: "session name", label: "label", title_change: "title", custom_message: "note", session_init: "task" };
+const META_LABEL: Record<string, string> = {
+	session_info: "session name",
+	label: "label",
+	title_change: "title",
+	custom_message: "note",
+	session_init: "task",
+};
 const SUMMARY_LABEL: Record<string, string> = { compaction: "compaction summary", branch_summary: "branch summary" };
 
 /** An assistant body is its prose, then one `→ name {arguments}` line per tool call (see core entry-text.ts). */

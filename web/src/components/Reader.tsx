@@ -11,7 +11,7 @@ import { FindBar } from "./FindBar.js";
 import { useFindHighlights } from "./find-highlight.js";
 import { plural, titleOf, when } from "./format.js";
 import { Message } from "./Message.js";
-import { SessionLink, type Opener } from "./SessionLink.js";
+import { type Opener, SessionLink } from "./SessionLink.js";
 import { VirtualList } from "./VirtualList.js";
 
 interface Props extends Opener {
@@ -47,7 +47,10 @@ export function Reader({ view, entry, linkTo, onOpen, onClose }: Props) {
 	const findInput = useRef<HTMLInputElement>(null);
 	const article = useRef<HTMLElement>(null);
 	const needle = finding ? findQuery.trim().toLowerCase() : "";
-	const matches = useMemo(() => (needle ? view.messages.flatMap((m, i) => (m.text.toLowerCase().includes(needle) ? [i] : [])) : []), [view.messages, needle]);
+	const matches = useMemo(
+		() => (needle ? view.messages.flatMap((m, i) => (m.text.toLowerCase().includes(needle) ? [i] : [])) : []),
+		[view.messages, needle],
+	);
 	const at = matches.length > 0 ? ((findAt % matches.length) + matches.length) % matches.length : 0;
 	const found = matches.length > 0 ? matches[at] : undefined;
 	const foundEntry = found !== undefined ? view.messages[found].entryId : undefined;
@@ -70,12 +73,14 @@ export function Reader({ view, entry, linkTo, onOpen, onClose }: Props) {
 	const forksAfter = useMemo(() => groupBy<SideBranch>(structure?.branches ?? [], (b) => b.after), [structure]);
 	const spawned = useMemo(() => groupBy<LinkedSession>(structure?.subagents ?? [], (a) => a.entryId), [structure]);
 	const spawnedBy = structure?.spawnedByEntryId ?? s.spawnedByEntryId;
-	const forks = (branches: SideBranch[] | undefined) => branches?.map((b) => <ForkMarker key={b.entryId} branch={b} session={s.sessionId} to={to} />);
-	const agentLinks = (agents: LinkedSession[]) => agents.map((a) => (
-		<SessionLink key={a.sessionId} to={to} session={a.sessionId} class="subagent-link">
-			⇢ sub-agent {a.name}
-		</SessionLink>
-	));
+	const forks = (branches: SideBranch[] | undefined) =>
+		branches?.map((b) => <ForkMarker key={b.entryId} branch={b} session={s.sessionId} to={to} />);
+	const agentLinks = (agents: LinkedSession[]) =>
+		agents.map((a) => (
+			<SessionLink key={a.sessionId} to={to} session={a.sessionId} class="subagent-link">
+				⇢ sub-agent {a.name}
+			</SessionLink>
+		));
 
 	return (
 		<article class="reader" ref={article}>
@@ -88,7 +93,9 @@ export function Reader({ view, entry, linkTo, onOpen, onClose }: Props) {
 				</button>
 				<h2>{titleOf(s)}</h2>
 				<div class="facts">
-					{[s.project, s.agent, when(s.started), plural(s.messageCount, "message"), `this branch: ${plural(view.total, "message")}`].filter(Boolean).join(" · ")}
+					{[s.project, s.agent, when(s.started), plural(s.messageCount, "message"), `this branch: ${plural(view.total, "message")}`]
+						.filter(Boolean)
+						.join(" · ")}
 					{view.messages.some((m) => m.branchState === "compacted") ? <span class="badge compacted">compacted stretch</span> : null}
 				</div>
 				<div class="facts links">
@@ -144,7 +151,9 @@ export function Reader({ view, entry, linkTo, onOpen, onClose }: Props) {
 				render={(m, i) => (
 					<>
 						{i === 0 ? forks(forksAfter.get("")) : null}
-						{STRETCH[m.branchState] && view.messages[i - 1]?.branchState !== m.branchState ? <div class={`stretch-start ${m.branchState}`}>{STRETCH[m.branchState]}</div> : null}
+						{STRETCH[m.branchState] && view.messages[i - 1]?.branchState !== m.branchState ? (
+							<div class={`stretch-start ${m.branchState}`}>{STRETCH[m.branchState]}</div>
+						) : null}
 						<Message message={m} focus={m.entryId === entry} found={m.entryId === foundEntry}>
 							{spawned.has(m.entryId) ? <div class="subagents">{agentLinks(spawned.get(m.entryId)!)}</div> : null}
 						</Message>

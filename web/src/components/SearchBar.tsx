@@ -11,7 +11,15 @@ interface Props {
 
 export function SearchBar({ state, input, onChange }: Props) {
 	const field = (key: "project" | "since" | "until", placeholder: string) => (
-		<input class={`filter ${key}`} name={key} type="text" placeholder={placeholder} title={placeholder} value={state[key]} onInput={(e) => onChange({ [key]: e.currentTarget.value })} />
+		<input
+			class={`filter ${key}`}
+			name={key}
+			type="text"
+			placeholder={placeholder}
+			title={placeholder}
+			value={state[key]}
+			onInput={(e) => onChange({ [key]: e.currentTarget.value })}
+		/>
 	);
 	return (
 		<form class="search" role="search" onSubmit={(e) => e.preventDefault()}>
@@ -38,7 +46,12 @@ export function SearchBar({ state, input, onChange }: Props) {
 						<option value={r}>{r}</option>
 					))}
 				</select>
-				<select name="branch" title="branch state of the hit" value={state.branch} onChange={(e) => onChange({ branch: e.currentTarget.value as ViewState["branch"] })}>
+				<select
+					name="branch"
+					title="branch state of the hit"
+					value={state.branch}
+					onChange={(e) => onChange({ branch: e.currentTarget.value as ViewState["branch"] })}
+				>
 					<option value="">any branch</option>
 					<option value="active">active branch</option>
 					<option value="compacted">compacted stretch</option>

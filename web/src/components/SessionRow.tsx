@@ -13,7 +13,12 @@ interface Props {
 
 export function SessionRow({ session, selected, href, onOpen }: Props) {
 	const hit = "snippet" in session ? session : undefined;
-	const facts = [session.project, session.agent, when(hit?.time ?? session.modified), hit ? plural(hit.hits, "hit") : plural(session.messageCount, "message")];
+	const facts = [
+		session.project,
+		session.agent,
+		when(hit?.time ?? session.modified),
+		hit ? plural(hit.hits, "hit") : plural(session.messageCount, "message"),
+	];
 	return (
 		<div class={`row${selected ? " selected" : ""}`} aria-selected={selected} role="option">
 			<a
@@ -30,7 +35,11 @@ export function SessionRow({ session, selected, href, onOpen }: Props) {
 				{facts.filter(Boolean).join(" · ")}
 				{hit && hit.branchState !== "active" ? <span class={`badge ${hit.branchState}`}>{hit.branchState}</span> : null}
 			</div>
-			{hit ? <Snippet text={hit.snippet} /> : session.name && session.firstPrompt ? <p class="prompt">{session.firstPrompt.slice(0, 200)}</p> : null}
+			{hit ? (
+				<Snippet text={hit.snippet} />
+			) : session.name && session.firstPrompt ? (
+				<p class="prompt">{session.firstPrompt.slice(0, 200)}</p>
+			) : null}
 		</div>
 	);
 }

@@ -31,7 +31,8 @@ export function ToolLine({ kind, name, text, open = false }: Props) {
 	return (
 		<div class={`tool ${kind}${failed ? " failed" : ""}`}>
 			<button type="button" class="tool-line" aria-expanded={expanded} onClick={() => setExpanded(!expanded)}>
-				<span class="arrow">{expanded ? "▾" : "▸"}</span> <span class="tool-name">{kind === "call" ? `→ ${name}` : `← ${name}`}</span> <span class="tool-arg">{summary}</span>
+				<span class="arrow">{expanded ? "▾" : "▸"}</span> <span class="tool-name">{kind === "call" ? `→ ${name}` : `← ${name}`}</span>{" "}
+				<span class="tool-arg">{summary}</span>
 				{failed ? <span class="badge error">error</span> : null}
 			</button>
 			{expanded ? <pre class="tool-text">{text}</pre> : null}

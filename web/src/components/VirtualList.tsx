@@ -34,13 +34,22 @@ export function VirtualList<T>(props: Props<T>) {
 	useLayoutEffect(() => virtualizer._didMount(), []);
 	useLayoutEffect(() => virtualizer._willUpdate());
 	useEffect(() => {
-		if (props.scrollTo !== undefined && props.scrollTo >= 0 && props.scrollTo < props.items.length) virtualizer.scrollToIndex(props.scrollTo, { align: "center" });
+		if (props.scrollTo !== undefined && props.scrollTo >= 0 && props.scrollTo < props.items.length)
+			virtualizer.scrollToIndex(props.scrollTo, { align: "center" });
 	}, [props.scrollTo, props.items]);
 	return (
 		<div ref={scroller} class={`scroller ${props.class ?? ""}`}>
 			<div style={{ height: `${virtualizer.getTotalSize()}px`, position: "relative" }}>
 				{virtualizer.getVirtualItems().map((row) => (
-					<div key={row.key} data-index={row.index} ref={(el) => { if (el) virtualizer.measureElement(el); }} class="vrow" style={{ transform: `translateY(${row.start}px)` }}>
+					<div
+						key={row.key}
+						data-index={row.index}
+						ref={(el) => {
+							if (el) virtualizer.measureElement(el);
+						}}
+						class="vrow"
+						style={{ transform: `translateY(${row.start}px)` }}
+					>
 						{props.render(props.items[row.index], row.index)}
 					</div>
 				))}

@@ -9,4 +9,5 @@ export function megabytes(bytes: number): string {
 }
 
 /** A session's title: its name, else the start of its first prompt, else its id. */
-export const titleOf = (s: { name?: string; firstPrompt?: string; sessionId: string }) => s.name ?? s.firstPrompt?.slice(0, 100) ?? s.sessionId;
+export const titleOf = (s: { name?: string; firstPrompt?: string; sessionId: string }) =>
+	s.name ?? s.firstPrompt?.slice(0, 100) ?? s.sessionId;
