@@ -9,11 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileSource, LookbackIndex } from "../dist/index.js";
+import { namedArgs } from "./args.mjs";
 import { nativeFileStorage, nativeSql } from "./native-db.mjs";
 
-const args = Object.fromEntries(
-	process.argv.slice(2).reduce((acc, a, i, arr) => (a.startsWith("--") ? [...acc, [a.slice(2), arr[i + 1]]] : acc), []),
-);
+const args = namedArgs(process.argv.slice(2));
 const PADDING_MB = 4300;
 const query = "zanzibarRetryPolicy";
 

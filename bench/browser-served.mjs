@@ -15,13 +15,12 @@ import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { launchChromium } from "../test/chromium.mjs";
+import { namedArgs } from "./args.mjs";
 import { benchCorpus, mostCommonProject } from "./corpus.mjs";
 import { benchQueries } from "./queries.mjs";
 import { stats } from "./stats.mjs";
 
-const args = Object.fromEntries(
-	process.argv.slice(2).reduce((acc, a, i, arr) => (a.startsWith("--") ? [...acc, [a.slice(2), arr[i + 1]]] : acc), []),
-);
+const args = namedArgs(process.argv.slice(2));
 const reps = Number(args.reps ?? 5);
 const sessions = resolve(args.sessions ?? join(benchCorpus(Number(args.mb ?? 20)).dir, "sessions"));
 const indexPath = resolve(args.index ?? join("bench", "out", `${args.mb ?? 20}mb-wasm.db`));

@@ -678,7 +678,7 @@ function tsStmts(r, T, L, ind, depth, n, P) {
 				L.push(`${ind}const ${T.camel(r)}: ${T.pascal(r)} = ${T.camel(r)}.${T.camel(r)} ?? ${tsLit(r, T)};`);
 				break;
 			case 2:
-				L.push(`${ind}// ${P && P.zhComments && r.chance(0.5) ? T.zhSentence(r) : T.sentence(r)}`);
+				L.push(`${ind}// ${P?.zhComments && r.chance(0.5) ? T.zhSentence(r) : T.sentence(r)}`);
 				break;
 			case 3:
 				L.push(`${ind}this.${T.camel(r)} = new ${T.pascal(r)}(${T.camel(r)});`);
@@ -819,7 +819,7 @@ function pyStmts(r, T, L, ind, depth, n, P) {
 				L.push(`${ind}${T.snake(r)} = self.${T.snake(r)}.${T.snake(r)}(${T.snake(r)}, ${pyLit(r, T)})`);
 				break;
 			case 1:
-				L.push(`${ind}# ${P && P.zhComments && r.chance(0.5) ? T.zhSentence(r) : T.sentence(r)}`);
+				L.push(`${ind}# ${P?.zhComments && r.chance(0.5) ? T.zhSentence(r) : T.sentence(r)}`);
 				break;
 			case 2:
 				L.push(`${ind}logger.${r.pick(["debug", "info", "warning"])}("${T.words(r, 3 + r.int(5))} %s", ${T.snake(r)})`);
@@ -898,7 +898,7 @@ function rsStmts(r, T, L, ind, depth, n, P) {
 				L.push(`${ind}let ${T.snake(r)} = self.${T.snake(r)}.${T.snake(r)}(&${T.snake(r)})?;`);
 				break;
 			case 1:
-				L.push(`${ind}// ${P && P.zhComments && r.chance(0.5) ? T.zhSentence(r) : T.sentence(r)}`);
+				L.push(`${ind}// ${P?.zhComments && r.chance(0.5) ? T.zhSentence(r) : T.sentence(r)}`);
 				break;
 			case 2:
 				L.push(`${ind}let mut ${T.snake(r)}: ${r.pick(RS_TYPES)} = Default::default();`);
@@ -996,7 +996,7 @@ function goStmts(r, T, L, ind, depth, n, P, recv) {
 				);
 				break;
 			case 1:
-				L.push(`${ind}// ${P && P.zhComments && r.chance(0.5) ? T.zhSentence(r) : T.sentence(r)}`);
+				L.push(`${ind}// ${P?.zhComments && r.chance(0.5) ? T.zhSentence(r) : T.sentence(r)}`);
 				break;
 			case 2:
 				L.push(`${ind}${T.camel(r)} := make(map[string]${r.pick(GO_TYPES)}, ${r.int(256)})`);
@@ -2204,7 +2204,7 @@ class Session {
 		const G = this.G,
 			r = this.r,
 			o = this.o,
-			P = this.P;
+			_P = this.P;
 		const n = o.weighted(AGENT_COUNTS);
 		const agents = [];
 		for (let a = 0; a < n; a++) {
@@ -2394,7 +2394,7 @@ class Session {
 
 	branch() {
 		const r = this.r,
-			T = this.G.T;
+			_T = this.G.T;
 		// user messages on the current path, most recent first
 		const byId = new Map(this.meta.filter((m) => m.id).map((m) => [m.id, m]));
 		const users = [];

@@ -9,10 +9,9 @@ import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
 import { fakeModelsJson, startFakeModel } from "../test/fake-model-server.mjs";
+import { namedArgs } from "./args.mjs";
 
-const args = Object.fromEntries(
-	process.argv.slice(2).reduce((acc, a, i, arr) => (a.startsWith("--") ? [...acc, [a.slice(2), arr[i + 1]]] : acc), []),
-);
+const args = namedArgs(process.argv.slice(2));
 const agentDir = resolve(args["agent-dir"]);
 const reps = Number(args.reps ?? 3);
 const PI = resolve("node_modules", ".bin", "pi");

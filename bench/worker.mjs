@@ -8,14 +8,13 @@ import { readdirSync, readFileSync, rmSync, statSync, truncateSync } from "node:
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { chooseEngine, fileSource, fileStorage, LookbackIndex } from "../dist/index.js";
+import { namedArgs } from "./args.mjs";
 import { appendToFiles } from "./gen-corpus.mjs";
 import { nativeFileStorage, nativeSql } from "./native-db.mjs";
 import { benchQueries } from "./queries.mjs";
 import { stats } from "./stats.mjs";
 
-const args = Object.fromEntries(
-	process.argv.slice(3).reduce((acc, a, i, arr) => (a.startsWith("--") ? [...acc, [a.slice(2), arr[i + 1]]] : acc), []),
-);
+const args = namedArgs(process.argv.slice(3));
 const command = process.argv[2];
 // --liftoff 1: compile the engine's wasm with Liftoff only (what the CLI does for one-shot commands).
 if (args.liftoff) (await import("node:v8")).setFlagsFromString("--liftoff-only");

@@ -14,7 +14,7 @@ import { fileSize } from "./shared-index.js";
 import { canSummarize, summarizeSession } from "./summarize.js";
 
 /** The custom message type a seeded session starts with. */
-export const SEED_TYPE = "lookback";
+const SEED_TYPE = "lookback";
 
 /** A command context has the session switch; a shortcut's context does not (Pi and omp give shortcuts the plain one). */
 function sessionControl(ctx: ExtensionContext): ExtensionCommandContext | undefined {

@@ -27,7 +27,7 @@ export function fit(line: string, width: number): string {
 const MARKED = new RegExp(`${DEFAULTS.markOpen}([^${DEFAULTS.markClose}]*)${DEFAULTS.markClose}`, "g");
 
 /** The core's « » marks as the theme's accent. */
-export function marked(snippet: string, theme: OverlayTheme): string {
+function marked(snippet: string, theme: OverlayTheme): string {
 	return plain(flatten(snippet)).replace(MARKED, (_m, word: string) => theme.fg("accent", theme.bold(word)));
 }
 

@@ -16,7 +16,7 @@ export interface OverlayAction {
 }
 
 /** The keys of the actions, as the footer names them and as matched. */
-export const ACTION_KEYS: { kind: OverlayActionKind; key: KeyId; label: string }[] = [
+const ACTION_KEYS: { kind: OverlayActionKind; key: KeyId; label: string }[] = [
 	{ kind: "excerpt", key: "enter", label: "Enter insert excerpt" },
 	{ kind: "summary", key: "ctrl+s", label: "^S insert summary" },
 	{ kind: "resume", key: "ctrl+r", label: "^R resume" },
@@ -65,7 +65,10 @@ export class LookbackOverlay implements Component, Focusable {
 	}
 
 	handleInput(data: string): void {
-		if (matchesKey(data, "escape") || matchesKey(data, "ctrl+c")) return this.close(undefined);
+		if (matchesKey(data, "escape") || matchesKey(data, "ctrl+c")) {
+			this.close(undefined);
+			return;
+		}
 		const action = ACTION_KEYS.find((a) => matchesKey(data, a.key));
 		if (action) {
 			const row = this.results.rows[this.selected];
@@ -138,7 +141,10 @@ export class LookbackOverlay implements Component, Focusable {
 	}
 
 	private move(delta: number): void {
-		if (this.pane === "preview") return this.scrollPreview(delta);
+		if (this.pane === "preview") {
+			this.scrollPreview(delta);
+			return;
+		}
 		const count = this.results.rows.length;
 		if (count === 0) return;
 		this.selected = Math.min(count - 1, Math.max(0, this.selected + delta));

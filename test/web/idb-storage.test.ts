@@ -28,20 +28,23 @@ afterAll(async () => {
 
 type Smoke = { engine: string; warnings: { kind: string }[]; added: number; saved: boolean; sessions: number; results: [string, string][] };
 
+/** What smoke.html puts on the page. */
+type SmokePage = { lookbackSmoke(mode: string, query: string): Promise<Smoke> };
+
 describe("the core in Chromium", () => {
 	it("indexes into IndexedDB, and finds the same after a reload without syncing", async () => {
 		const page = await (await browser.newContext()).newPage();
 		await page.goto(`${url}/smoke.html`);
 		await page.waitForFunction(() => "lookbackSmoke" in globalThis);
-		const built = (await page.evaluate(() => (globalThis as any).lookbackSmoke("build", "死锁"))) as Smoke;
+		const built = (await page.evaluate(() => (globalThis as unknown as SmokePage).lookbackSmoke("build", "死锁"))) as Smoke;
 		expect(built).toMatchObject({ engine: "3.52.0", added: 10, saved: true, sessions: 10, warnings: [] });
 		expect(built.results.map((r) => r[0])).toEqual([SAMPLE.chinese]);
 		await page.reload();
 		await page.waitForFunction(() => "lookbackSmoke" in globalThis);
-		const reopened = (await page.evaluate(() => (globalThis as any).lookbackSmoke("reopen", "死锁"))) as Smoke;
+		const reopened = (await page.evaluate(() => (globalThis as unknown as SmokePage).lookbackSmoke("reopen", "死锁"))) as Smoke;
 		expect(reopened).toMatchObject({ saved: false, sessions: 10 });
 		expect(reopened.results).toEqual(built.results);
-		const substring = (await page.evaluate(() => (globalThis as any).lookbackSmoke("reopen", "tateSto"))) as Smoke;
+		const substring = (await page.evaluate(() => (globalThis as unknown as SmokePage).lookbackSmoke("reopen", "tateSto"))) as Smoke;
 		expect(substring.results[0][0]).toBe(SAMPLE.linear);
 	});
 
@@ -49,7 +52,7 @@ describe("the core in Chromium", () => {
 		const page = await (await browser.newContext()).newPage();
 		await page.goto(`${url}/smoke.html`);
 		await page.waitForFunction(() => "lookbackSmoke" in globalThis);
-		const rebuilt = (await page.evaluate(() => (globalThis as any).lookbackSmoke("corrupt", "amqplib"))) as Smoke;
+		const rebuilt = (await page.evaluate(() => (globalThis as unknown as SmokePage).lookbackSmoke("corrupt", "amqplib"))) as Smoke;
 		expect(rebuilt.warnings[0]).toMatchObject({ kind: "index-rebuilt" });
 		expect(rebuilt).toMatchObject({ added: 10, saved: true });
 		expect(rebuilt.results.map((r) => r[0])).toEqual([SAMPLE.branched]);

@@ -179,9 +179,10 @@ function App() {
 				<a
 					class="brand"
 					href={location.pathname}
-					onClick={(e) => (
-						e.preventDefault(), go({ q: "", project: "", agent: "", role: "", since: "", until: "", branch: "", session: "", entry: "" })
-					)}
+					onClick={(e) => {
+						e.preventDefault();
+						go({ q: "", project: "", agent: "", role: "", since: "", until: "", branch: "", session: "", entry: "" });
+					}}
 				>
 					lookback
 				</a>
@@ -222,7 +223,10 @@ function App() {
 								session={r}
 								selected={i === selected}
 								href={hrefOf(r.sessionId, "entryId" in r ? r.entryId : undefined)}
-								onOpen={() => (setSelected(i), openRow(i))}
+								onOpen={() => {
+									setSelected(i);
+									openRow(i);
+								}}
 							/>
 						)}
 					/>

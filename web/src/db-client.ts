@@ -2,7 +2,7 @@
 
 import type { CallMessage, CallName, Calls, ProgressMessage, ReplyMessage } from "./protocol.js";
 
-export class CallError extends Error {
+class CallError extends Error {
 	constructor(
 		message: string,
 		readonly code?: string,

@@ -15,7 +15,7 @@ const bad = (name: string, why: string) =>
 	new LookbackError("index-unusable", `${name} cannot be opened: ${why}. Nothing this browser keeps was changed.`);
 
 /** What the 100-byte header tells; a reason to refuse, or undefined. */
-export function headerProblem(bytes: Uint8Array): string | undefined {
+function headerProblem(bytes: Uint8Array): string | undefined {
 	if (bytes.length < 100 || new TextDecoder().decode(bytes.subarray(0, 16)) !== MAGIC)
 		return "it is not a lookback index (not an SQLite database at all)";
 	const view = new DataView(bytes.buffer, bytes.byteOffset, 100);

@@ -25,7 +25,12 @@ function entries(dir: FileSystemDirectoryEntry): Promise<FileSystemEntry[]> {
 	const all: FileSystemEntry[] = [];
 	// readEntries hands out a folder in batches: read until it returns none.
 	return new Promise((resolve, reject) => {
-		const more = () => reader.readEntries((batch) => (batch.length === 0 ? resolve(all) : (all.push(...batch), more())), reject);
+		const more = () =>
+			reader.readEntries((batch) => {
+				if (batch.length === 0) return resolve(all);
+				all.push(...batch);
+				more();
+			}, reject);
 		more();
 	});
 }
@@ -68,7 +73,10 @@ export async function canKeep(): Promise<boolean> {
 	try {
 		await new Promise<void>((resolve, reject) => {
 			const request = indexedDB.open("lookback-probe");
-			request.onsuccess = () => (request.result.close(), resolve());
+			request.onsuccess = () => {
+				request.result.close();
+				resolve();
+			};
 			request.onerror = () => reject(request.error);
 		});
 		return true;

@@ -63,7 +63,7 @@ export interface ProgressMessage {
 	progress: { done: number; total: number; bytesRead: number; path: string };
 }
 
-export interface Transfer {
+interface Transfer {
 	requests: number;
 	bytes: number;
 }

@@ -13,7 +13,7 @@ import { readOnlyStorage } from "./read-only-storage.js";
 import { openWholeCopy } from "./whole-copy.js";
 
 /** Below this size the index is fetched whole: one request, then offline use. */
-export const WHOLE_BELOW_BYTES = 64 << 20;
+const WHOLE_BELOW_BYTES = 64 << 20;
 
 interface KeptCopy {
 	url: string;

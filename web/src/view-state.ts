@@ -35,5 +35,3 @@ export function viewUrl(state: ViewState, load?: string): string {
 	const query = params.toString();
 	return query ? `?${query}` : location.pathname;
 }
-
-export const hasFilters = (s: ViewState) => Boolean(s.project || s.agent || s.role || s.since || s.until || s.branch);

@@ -23,7 +23,11 @@ export async function openWholeCopy(
 	fs.writeFile(`${dir}/index.db`, bytes);
 	try {
 		const index = await LookbackIndex.open({ sql: engine, storage: readOnlyStorage(engine, `${dir}/index.db`, description) });
-		return { index, release: () => (index.close(), release()) };
+		const releaseCopy = () => {
+			index.close();
+			release();
+		};
+		return { index, release: releaseCopy };
 	} catch (error) {
 		release();
 		throw error;

@@ -54,7 +54,9 @@ export function branchStates(nodes: readonly TreeNode[]): Map<number, BranchStat
 	if (!leaf) return states;
 	const path = pathToRoot(leaf, byId(nodes));
 	const keptFrom = contextStart(path);
-	path.forEach((n, i) => states.set(n.seq, i < keptFrom ? "compacted" : "active"));
+	path.forEach((n, i) => {
+		states.set(n.seq, i < keptFrom ? "compacted" : "active");
+	});
 	return states;
 }
 

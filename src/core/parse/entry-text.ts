@@ -30,7 +30,7 @@ export interface EntryText {
 }
 
 /** Keep the head and the tail of a long text, marking the cut. */
-export function headTail(text: string, max: number, headShare: number): Part {
+function headTail(text: string, max: number, headShare: number): Part {
 	if (text.length <= max) return { text, cut: false, whole: text };
 	const head = Math.floor(max * headShare);
 	const tail = max - head;

@@ -3,9 +3,9 @@
 import { parseJsonObject } from "./jsonl.js";
 import { isTitleSlotLine, slotLineTitle } from "./omp-format.js";
 
-export const CURRENT_SESSION_VERSION = 3;
+const CURRENT_SESSION_VERSION = 3;
 
-export interface SessionHeader {
+interface SessionHeader {
 	id: string;
 	version: number;
 	timestamp?: string;

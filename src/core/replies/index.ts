@@ -6,12 +6,10 @@ export { type DiscoveryOptions, type DiscoveryReply, discover, discoveryReply, t
 export { type HitContext, type HostFiles, hitContext, oversizeError, type ToolMessage } from "./messages.js";
 export { type ReadReply, readWhole } from "./read.js";
 export type { Reply } from "./reply.js";
-export { type ScrollOptions, type ScrollReply, scroll } from "./scroll.js";
+export { type ScrollReply, scroll } from "./scroll.js";
 export {
 	type SessionExtras,
 	type StoreAction,
-	type StoreFields,
-	type StoreOptions,
 	type StoreReply,
 	type StoreResult,
 	storeAction,

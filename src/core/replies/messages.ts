@@ -60,7 +60,7 @@ export function hitContext(index: LookbackIndex, hit: { path: string; entryId: s
 	if (error) return { branchTip: "", window: [], bookends: { first: [], last: [] }, branchMessages: 0, error };
 	const whole = index.read(hit.path, { around: hit.entryId, window: Number.MAX_SAFE_INTEGER });
 	const at = whole.messages.findIndex((m) => m.entryId === hit.entryId);
-	const centre = at >= 0 ? at : 0;
+	const centre = Math.max(at, 0);
 	const w = DEFAULTS.hitWindow;
 	const all = whole.messages.map((m) => toolMessage(m, DEFAULTS.replyMessageChars));
 	const window = all.slice(Math.max(0, centre - w), centre + w + 1);

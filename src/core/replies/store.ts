@@ -15,7 +15,7 @@ import { flatten } from "../text/display.js";
 import { type DiscoveryOptions, discoveryReply, type ToolHit } from "./discovery.js";
 
 /** One result in the shape of omp's session store. */
-export interface StoreFields {
+interface StoreFields {
 	session_id: string;
 	project: string;
 	cwd?: string;

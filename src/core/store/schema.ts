@@ -15,7 +15,7 @@ import { queryOne } from "./engine.js";
 export const SCHEMA_VERSION = 6;
 
 /** Application id written into the SQLite header, so a foreign database is told apart ("LkBk"). */
-export const APPLICATION_ID = 0x4c6b426b;
+const APPLICATION_ID = 0x4c6b426b;
 
 const TABLES = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;

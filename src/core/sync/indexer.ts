@@ -5,7 +5,7 @@
 
 import { DEFAULTS } from "../defaults.js";
 import { errorMessage } from "../errors.js";
-import type { SessionFileInfo, SessionSource } from "../parse/source.js";
+import type { SessionFileInfo, SessionSource, WalkResult } from "../parse/source.js";
 import type { Database } from "../store/engine.js";
 import { indexBytes, metaValue, setMeta } from "../store/stats.js";
 import { type Transactions, transactions } from "../store/transactions.js";
@@ -58,7 +58,7 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	const maxFileBytes = options.maxFileBytes ?? DEFAULTS.maxFileBytes;
 	const tx = options.transactions ?? transactions();
 	const batchMs = options.batchMs ?? DEFAULTS.syncBatchMs;
-	let walk;
+	let walk: WalkResult;
 	try {
 		walk = await source.walk();
 	} catch (error) {

@@ -21,6 +21,7 @@ export function ActivityChart({ days, selected, onPick }: { days: ActivityDay[];
 					const d = byDay.get(day);
 					const h = d ? Math.max(2, (d.sessions / most) * 38) : 0;
 					return (
+						// biome-ignore lint/a11y/useSemanticElements: a bar of an SVG chart cannot be a <button>; it takes the role and the keys of one
 						<rect
 							key={day}
 							data-day={day}
@@ -29,7 +30,11 @@ export function ActivityChart({ days, selected, onPick }: { days: ActivityDay[];
 							y={40 - h}
 							width={Math.max(width * 0.8, 0.3)}
 							height={h}
+							role="button"
+							tabIndex={d ? 0 : -1}
+							aria-disabled={!d}
 							onClick={() => d && onPick(day)}
+							onKeyDown={(e) => d && e.key === "Enter" && onPick(day)}
 						>
 							<title>{d ? `${day}: ${plural(d.sessions, "session")}, ${plural(d.messages, "message")}` : day}</title>
 						</rect>

@@ -15,7 +15,7 @@ interface Props {
 
 export function FindBar({ input, query, at, count, onQuery, onStep, onClose }: Props) {
 	return (
-		<div class="find" role="search" aria-label="find in this session">
+		<search class="find" aria-label="find in this session">
 			<input
 				ref={input}
 				id="find"
@@ -46,6 +46,6 @@ export function FindBar({ input, query, at, count, onQuery, onStep, onClose }: P
 			<button type="button" class="link find-close" title="close (Esc)" onClick={onClose}>
 				×
 			</button>
-		</div>
+		</search>
 	);
 }

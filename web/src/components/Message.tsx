@@ -45,7 +45,7 @@ interface Props {
 export function Message({ message, focus: named, found = false, children }: Props) {
 	const m = message;
 	const focus = named || found;
-	let body;
+	let body: ComponentChildren;
 	let label: string = m.role;
 	if (m.role === "tool") {
 		label = "tool result";

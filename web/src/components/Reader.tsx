@@ -136,7 +136,10 @@ export function Reader({ view, entry, linkTo, onOpen, onClose }: Props) {
 						query={findQuery}
 						at={at}
 						count={matches.length}
-						onQuery={(q) => (setFindQuery(q), setFindAt(0))}
+						onQuery={(q) => {
+							setFindQuery(q);
+							setFindAt(0);
+						}}
 						onStep={(by) => setFindAt(at + by)}
 						onClose={() => setFinding(false)}
 					/>

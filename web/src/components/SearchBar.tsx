@@ -22,7 +22,7 @@ export function SearchBar({ state, input, onChange }: Props) {
 		/>
 	);
 	return (
-		<form class="search" role="search" onSubmit={(e) => e.preventDefault()}>
+		<form class="search" aria-label="search sessions" onSubmit={(e) => e.preventDefault()}>
 			<input
 				ref={input}
 				id="query"

@@ -20,7 +20,7 @@ export function SessionRow({ session, selected, href, onOpen }: Props) {
 		hit ? plural(hit.hits, "hit") : plural(session.messageCount, "message"),
 	];
 	return (
-		<div class={`row${selected ? " selected" : ""}`} aria-selected={selected} role="option">
+		<div class={`row${selected ? " selected" : ""}`} aria-current={selected}>
 			<a
 				class="title"
 				href={href}

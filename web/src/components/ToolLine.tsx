@@ -3,7 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 
 /** The first argument of a call written as `name {json}`, or the first line of a result. */
-export function firstArgument(text: string): string {
+function firstArgument(text: string): string {
 	try {
 		const args = JSON.parse(text) as Record<string, unknown>;
 		const first = Object.values(args)[0];

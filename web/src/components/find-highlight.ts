@@ -36,9 +36,9 @@ export function useFindHighlights(container: () => Element | null | undefined, q
 			frame = 0;
 			const all: Range[] = [];
 			const now: Range[] = [];
-			root
-				.querySelectorAll<HTMLElement>(".message")
-				.forEach((message) => (message.dataset.entry === current ? now : all).push(...rangesOf(message, needle)));
+			root.querySelectorAll<HTMLElement>(".message").forEach((message) => {
+				(message.dataset.entry === current ? now : all).push(...rangesOf(message, needle));
+			});
 			registry().set("find", new Highlight(...all));
 			registry().set("find-current", new Highlight(...now));
 		};
