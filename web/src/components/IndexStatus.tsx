@@ -1,7 +1,8 @@
 /** Which index the page has open, and whether the server's copy changed since. */
 
+import { shortTime } from "../../../src/core/index.js";
 import type { IndexInfo } from "../protocol.js";
-import { megabytes, plural, when } from "./format.js";
+import { megabytes, plural } from "./format.js";
 
 const MODE: Record<IndexInfo["mode"], string> = {
 	paged: "read by ranges",
@@ -16,7 +17,7 @@ export function IndexStatus({ info, notice, onReopen }: { info?: IndexInfo; noti
 			{info ? (
 				<span class="index-info" title={info.lastSync ? `last sync ${info.lastSync}` : undefined}>
 					{plural(info.sessions, "session")} · {megabytes(info.bytes)} · {MODE[info.mode]}
-					{info.lastSync ? ` · synced ${when(info.lastSync)}` : ""}
+					{info.lastSync ? ` · synced ${shortTime(info.lastSync)}` : ""}
 					{info.notKept ? " · not kept" : ""}
 				</span>
 			) : (

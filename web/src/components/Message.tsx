@@ -1,9 +1,9 @@
 /** One message of the reader: prose as markdown, tool calls and results collapsed, summaries and labels marked. */
 
 import type { ComponentChildren } from "preact";
-import type { SessionMessage } from "../../../src/core/index.js";
+import { type SessionMessage, shortTime } from "../../../src/core/index.js";
 import { markdownHtml } from "../markdown.js";
-import { when } from "./format.js";
+
 import { ToolLine } from "./ToolLine.js";
 
 const META_LABEL: Record<string, string> = {
@@ -70,7 +70,7 @@ export function Message({ message, focus: named, found = false, children }: Prop
 	return (
 		<section class={`message ${m.role}${named ? " focus" : ""}${found ? " found" : ""}`} id={`entry-${m.entryId}`} data-entry={m.entryId}>
 			<header>
-				<span class="who">{label}</span> <span class="facts">{when(m.time)}</span>
+				<span class="who">{label}</span> <span class="facts">{shortTime(m.time)}</span>
 				{m.branchState !== "active" ? <span class={`badge ${m.branchState}`}>{m.branchState}</span> : null}
 			</header>
 			{body}

@@ -4,12 +4,12 @@
  */
 
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
-import type { LinkedSession, SessionView, SideBranch } from "../../../src/core/index.js";
+import { type LinkedSession, type SessionView, type SideBranch, shortTime } from "../../../src/core/index.js";
 import { BranchSummary, ForkMarker } from "./Branches.js";
 import { CopyButton } from "./CopyButton.js";
 import { FindBar } from "./FindBar.js";
 import { useFindHighlights } from "./find-highlight.js";
-import { plural, titleOf, when } from "./format.js";
+import { plural, titleOf } from "./format.js";
 import { Message } from "./Message.js";
 import { type Opener, SessionLink } from "./SessionLink.js";
 import { VirtualList } from "./VirtualList.js";
@@ -93,7 +93,7 @@ export function Reader({ view, entry, linkTo, onOpen, onClose }: Props) {
 				</button>
 				<h2>{titleOf(s)}</h2>
 				<div class="facts">
-					{[s.project, s.agent, when(s.started), plural(s.messageCount, "message"), `this branch: ${plural(view.total, "message")}`]
+					{[s.project, s.agent, shortTime(s.started), plural(s.messageCount, "message"), `this branch: ${plural(view.total, "message")}`]
 						.filter(Boolean)
 						.join(" · ")}
 					{view.messages.some((m) => m.branchState === "compacted") ? <span class="badge compacted">compacted stretch</span> : null}

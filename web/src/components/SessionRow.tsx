@@ -1,7 +1,7 @@
 /** One line of a list: a recent session (browse) or a search result. */
 
-import type { SearchHit, SessionSummary } from "../../../src/core/index.js";
-import { plural, titleOf, when } from "./format.js";
+import { type SearchHit, type SessionSummary, shortTime } from "../../../src/core/index.js";
+import { plural, titleOf } from "./format.js";
 import { Snippet } from "./Snippet.js";
 
 interface Props {
@@ -16,7 +16,7 @@ export function SessionRow({ session, selected, href, onOpen }: Props) {
 	const facts = [
 		session.project,
 		session.agent,
-		when(hit?.time ?? session.modified),
+		shortTime(hit?.time ?? session.modified),
 		hit ? plural(hit.hits, "hit") : plural(session.messageCount, "message"),
 	];
 	return (

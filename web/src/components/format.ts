@@ -1,7 +1,5 @@
 /** Small display helpers shared by the components. */
 
-export const when = (iso?: string) => (iso ? iso.slice(0, 16).replace("T", " ") : "");
-
 export const plural = (n: number, word: string) => `${n.toLocaleString("en")} ${word}${n === 1 ? "" : "s"}`;
 
 export function megabytes(bytes: number): string {
