@@ -1,6 +1,7 @@
 // The browser tests drive a real Chromium and the TUI test drives pi inside tmux, both Debian packages (no test
 // tool may download a browser here). On a machine without them, install them when we can (root with apt-get),
-// else say what to do.
+// else say what to do. With --cjk-font (npm run screenshots) also a font for Chinese and Japanese, so the README's
+// screenshots show the sample sessions' CJK text rather than boxes; the tests themselves do not need it.
 import { execSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
@@ -13,7 +14,8 @@ const has = (cmd) => {
 		return false;
 	}
 };
-const missing = [...(existsSync(chromium) ? [] : ["chromium"]), ...(has("tmux") ? [] : ["tmux"])];
+const cjkFont = process.argv.includes("--cjk-font") && !existsSync("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc");
+const missing = [...(existsSync(chromium) ? [] : ["chromium"]), ...(has("tmux") ? [] : ["tmux"]), ...(cjkFont ? ["fonts-wqy-zenhei"] : [])];
 if (missing.length === 0) process.exit(0);
 const root = typeof process.getuid === "function" && process.getuid() === 0;
 if (!root || !has("apt-get")) {
