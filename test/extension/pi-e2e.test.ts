@@ -1,16 +1,21 @@
 /**
- * End to end with the real `pi` binary (0.73.1): a fake model on 127.0.0.1 answers with a session_search
- * tool call; pi runs the extension and writes the tool result into its session file, which we read back.
+ * End to end with the real `pi`: 0.73.1 (the devDependency, on Node 20) and the current release 1.6.0
+ * (@earendil-works, on Node 22). A fake model on 127.0.0.1 answers with a session_search tool call; pi runs the
+ * extension and writes the tool result into its session file, which we read back.
  */
 import { execFile, spawn } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { EXTENSION, REPO, useFakeModel } from "../agents.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { EXTENSION, NODE22, PI_CURRENT, REPO, useFakeModel } from "../agents.js";
 import { fakeModelsJson } from "../fake-model-server.mjs";
 import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
 
-const PI = join(REPO, "node_modules", ".bin", "pi");
+/** Each Pi release the extension must work in: the command that starts it. */
+const RELEASES: { name: string; version: string; command: string[] }[] = [
+	{ name: "pi 0.73.1 on Node 20", version: "0.73.1", command: [join(REPO, "node_modules", ".bin", "pi")] },
+	...(PI_CURRENT && NODE22 ? [{ name: "pi 1.6.0 on Node 22", version: "1.6.0", command: [NODE22, PI_CURRENT] }] : []),
+];
 
 const model = useFakeModel();
 
@@ -21,10 +26,11 @@ interface PiRun {
 }
 
 function pi(args: string[], env: Record<string, string>, cwd: string): Promise<PiRun> {
+	const [exe, ...before] = release.command;
 	return new Promise((resolve) => {
 		const child = execFile(
-			PI,
-			args,
+			exe,
+			[...before, ...args],
 			{ cwd, env: { ...process.env, ...env, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1" }, encoding: "utf8", timeout: 60_000 },
 			(error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
 		);
@@ -71,7 +77,18 @@ async function callTool(params: object) {
 	return { ...results[0], reply: results[0].isError ? undefined : JSON.parse(results[0].text), run };
 }
 
-describe("session_search in the real pi", () => {
+let release = RELEASES[0];
+
+describe.each(RELEASES)("session_search in the real $name", (each) => {
+	beforeAll(() => {
+		release = each;
+	});
+
+	it("is the release it names", async () => {
+		const run = await pi(["--version"], {}, REPO);
+		expect(`${run.stdout}${run.stderr}`.trim()).toBe(release.version);
+	});
+
 	it("discovers: the abandoned-branch topic, top hit hydrated", async () => {
 		const { reply, details, run } = await callTool({ query: "RabbitMQ quorum" });
 		expect(details.mode).toBe("discovery");
@@ -122,7 +139,8 @@ describe("session_search in the real pi", () => {
 
 	it("runs /lookback in RPC mode: status, then pick a hit and insert its summary", async () => {
 		const home = piHome();
-		const child = spawn(PI, ["--mode", "rpc", "--provider", "fake", "--model", "fake-model", "-e", EXTENSION], {
+		const [exe, ...before] = release.command;
+		const child = spawn(exe, [...before, "--mode", "rpc", "--provider", "fake", "--model", "fake-model", "-e", EXTENSION], {
 			cwd: home.cwd,
 			env: { ...process.env, ...home.env, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1" },
 		});
