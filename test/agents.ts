@@ -17,6 +17,12 @@ export const PI_CURRENT = existsOr(
 	join(REPO, ".tools", "pi-current", "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js"),
 );
 
+/** Each Pi release the extension must work in, and the command that starts it. */
+export const PI_RELEASES: { name: string; version: string; command: string[] }[] = [
+	{ name: "pi 0.73.1 on Node 20", version: "0.73.1", command: [join(REPO, "node_modules", ".bin", "pi")] },
+	...(PI_CURRENT && NODE22 ? [{ name: "pi 1.6.0 on Node 22", version: "1.6.0", command: [NODE22, PI_CURRENT] }] : []),
+];
+
 function existsOr(path: string): string | undefined {
 	return existsSync(path) ? path : undefined;
 }

@@ -15,9 +15,17 @@ import { overlayPreview, overlayResults, sessionRow } from "./overlay-results.js
 import { summaryLines } from "./render.js";
 import { fileSize, sharedIndex, syncBeforeSearch } from "./shared-index.js";
 
-/** Opens the overlay; `shown` is false where the host has no TUI to show it in (its `custom` returns at once). */
-async function openOverlay(opened: NodeIndex, query: string, ctx: ExtensionContext): Promise<{ shown: boolean; action?: OverlayAction }> {
+/**
+ * Opens the overlay; `shown` is false where the host has no TUI to show it in (its `custom` returns at once).
+ * `redraw` asks the TUI for a frame: Pi 1.6 sets the editor's text without drawing it until the next key.
+ */
+async function openOverlay(
+	opened: NodeIndex,
+	query: string,
+	ctx: ExtensionContext,
+): Promise<{ shown: boolean; action?: OverlayAction; redraw?: () => void }> {
 	let shown = false;
+	let redraw: (() => void) | undefined;
 	const exclude = liveContextFilter(ctx.sessionManager);
 	const source = {
 		search: (line: string) => overlayResults(opened.index, line, exclude),
@@ -26,11 +34,12 @@ async function openOverlay(opened: NodeIndex, query: string, ctx: ExtensionConte
 	const action = await ctx.ui.custom<OverlayAction | undefined>(
 		(tui, theme, _keybindings, done) => {
 			shown = true;
+			redraw = () => tui.requestRender();
 			return new LookbackOverlay(tui, theme, source, done, query);
 		},
 		{ overlay: true, overlayOptions: { anchor: "top-left", width: "100%", maxHeight: "100%" } },
 	);
-	return { shown, action: action ?? undefined };
+	return { shown, action: action ?? undefined, redraw };
 }
 
 /** `/lookback` or the key binding: the overlay, then the picked action; false when there is no TUI. */
@@ -38,8 +47,14 @@ export async function lookbackOverlay(query: string, ctx: ExtensionContext): Pro
 	if (!ctx.hasUI) return false;
 	const opened = await sharedIndex(ctx.sessionManager.getSessionDir() || undefined);
 	await syncBeforeSearch(opened);
-	const { shown, action } = await openOverlay(opened, query, ctx);
-	if (action) await runAction(opened, action, ctx);
+	const { shown, action, redraw } = await openOverlay(opened, query, ctx);
+	if (action) {
+		try {
+			await runAction(opened, action, ctx);
+		} finally {
+			redraw?.();
+		}
+	}
 	return shown;
 }
 

@@ -7,15 +7,9 @@ import { execFile, spawn } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { EXTENSION, NODE22, PI_CURRENT, REPO, useFakeModel } from "../agents.js";
+import { EXTENSION, PI_RELEASES, REPO, useFakeModel } from "../agents.js";
 import { fakeModelsJson } from "../fake-model-server.mjs";
 import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
-
-/** Each Pi release the extension must work in: the command that starts it. */
-const RELEASES: { name: string; version: string; command: string[] }[] = [
-	{ name: "pi 0.73.1 on Node 20", version: "0.73.1", command: [join(REPO, "node_modules", ".bin", "pi")] },
-	...(PI_CURRENT && NODE22 ? [{ name: "pi 1.6.0 on Node 22", version: "1.6.0", command: [NODE22, PI_CURRENT] }] : []),
-];
 
 const model = useFakeModel();
 
@@ -77,9 +71,9 @@ async function callTool(params: object) {
 	return { ...results[0], reply: results[0].isError ? undefined : JSON.parse(results[0].text), run };
 }
 
-let release = RELEASES[0];
+let release = PI_RELEASES[0];
 
-describe.each(RELEASES)("session_search in the real $name", (each) => {
+describe.each(PI_RELEASES)("session_search in the real $name", (each) => {
 	beforeAll(() => {
 		release = each;
 	});

@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { EXTENSION, REPO, useFakeModel } from "../agents.js";
+import { EXTENSION, PI_RELEASES, useFakeModel } from "../agents.js";
 import { fakeModelsJson } from "../fake-model-server.mjs";
 import { FIXTURES, tempDir } from "../helpers.js";
 import { assistantMessage, SessionManager, toolResult, userMessage } from "../pi-sessions.js";
@@ -69,7 +69,7 @@ function plant(agentDir: string, cwd: string): string {
 	return planted.getSessionId();
 }
 
-describe("the lookback overlay in Pi's TUI", () => {
+describe.each(PI_RELEASES)("the lookback overlay in the TUI of $name", (release) => {
 	it("finds a planted session as you type, previews it, inserts its excerpt and summary, copies and resumes it; Esc restores the screen", async () => {
 		const root = tempDir("pi-overlay");
 		const agentDir = join(root, "agent");
@@ -79,8 +79,7 @@ describe("the lookback overlay in Pi's TUI", () => {
 		cpSync(FIXTURES, join(agentDir, "sessions"), { recursive: true });
 		writeFileSync(join(agentDir, "models.json"), fakeModelsJson(model.current.url));
 		const plantedId = plant(agentDir, cwd);
-		const pi = join(REPO, "node_modules", ".bin", "pi");
-		const run = `HOME=${home} PI_CODING_AGENT_DIR=${agentDir} PI_OFFLINE=1 ${pi} --provider fake --model fake-model -e ${EXTENSION}`;
+		const run = `HOME=${home} PI_CODING_AGENT_DIR=${agentDir} PI_OFFLINE=1 ${release.command.join(" ")} --provider fake --model fake-model -e ${EXTENSION}`;
 		tmux("new-session", "-d", "-s", SESSION, "-x", "100", "-y", "40", "-c", cwd, run);
 		tmux("set-option", "-g", "set-clipboard", "on");
 		await shows(/fake-model/);

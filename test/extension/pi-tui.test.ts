@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { EXTENSION, REPO, useFakeModel } from "../agents.js";
+import { EXTENSION, PI_RELEASES, useFakeModel } from "../agents.js";
 import { fakeModelsJson } from "../fake-model-server.mjs";
 import { FIXTURES, tempDir } from "../helpers.js";
 
@@ -29,7 +29,7 @@ async function screenUntil(pattern: RegExp): Promise<string> {
 	throw new Error(`the screen never showed ${pattern}:\n${screen}`);
 }
 
-describe("session_search in Pi's TUI", () => {
+describe.each(PI_RELEASES)("session_search in the TUI of $name", (release) => {
 	it("shows the last lines collapsed, and the whole reply after Ctrl+O", async () => {
 		const root = tempDir("pi-tui");
 		const agentDir = join(root, "agent");
@@ -38,8 +38,7 @@ describe("session_search in Pi's TUI", () => {
 		mkdirSync(join(root, "home"), { recursive: true });
 		cpSync(FIXTURES, join(agentDir, "sessions"), { recursive: true });
 		writeFileSync(join(agentDir, "models.json"), fakeModelsJson(model.current.url));
-		const pi = join(REPO, "node_modules", ".bin", "pi");
-		const command = `HOME=${root}/home PI_CODING_AGENT_DIR=${agentDir} PI_OFFLINE=1 ${pi} --provider fake --model fake-model -e ${EXTENSION}`;
+		const command = `HOME=${root}/home PI_CODING_AGENT_DIR=${agentDir} PI_OFFLINE=1 ${release.command.join(" ")} --provider fake --model fake-model -e ${EXTENSION}`;
 		tmux("new-session", "-d", "-s", SESSION, "-x", "120", "-y", "50", "-c", cwd, command);
 		await screenUntil(/fake-model/);
 		tmux("send-keys", "-t", SESSION, 'CALL session_search {"query":"RabbitMQ OR deadlock OR retry"}', "Enter");
