@@ -10,11 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO, useFakeModel } from "../agents.js";
+import { PI_RELEASES, REPO, useFakeModel } from "../agents.js";
 import { fakeModelsJson } from "../fake-model-server.mjs";
 import { FIXTURES, SAMPLE } from "../helpers.js";
 
-const PI = join(REPO, "node_modules", ".bin", "pi");
 const TSC = join(REPO, "node_modules", "typescript", "bin", "tsc");
 const VERSION = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")).version as string;
 
@@ -184,22 +183,28 @@ console.log(JSON.stringify({ node: typeof node.LookbackIndex, openNodeIndex: typ
 		expect(reply.results[0]).toMatchObject({ sessionId: SAMPLE.branched, branchState: "abandoned" });
 	});
 
-	// pi 0.73.1 takes a .tgz path for an extension file (and fails to load it: "Unknown file extension .tgz"),
-	// and `npm:<path>` looks the package up under the path as its name; so the tarball goes in with npm, and
-	// pi installs the folder npm made, as it would a clone.
-	it("loads into Pi with pi install: the installed package answers session_search", async () => {
-		const agentDir = join(scratch, "agent");
-		const cwd = join(scratch, "proj");
+	// pi 0.73.1 and 1.6.0 take a .tgz path for an extension file (and fail to load it: "Unknown file extension
+	// .tgz"), and `npm:<path>` looks the package up under the path as its name; so the tarball goes in with npm,
+	// and pi installs the folder npm made, as it would a clone.
+	it.each(PI_RELEASES)("loads into $name with pi install: the installed package answers session_search", async (release) => {
+		const [exe, ...before] = release.command;
+		const pi = (args: string[], cwd: string, env: NodeJS.ProcessEnv) => run(exe, [...before, ...args], cwd, env);
+		const agentDir = join(scratch, release.version, "agent");
+		const cwd = join(scratch, release.version, "proj");
 		mkdirSync(cwd, { recursive: true });
 		cpSync(FIXTURES, join(agentDir, "sessions"), { recursive: true });
 		writeFileSync(join(agentDir, "models.json"), fakeModelsJson(model.current.url));
-		const env = cleanEnv({ HOME: join(scratch, "home"), PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1" });
-		const install = await run(PI, ["install", installed], cwd, env);
+		const env = cleanEnv({
+			HOME: join(scratch, release.version, "home"),
+			PI_CODING_AGENT_DIR: agentDir,
+			PI_OFFLINE: "1",
+			PI_SKIP_VERSION_CHECK: "1",
+		});
+		const install = await pi(["install", installed], cwd, env);
 		expect(install.code, install.stderr).toBe(0);
-		const list = await run(PI, ["list"], cwd, env);
+		const list = await pi(["list"], cwd, env);
 		expect(list.stdout).toContain(installed);
-		const call = await run(
-			PI,
+		const call = await pi(
 			["--provider", "fake", "--model", "fake-model", "-p", `CALL session_search ${JSON.stringify({ query: "RabbitMQ quorum" })}`],
 			cwd,
 			env,
