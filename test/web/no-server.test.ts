@@ -31,7 +31,7 @@ async function staticServer(): Promise<string> {
 }
 
 function stop(url: string): Promise<void> {
-	const server = servers.find((s) => url.endsWith(`:${(s.address() as { port: number }).port}`));
+	const server = servers.find((s) => s.listening && url.endsWith(`:${(s.address() as { port: number }).port}`));
 	server?.closeAllConnections();
 	return new Promise((resolve) => (server ? server.close(() => resolve()) : resolve()));
 }
@@ -75,6 +75,26 @@ async function pickFolder(page: Page, folder: string): Promise<{ seen: number; p
 	return { seen: await n("seen"), parsed: await n("parsed"), added: await n("added"), grown: await n("grown") };
 }
 
+/** Reads of the index file in OPFS so far, from the page's worker (its own "transfer" call); undefined when not in OPFS. */
+async function indexFileIo(page: Page): Promise<{ reads: number; bytesRead: number; writes: number; size: number } | undefined> {
+	const worker = page.workers().find((w) => w.url().endsWith("/worker.js"));
+	if (!worker) throw new Error("the page has no worker");
+	const reply = await worker.evaluate(
+		() =>
+			new Promise<{ file?: { reads: number; bytesRead: number; writes: number; size: number } }>((resolve) => {
+				const scope = self as unknown as { postMessage(m: unknown): void; onmessage(e: { data: unknown }): void };
+				const post = scope.postMessage.bind(scope);
+				scope.postMessage = (message: unknown) => {
+					if ((message as { id?: number }).id !== -1) return post(message);
+					scope.postMessage = post;
+					resolve((message as { value: { file?: { reads: number; bytesRead: number; writes: number; size: number } } }).value);
+				};
+				scope.onmessage({ data: { id: -1, call: "transfer", args: {} } });
+			}),
+	);
+	return reply.file;
+}
+
 async function findTitle(page: Page, query: string, title: string): Promise<void> {
 	await page.fill("#query", query);
 	await page.waitForFunction(
@@ -84,40 +104,61 @@ async function findTitle(page: Page, query: string, title: string): Promise<void
 }
 
 describe("no-server mode", () => {
-	it("indexes a picked folder in the browser, rescans only changed files, and reopens with the server stopped", async () => {
-		const url = await staticServer();
-		const page = await open(url);
-		expect(await page.textContent("#local .notice")).toContain("No index is served here");
-		const first = await pickFolder(page, sessions);
-		expect(first).toMatchObject({ seen: 11, parsed: 11, added: 11 });
-		expect(await page.textContent("#status")).toMatch(/^11 sessions · [\d.]+ MB · built in this browser/);
-		await findTitle(page, "okapiCredential", "How do we rotate the okapiCredential token?");
-		await findTitle(page, "RabbitMQ quorum", "Order queue: dead-letter handling");
+	it.each([
+		["OPFS", ""],
+		["IndexedDB", "?store=indexeddb"],
+	])(
+		"indexes a picked folder in the browser, keeps it in %s, rescans only changed files, and reopens with the server stopped",
+		async (kept, query) => {
+			const url = await staticServer();
+			const folder = join(dir, `sessions-${kept}`);
+			cpSync(sessions, folder, { recursive: true });
+			const page = await open(`${url}/${query}`);
+			expect(await page.textContent("#local .notice")).toContain("No index is served here");
+			const first = await pickFolder(page, folder);
+			expect(first).toMatchObject({ seen: 11, parsed: 11, added: 11 });
+			expect(await page.textContent("#status")).toMatch(new RegExp(`^11 sessions · [\\d.]+ MB · built in this browser · kept in ${kept}`));
+			await findTitle(page, "okapiCredential", "How do we rotate the okapiCredential token?");
+			await findTitle(page, "RabbitMQ quorum", "Order queue: dead-letter handling");
 
-		// One session grows, one is new: picking the folder again parses those two only.
-		const grown = newSession(sessions, "/home/dev/projects/vault");
-		grown.appendMessage(userMessage("Where is the quokkaLedger kept?"));
-		grown.appendMessage(assistantMessage("In the vault."));
-		const again = await pickFolder(page, sessions);
-		expect(again).toMatchObject({ seen: 12, parsed: 1, added: 1, grown: 0 });
-		grown.appendMessage(userMessage("And the marmotBudget?"));
-		const third = await pickFolder(page, sessions);
-		expect(third).toMatchObject({ seen: 12, parsed: 1, added: 0, grown: 1 });
-		await findTitle(page, "marmotBudget", "Where is the quokkaLedger kept?");
+			// One session grows, one is new: picking the folder again parses those two only.
+			const grown = newSession(folder, "/home/dev/projects/vault");
+			grown.appendMessage(userMessage("Where is the quokkaLedger kept?"));
+			grown.appendMessage(assistantMessage("In the vault."));
+			const again = await pickFolder(page, folder);
+			expect(again).toMatchObject({ seen: 12, parsed: 1, added: 1, grown: 0 });
+			grown.appendMessage(userMessage("And the marmotBudget?"));
+			const third = await pickFolder(page, folder);
+			expect(third).toMatchObject({ seen: 12, parsed: 1, added: 0, grown: 1 });
+			await findTitle(page, "marmotBudget", "Where is the quokkaLedger kept?");
 
-		// The page comes from its service worker, the index from IndexedDB: no server needed.
-		await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-		await stop(url);
-		await page.reload();
-		await page.waitForSelector("body[data-ready=true][data-mode=local]");
-		expect(await page.textContent("#offline")).toContain("No server answers");
-		expect(await page.textContent("#status")).toMatch(/^12 sessions/);
-		await findTitle(page, "quokkaLedger", "Where is the quokkaLedger kept?");
-		await page.locator("#list .row .title").first().click();
-		await page.waitForSelector("#reader .message.focus");
-		expect(await page.textContent("#reader .message.focus")).toContain("quokkaLedger");
-		await page.context().close();
-	});
+			// The page comes from its service worker, the index from where this browser keeps it: no server needed.
+			await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+			await stop(url);
+			await page.reload();
+			await page.waitForSelector("body[data-ready=true][data-mode=local]");
+			expect(await page.textContent("#offline")).toContain("No server answers");
+			expect(await page.textContent("#status")).toMatch(new RegExp(`^12 sessions · [\\d.]+ MB · built in this browser · kept in ${kept}`));
+			const opened = await indexFileIo(page);
+			await findTitle(page, "quokkaLedger", "Where is the quokkaLedger kept?");
+			await page.locator("#list .row .title").first().click();
+			await page.waitForSelector("#reader .message.focus");
+			expect(await page.textContent("#reader .message.focus")).toContain("quokkaLedger");
+			const searched = await indexFileIo(page);
+			if (kept === "OPFS") {
+				// Opened in place and paged: the search read pages of the file, far from all of it, and wrote nothing.
+				expect(opened && searched).toBeTruthy();
+				if (!opened || !searched) return;
+				expect(searched.bytesRead).toBeGreaterThan(opened.bytesRead);
+				expect(searched.bytesRead).toBeLessThan(searched.size / 2);
+				expect(searched.writes).toBe(opened.writes);
+			} else expect(searched).toBeUndefined();
+
+			// Picking the same folder again after the reload parses nothing: the index kept is the one built.
+			expect(await pickFolder(page, folder)).toMatchObject({ seen: 12, parsed: 0 });
+			await page.context().close();
+		},
+	);
 
 	it("reads a folder of the File System Access API again by itself on rescan", async () => {
 		// Headless Chromium cannot answer the picker's dialog: it hands out a real folder handle of the page's own
