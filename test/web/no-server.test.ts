@@ -1,7 +1,8 @@
 /**
  * No-server mode in real Chromium: the built page from a plain static server with no index beside it indexes a
- * picked folder of Pi sessions in the browser, keeps the index in IndexedDB and the page in its service worker
- * (so it reopens with the server stopped), rescans only changed files, and says what is wrong with bad input.
+ * picked folder of Pi sessions in the browser, keeps the index in OPFS (opened in place, paged: counted reads) or
+ * in IndexedDB, and the page in its service worker (so it reopens with the server stopped), rescans only changed
+ * files, and says what is wrong with bad input, a second tab on the same OPFS index, or an unusable OPFS file.
  */
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
@@ -159,6 +160,75 @@ describe("no-server mode", () => {
 			await page.context().close();
 		},
 	);
+
+	it("tells a second tab that the first holds the index in OPFS, and works in memory there without touching it", async () => {
+		const context = await browser.newContext();
+		const url = await staticServer();
+		const first = await open(url, await context.newPage());
+		await pickFolder(first, sessions);
+		const second = await open(url, await context.newPage());
+		expect(await second.textContent("#not-kept")).toContain("another tab of this page holds the index kept in this browser (OPFS)");
+		expect(await second.textContent("#status")).toMatch(/^0 sessions .* · not kept/);
+		await pickFolder(second, join(sessions, "--home-dev-projects-webshop--"));
+		await findTitle(second, "RabbitMQ quorum", "Order queue: dead-letter handling");
+		// The first tab's index is untouched; once it closes, the second opens it on reload.
+		await findTitle(first, "okapiCredential", "How do we rotate the okapiCredential token?");
+		await first.close();
+		await second.reload();
+		await second.waitForSelector("body[data-ready=true][data-mode=local]");
+		expect(await second.textContent("#status")).toMatch(/^11 sessions · [\d.]+ MB · built in this browser · kept in OPFS/);
+		expect(await second.locator("#not-kept").count()).toBe(0);
+		await context.close();
+	});
+
+	it("sets an unusable index file in OPFS aside, says so, and builds a new one", async () => {
+		const context = await browser.newContext();
+		const url = await staticServer();
+		// Kept in IndexedDB, the page leaves OPFS alone: put a damaged index file there.
+		const page = await open(`${url}/?store=indexeddb`, await context.newPage());
+		await page.evaluate(async () => {
+			const folder = await (await navigator.storage.getDirectory()).getDirectoryHandle("lookback", { create: true });
+			const writable = await (await folder.getFileHandle("index.db", { create: true })).createWritable();
+			await writable.write(new Uint8Array(8192).fill(0xab));
+			await writable.close();
+		});
+		await open(url, page);
+		expect(await page.textContent("#status")).toMatch(/^0 sessions · [\d.]+ MB · built in this browser · kept in OPFS/);
+		expect(await pickFolder(page, sessions)).toMatchObject({ seen: 11, parsed: 11 });
+		expect(await page.textContent("#scan-problems")).toMatch(
+			/the index kept in this browser was unusable \(.+\) and was built again; the old one is kept as OPFS lookback\/index\.db\.unusable-/,
+		);
+		const asideKept = await page.evaluate(async () => {
+			const folder = await (await navigator.storage.getDirectory()).getDirectoryHandle("lookback");
+			const list: string[] = [];
+			for await (const name of (folder as unknown as { keys(): AsyncIterable<string> }).keys()) list.push(name);
+			const aside = list.find((n) => /^index\.db\.unusable-[^-]/.test(n) && !n.endsWith("-journal"));
+			const bytes = aside ? new Uint8Array(await (await (await folder.getFileHandle(aside)).getFile()).arrayBuffer()) : undefined;
+			return bytes?.length === 8192 && bytes.every((b) => b === 0xab);
+		});
+		expect(asideKept).toBe(true);
+		await page.reload();
+		await page.waitForSelector("body[data-ready=true][data-mode=local]");
+		expect(await page.textContent("#status")).toMatch(/^11 sessions/);
+		await findTitle(page, "okapiCredential", "How do we rotate the okapiCredential token?");
+		await context.close();
+	});
+
+	it("moves an index an earlier visit kept in IndexedDB into OPFS once", async () => {
+		const context = await browser.newContext();
+		const url = await staticServer();
+		const page = await open(`${url}/?store=indexeddb`, await context.newPage());
+		await pickFolder(page, sessions);
+		expect(await page.textContent("#status")).toMatch(/^11 sessions .* kept in IndexedDB/);
+		await open(url, page);
+		expect(await page.textContent("#status")).toMatch(/^11 sessions · [\d.]+ MB · built in this browser · kept in OPFS/);
+		await findTitle(page, "okapiCredential", "How do we rotate the okapiCredential token?");
+		expect(await pickFolder(page, sessions)).toMatchObject({ seen: 11, parsed: 0 });
+		// Moved, not copied: IndexedDB holds no index any more.
+		await open(`${url}/?store=indexeddb`, page);
+		expect(await page.textContent("#status")).toMatch(/^0 sessions .* kept in IndexedDB/);
+		await context.close();
+	});
 
 	it("reads a folder of the File System Access API again by itself on rescan", async () => {
 		// Headless Chromium cannot answer the picker's dialog: it hands out a real folder handle of the page's own
