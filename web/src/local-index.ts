@@ -85,7 +85,8 @@ async function openInOpfs(engine: FilesEngine, store: UseStore): Promise<Local> 
 	try {
 		opfs ??= await openOpfsStorage(engine);
 	} catch (error) {
-		if (!(error instanceof OpfsInUse)) throw error;
+		// OPFS refused for another reason (some private modes): the snapshot in IndexedDB, as where OPFS is missing.
+		if (!(error instanceof OpfsInUse)) return openOn(engine, idbStorage(KEY, store), store);
 		const why = `${error.message}: this tab's index lives in memory only; close the other tab and reload this one to use the kept index`;
 		return openOn(engine, memoryStorage(), store, why);
 	}
