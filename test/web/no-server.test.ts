@@ -242,6 +242,55 @@ describe("no-server mode", () => {
 		await context.close();
 	});
 
+	it("rolls back a transaction a crash left half written in OPFS, by its journal", async () => {
+		// A crash mid-commit, made on Node with the same engine: pages of a big delete spilled into the file, the
+		// originals in the journal, both copied before the rollback.
+		const crash = join(dir, "crash");
+		mkdirSync(crash, { recursive: true });
+		const copy = join(crash, "index.db");
+		cpSync(indexPath, copy);
+		const opened = await openNodeIndex({ indexPath: copy, sessionsDirs: [sessions], onlySessionsDirs: true, env: {} });
+		const db = opened.index.db;
+		db.run("PRAGMA cache_size = 2");
+		db.run("BEGIN IMMEDIATE");
+		db.run("DELETE FROM entries");
+		db.run("DELETE FROM sessions");
+		const halfWritten = readFileSync(copy);
+		const journal = readFileSync(`${copy}-journal`);
+		db.run("ROLLBACK");
+		opened.index.close();
+		expect(halfWritten.equals(readFileSync(indexPath))).toBe(false);
+
+		const context = await browser.newContext();
+		const url = await staticServer();
+		const page = await open(`${url}/?store=indexeddb`, await context.newPage());
+		const put = (files: [string, number[]][]) =>
+			page.evaluate(async (files) => {
+				const folder = await (await navigator.storage.getDirectory()).getDirectoryHandle("lookback", { create: true });
+				for (const [name, bytes] of files) {
+					const writable = await (await folder.getFileHandle(name, { create: true })).createWritable();
+					await writable.write(new Uint8Array(bytes));
+					await writable.close();
+				}
+			}, files);
+		// Without its journal the half-written file is not the index: the journal is what makes it whole.
+		await put([
+			["index.db", [...halfWritten]],
+			["index.db-journal", []],
+		]);
+		await open(url, page);
+		expect(await page.textContent("#status")).not.toMatch(/^11 sessions/);
+		await open(`${url}/?store=indexeddb`, page);
+		await put([
+			["index.db", [...halfWritten]],
+			["index.db-journal", [...journal]],
+		]);
+		await open(url, page);
+		expect(await page.textContent("#status")).toMatch(/^11 sessions · [\d.]+ MB · built in this browser · kept in OPFS/);
+		await findTitle(page, "okapiCredential", "How do we rotate the okapiCredential token?");
+		await context.close();
+	});
+
 	it("moves an index an earlier visit kept in IndexedDB into OPFS once", async () => {
 		const context = await browser.newContext();
 		const url = await staticServer();
