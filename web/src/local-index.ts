@@ -1,9 +1,9 @@
 /**
  * No-server mode, in the worker: the index this browser builds from session files a person picks, kept in the
- * origin private file system and opened in place where the worker has synchronous access handles (opfs-storage.ts),
- * else a snapshot in IndexedDB, or in memory when the browser keeps nothing (e.g. private mode). A rescan parses only new and
- * changed files (the core compares size and time); an imported index file is checked before it replaces
- * anything, and the index it replaces is kept aside.
+ * origin private file system and opened in place where the worker has synchronous access handles
+ * (opfs-storage.ts), else a snapshot in IndexedDB, or in memory when the browser keeps nothing (e.g. private
+ * mode). A rescan parses only new and changed files (the core compares size and time); an imported index file
+ * is checked before it replaces anything, and the index it replaces is kept aside.
  */
 
 import { createStore, del, get, set, type UseStore } from "idb-keyval";

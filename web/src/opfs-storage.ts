@@ -78,12 +78,12 @@ export async function openOpfsStorage(engine: FilesEngine): Promise<OpfsStorage>
 	files.attach(await openHandles(dir));
 	const counters: EngineIoCounters = { reads: 0, bytesRead: 0, writes: 0, fsyncs: 0 };
 	const mountpoint = mountEngineFiles(engine.FS, files, `opfs${++opened}`, counters);
-	/** Move the index and its journal (which belongs to it) to `prefix`-time, and open fresh files. */
 	const fill = (index: SyncAccessHandle, bytes: Uint8Array) => {
 		index.truncate(0);
 		index.write(bytes, { at: 0 });
 		index.flush();
 	};
+	/** Move the index and its journal (which belongs to it) to `prefix`-time, and open fresh files (holding `bytes`). */
 	const moveAside = async (prefix: string, bytes?: Uint8Array): Promise<string | undefined> => {
 		const aside = `${NAME}.${prefix}-${new Date().toISOString().replace(/[:.]/g, "-")}`;
 		files.detach();
