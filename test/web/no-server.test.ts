@@ -1,7 +1,8 @@
 /**
  * No-server mode in real Chromium: the built page from a plain static server with no index beside it indexes a
- * picked folder of Pi sessions in the browser, keeps the index in IndexedDB and the page in its service worker
- * (so it reopens with the server stopped), rescans only changed files, and says what is wrong with bad input.
+ * picked folder of Pi sessions in the browser, keeps the index in OPFS (opened in place, paged: counted reads) or
+ * in IndexedDB, and the page in its service worker (so it reopens with the server stopped), rescans only changed
+ * files, and says what is wrong with bad input, a second tab on the same OPFS index, or an unusable OPFS file.
  */
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
@@ -10,6 +11,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateCorpus } from "../../bench/gen-corpus.mjs";
 import { openNodeIndex } from "../../src/node/open.js";
 import { serveViewer } from "../../src/node/serve.js";
 import { launchChromium, serve } from "../browser.js";
@@ -31,7 +33,7 @@ async function staticServer(): Promise<string> {
 }
 
 function stop(url: string): Promise<void> {
-	const server = servers.find((s) => url.endsWith(`:${(s.address() as { port: number }).port}`));
+	const server = servers.find((s) => s.listening && url.endsWith(`:${(s.address() as { port: number }).port}`));
 	server?.closeAllConnections();
 	return new Promise((resolve) => (server ? server.close(() => resolve()) : resolve()));
 }
@@ -75,6 +77,34 @@ async function pickFolder(page: Page, folder: string): Promise<{ seen: number; p
 	return { seen: await n("seen"), parsed: await n("parsed"), added: await n("added"), grown: await n("grown") };
 }
 
+interface FileIo {
+	reads: number;
+	bytesRead: number;
+	writes: number;
+	fsyncs: number;
+	size: number;
+}
+
+/** Reads of the index file in OPFS so far, from the page's worker (its own "transfer" call); undefined when not in OPFS. */
+async function indexFileIo(page: Page): Promise<FileIo | undefined> {
+	const worker = page.workers().find((w) => w.url().endsWith("/worker.js"));
+	if (!worker) throw new Error("the page has no worker");
+	const reply = await worker.evaluate(
+		() =>
+			new Promise<{ file?: FileIo }>((resolve) => {
+				const scope = self as unknown as { postMessage(m: unknown): void; onmessage(e: { data: unknown }): void };
+				const post = scope.postMessage.bind(scope);
+				scope.postMessage = (message: unknown) => {
+					if ((message as { id?: number }).id !== -1) return post(message);
+					scope.postMessage = post;
+					resolve((message as { value: { file?: FileIo } }).value);
+				};
+				scope.onmessage({ data: { id: -1, call: "transfer", args: {} } });
+			}),
+	);
+	return reply.file;
+}
+
 async function findTitle(page: Page, query: string, title: string): Promise<void> {
 	await page.fill("#query", query);
 	await page.waitForFunction(
@@ -84,39 +114,197 @@ async function findTitle(page: Page, query: string, title: string): Promise<void
 }
 
 describe("no-server mode", () => {
-	it("indexes a picked folder in the browser, rescans only changed files, and reopens with the server stopped", async () => {
-		const url = await staticServer();
-		const page = await open(url);
-		expect(await page.textContent("#local .notice")).toContain("No index is served here");
-		const first = await pickFolder(page, sessions);
-		expect(first).toMatchObject({ seen: 11, parsed: 11, added: 11 });
-		expect(await page.textContent("#status")).toMatch(/^11 sessions · [\d.]+ MB · built in this browser/);
-		await findTitle(page, "okapiCredential", "How do we rotate the okapiCredential token?");
-		await findTitle(page, "RabbitMQ quorum", "Order queue: dead-letter handling");
+	it.each([
+		["OPFS", ""],
+		["IndexedDB", "?store=indexeddb"],
+	])(
+		"indexes a picked folder in the browser, keeps it in %s, rescans only changed files, and reopens with the server stopped",
+		async (kept, query) => {
+			const url = await staticServer();
+			const folder = join(dir, `sessions-${kept}`);
+			cpSync(sessions, folder, { recursive: true });
+			const page = await open(`${url}/${query}`);
+			expect(await page.textContent("#local .notice")).toContain("No index is served here");
+			const first = await pickFolder(page, folder);
+			expect(first).toMatchObject({ seen: 11, parsed: 11, added: 11 });
+			expect(await page.textContent("#status")).toMatch(new RegExp(`^11 sessions · [\\d.]+ MB · built in this browser · kept in ${kept}`));
+			await findTitle(page, "okapiCredential", "How do we rotate the okapiCredential token?");
+			await findTitle(page, "RabbitMQ quorum", "Order queue: dead-letter handling");
 
-		// One session grows, one is new: picking the folder again parses those two only.
-		const grown = newSession(sessions, "/home/dev/projects/vault");
-		grown.appendMessage(userMessage("Where is the quokkaLedger kept?"));
-		grown.appendMessage(assistantMessage("In the vault."));
-		const again = await pickFolder(page, sessions);
-		expect(again).toMatchObject({ seen: 12, parsed: 1, added: 1, grown: 0 });
-		grown.appendMessage(userMessage("And the marmotBudget?"));
-		const third = await pickFolder(page, sessions);
-		expect(third).toMatchObject({ seen: 12, parsed: 1, added: 0, grown: 1 });
-		await findTitle(page, "marmotBudget", "Where is the quokkaLedger kept?");
+			// One session grows, one is new: picking the folder again parses those two only.
+			const grown = newSession(folder, "/home/dev/projects/vault");
+			grown.appendMessage(userMessage("Where is the quokkaLedger kept?"));
+			grown.appendMessage(assistantMessage("In the vault."));
+			const again = await pickFolder(page, folder);
+			expect(again).toMatchObject({ seen: 12, parsed: 1, added: 1, grown: 0 });
+			grown.appendMessage(userMessage("And the marmotBudget?"));
+			const third = await pickFolder(page, folder);
+			expect(third).toMatchObject({ seen: 12, parsed: 1, added: 0, grown: 1 });
+			await findTitle(page, "marmotBudget", "Where is the quokkaLedger kept?");
+			if (kept === "OPFS") {
+				// Each scan committed to the file in place, flushed (SQLite's syncs of the journal and the file).
+				const written = await indexFileIo(page);
+				expect(written?.writes).toBeGreaterThan(0);
+				expect(written?.fsyncs).toBeGreaterThanOrEqual(3 * 2);
+			}
 
-		// The page comes from its service worker, the index from IndexedDB: no server needed.
-		await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-		await stop(url);
+			// The page comes from its service worker, the index from where this browser keeps it: no server needed.
+			await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+			await stop(url);
+			await page.reload();
+			await page.waitForSelector("body[data-ready=true][data-mode=local]");
+			expect(await page.textContent("#offline")).toContain("No server answers");
+			expect(await page.textContent("#status")).toMatch(new RegExp(`^12 sessions · [\\d.]+ MB · built in this browser · kept in ${kept}`));
+			await findTitle(page, "quokkaLedger", "Where is the quokkaLedger kept?");
+			const searched = await indexFileIo(page);
+			if (kept === "OPFS") {
+				// Opened in place: pages of the file read, nothing written (a larger index below shows how few are read).
+				expect(searched?.bytesRead).toBeGreaterThan(0);
+				expect(searched?.bytesRead).toBeLessThan(searched?.size ?? 0);
+				expect(searched?.writes).toBe(0);
+			} else expect(searched).toBeUndefined();
+			await page.locator("#list .row .title").first().click();
+			await page.waitForSelector("#reader .message.focus");
+			expect(await page.textContent("#reader .message.focus")).toContain("quokkaLedger");
+
+			// Picking the same folder again after the reload parses nothing: the index kept is the one built.
+			expect(await pickFolder(page, folder)).toMatchObject({ seen: 12, parsed: 0 });
+			await page.context().close();
+		},
+	);
+
+	it("pages the index kept in OPFS: after a reload, opening and a search read a small part of the file", async () => {
+		const corpus = join(dir, "corpus");
+		generateCorpus({ out: corpus, mb: 8, seed: 3 });
+		const page = await open(await staticServer());
+		await pickFolder(page, join(corpus, "sessions"));
 		await page.reload();
 		await page.waitForSelector("body[data-ready=true][data-mode=local]");
-		expect(await page.textContent("#offline")).toContain("No server answers");
-		expect(await page.textContent("#status")).toMatch(/^12 sessions/);
-		await findTitle(page, "quokkaLedger", "Where is the quokkaLedger kept?");
-		await page.locator("#list .row .title").first().click();
-		await page.waitForSelector("#reader .message.focus");
-		expect(await page.textContent("#reader .message.focus")).toContain("quokkaLedger");
+		await page.fill("#query", "DHTDynamicResolverV2");
+		await page.waitForSelector(`#list[data-kind=results][data-query="${"DHTDynamicResolverV2"}"] .row mark`);
+		const io = await indexFileIo(page);
+		expect(io?.writes).toBe(0);
+		expect(io?.bytesRead).toBeGreaterThan(0);
+		expect(io?.bytesRead).toBeLessThan((io?.size ?? 0) / 10);
 		await page.context().close();
+	});
+
+	it("tells a second tab that the first holds the index in OPFS, and works in memory there without touching it", async () => {
+		const context = await browser.newContext();
+		const url = await staticServer();
+		const first = await open(url, await context.newPage());
+		await pickFolder(first, sessions);
+		const second = await open(url, await context.newPage());
+		expect(await second.textContent("#not-kept")).toContain("another tab of this page holds the index kept in this browser (OPFS)");
+		expect(await second.textContent("#status")).toMatch(/^0 sessions .* · not kept/);
+		await pickFolder(second, join(sessions, "--home-dev-projects-webshop--"));
+		await findTitle(second, "RabbitMQ quorum", "Order queue: dead-letter handling");
+		// The first tab's index is untouched; once it closes, the second opens it on reload.
+		await findTitle(first, "okapiCredential", "How do we rotate the okapiCredential token?");
+		await first.close();
+		await second.reload();
+		await second.waitForSelector("body[data-ready=true][data-mode=local]");
+		expect(await second.textContent("#status")).toMatch(/^11 sessions · [\d.]+ MB · built in this browser · kept in OPFS/);
+		expect(await second.locator("#not-kept").count()).toBe(0);
+		await context.close();
+	});
+
+	it("sets an unusable index file in OPFS aside, says so, and builds a new one", async () => {
+		const context = await browser.newContext();
+		const url = await staticServer();
+		// Kept in IndexedDB, the page leaves OPFS alone: put a damaged index file there.
+		const page = await open(`${url}/?store=indexeddb`, await context.newPage());
+		await page.evaluate(async () => {
+			const folder = await (await navigator.storage.getDirectory()).getDirectoryHandle("lookback", { create: true });
+			const writable = await (await folder.getFileHandle("index.db", { create: true })).createWritable();
+			await writable.write(new Uint8Array(8192).fill(0xab));
+			await writable.close();
+		});
+		await open(url, page);
+		expect(await page.textContent("#status")).toMatch(/^0 sessions · [\d.]+ MB · built in this browser · kept in OPFS/);
+		expect(await pickFolder(page, sessions)).toMatchObject({ seen: 11, parsed: 11 });
+		expect(await page.textContent("#scan-problems")).toMatch(
+			/the index kept in this browser was unusable \(.+\) and was built again; the old one is kept as OPFS lookback\/index\.db\.unusable-/,
+		);
+		const asideKept = await page.evaluate(async () => {
+			const folder = await (await navigator.storage.getDirectory()).getDirectoryHandle("lookback");
+			const list: string[] = [];
+			for await (const name of (folder as unknown as { keys(): AsyncIterable<string> }).keys()) list.push(name);
+			const aside = list.find((n) => /^index\.db\.unusable-[^-]/.test(n) && !n.endsWith("-journal"));
+			const bytes = aside ? new Uint8Array(await (await (await folder.getFileHandle(aside)).getFile()).arrayBuffer()) : undefined;
+			return bytes?.length === 8192 && bytes.every((b) => b === 0xab);
+		});
+		expect(asideKept).toBe(true);
+		await page.reload();
+		await page.waitForSelector("body[data-ready=true][data-mode=local]");
+		expect(await page.textContent("#status")).toMatch(/^11 sessions/);
+		await findTitle(page, "okapiCredential", "How do we rotate the okapiCredential token?");
+		await context.close();
+	});
+
+	it("rolls back a transaction a crash left half written in OPFS, by its journal", async () => {
+		// A crash mid-commit, made on Node with the same engine: pages of a big delete spilled into the file, the
+		// originals in the journal, both copied before the rollback.
+		const crash = join(dir, "crash");
+		mkdirSync(crash, { recursive: true });
+		const copy = join(crash, "index.db");
+		cpSync(indexPath, copy);
+		const opened = await openNodeIndex({ indexPath: copy, sessionsDirs: [sessions], onlySessionsDirs: true, env: {} });
+		const db = opened.index.db;
+		db.run("PRAGMA cache_size = 2");
+		db.run("BEGIN IMMEDIATE");
+		db.run("DELETE FROM entries");
+		db.run("DELETE FROM sessions");
+		const halfWritten = readFileSync(copy);
+		const journal = readFileSync(`${copy}-journal`);
+		db.run("ROLLBACK");
+		opened.index.close();
+		expect(halfWritten.equals(readFileSync(indexPath))).toBe(false);
+
+		const context = await browser.newContext();
+		const url = await staticServer();
+		const page = await open(`${url}/?store=indexeddb`, await context.newPage());
+		const put = (files: [string, number[]][]) =>
+			page.evaluate(async (files) => {
+				const folder = await (await navigator.storage.getDirectory()).getDirectoryHandle("lookback", { create: true });
+				for (const [name, bytes] of files) {
+					const writable = await (await folder.getFileHandle(name, { create: true })).createWritable();
+					await writable.write(new Uint8Array(bytes));
+					await writable.close();
+				}
+			}, files);
+		// Without its journal the half-written file is not the index: the journal is what makes it whole.
+		await put([
+			["index.db", [...halfWritten]],
+			["index.db-journal", []],
+		]);
+		await open(url, page);
+		expect(await page.textContent("#status")).not.toMatch(/^11 sessions/);
+		await open(`${url}/?store=indexeddb`, page);
+		await put([
+			["index.db", [...halfWritten]],
+			["index.db-journal", [...journal]],
+		]);
+		await open(url, page);
+		expect(await page.textContent("#status")).toMatch(/^11 sessions · [\d.]+ MB · built in this browser · kept in OPFS/);
+		await findTitle(page, "okapiCredential", "How do we rotate the okapiCredential token?");
+		await context.close();
+	});
+
+	it("moves an index an earlier visit kept in IndexedDB into OPFS once", async () => {
+		const context = await browser.newContext();
+		const url = await staticServer();
+		const page = await open(`${url}/?store=indexeddb`, await context.newPage());
+		await pickFolder(page, sessions);
+		expect(await page.textContent("#status")).toMatch(/^11 sessions .* kept in IndexedDB/);
+		await open(url, page);
+		expect(await page.textContent("#status")).toMatch(/^11 sessions · [\d.]+ MB · built in this browser · kept in OPFS/);
+		await findTitle(page, "okapiCredential", "How do we rotate the okapiCredential token?");
+		expect(await pickFolder(page, sessions)).toMatchObject({ seen: 11, parsed: 0 });
+		// Moved, not copied: IndexedDB holds no index any more.
+		await open(`${url}/?store=indexeddb`, page);
+		expect(await page.textContent("#status")).toMatch(/^0 sessions .* kept in IndexedDB/);
+		await context.close();
 	});
 
 	it("reads a folder of the File System Access API again by itself on rescan", async () => {

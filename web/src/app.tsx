@@ -24,6 +24,8 @@ keepPageOffline();
 const INDEX_URL = "index.db";
 const loadMode = new URLSearchParams(location.search).get("load");
 const mode = loadMode === "paged" || loadMode === "whole" ? loadMode : undefined;
+/** `?store=indexeddb`: keep a no-server index in IndexedDB even where OPFS could hold it. */
+const store = new URLSearchParams(location.search).get("store") === "indexeddb" ? "indexeddb" : undefined;
 
 type Listing =
 	| { kind: "recent"; sessions: SessionSummary[] }
@@ -46,10 +48,10 @@ function App() {
 	const go = (patch: Partial<ViewState>, push = true) => {
 		const next = { ...latest.current, ...patch };
 		latest.current = next;
-		(push ? history.pushState : history.replaceState).call(history, null, "", viewUrl(next, mode));
+		(push ? history.pushState : history.replaceState).call(history, null, "", viewUrl(next, mode, store));
 		setView(next);
 	};
-	const hrefOf = (session: string, entry?: string) => viewUrl({ ...view, session, entry: entry ?? "" }, mode);
+	const hrefOf = (session: string, entry?: string) => viewUrl({ ...view, session, entry: entry ?? "" }, mode, store);
 	const openSession = (session: string, entry?: string) => go({ session, entry: entry ?? "" });
 
 	const opened = (next: IndexInfo) => {
@@ -62,7 +64,7 @@ function App() {
 	const openIndex = () => {
 		setChanged(undefined);
 		canKeep()
-			.then((keep) => db.call("open", { url: INDEX_URL, mode, keep }))
+			.then((keep) => db.call("open", { url: INDEX_URL, mode, keep, store }))
 			.then(opened, (error: Error) => {
 				setFailure(error.message);
 				document.body.dataset.ready = "error";

@@ -3,6 +3,7 @@
 import type {
 	ActivityDay,
 	BrowseOptions,
+	EngineIoCounters,
 	ProjectCount,
 	ReadOptions,
 	SearchRequest,
@@ -28,6 +29,8 @@ export interface IndexInfo {
 	fetchedAt?: string;
 	/** Local mode: no server answered (the page came from this browser's copy). */
 	unreachable?: boolean;
+	/** Local mode: where the index is kept across visits ("OPFS": the origin private file system, opened in place; "IndexedDB": a snapshot). */
+	keptIn?: string;
 	/** Local mode: why the index is not kept across visits, when it is not. */
 	notKept?: string;
 	/** Local mode: the folders a rescan reads again by itself (File System Access API), the page asking leave first. */
@@ -66,18 +69,20 @@ export interface ProgressMessage {
 interface Transfer {
 	requests: number;
 	bytes: number;
+	/** No-server mode with the index in OPFS: the reads and writes of the index file (counted by the engine's filesystem), and its size. */
+	file?: EngineIoCounters & { size: number };
 }
 
 export interface Calls {
 	/** The served index; when none is served, the local one (`keep` as for openLocal). */
-	open(args: { url: string; mode?: "paged" | "whole"; keep?: boolean }): IndexInfo;
+	open(args: { url: string; mode?: "paged" | "whole"; keep?: boolean; store?: "indexeddb" }): IndexInfo;
 	search(args: Omit<SearchRequest, "exclude">): SearchResponse;
 	browse(args: BrowseOptions): SessionSummary[];
 	read(args: { ref: string } & ReadOptions): SessionView;
 	landing(args: Record<string, never>): { activity: ActivityDay[]; projects: ProjectCount[] };
 	transfer(args: Record<string, never>): Transfer;
-	/** No-server mode: the index this browser keeps (`keep` false: the page found no IndexedDB). */
-	openLocal(args: { keep: boolean }): IndexInfo;
+	/** No-server mode: the index this browser keeps (`keep` false: the page found no IndexedDB; `store` "indexeddb": not in OPFS). */
+	openLocal(args: { keep: boolean; store?: "indexeddb" }): IndexInfo;
 	scan(args: ScanRequest): ScanReport;
 	importIndex(args: { file: File }): IndexInfo;
 }

@@ -27,11 +27,12 @@ export function readViewState(search: string): ViewState {
 	return state;
 }
 
-/** The URL of a view; `load` keeps a forced way of loading the index ("paged" or "whole") across links. */
-export function viewUrl(state: ViewState, load?: string): string {
+/** The URL of a view; `load` and `store` keep a forced way of loading ("paged" or "whole") and keeping ("indexeddb") the index across links. */
+export function viewUrl(state: ViewState, load?: string, store?: string): string {
 	const params = new URLSearchParams();
 	for (const k of KEYS) if (state[k]) params.set(k, state[k]);
 	if (load) params.set("load", load);
+	if (store) params.set("store", store);
 	const query = params.toString();
 	return query ? `?${query}` : location.pathname;
 }

@@ -5,7 +5,7 @@
 
 import { errorMessage, hasEngineFiles, LookbackError, type LookbackIndex } from "../../src/core/index.js";
 import { loadWebEngine } from "./engine.js";
-import { importIndex, localIndex, openLocal, scan } from "./local-index.js";
+import { importIndex, localIndex, localReads, openLocal, scan } from "./local-index.js";
 import type { CallMessage, Calls, IndexInfo, ProgressMessage, ReplyMessage } from "./protocol.js";
 import { NoServedIndex, openServed, type ServedIndex } from "./served-index.js";
 
@@ -24,7 +24,8 @@ async function open(args: Parameters<Calls["open"]>[0]): Promise<IndexInfo> {
 		served = await openServed(await engine, new URL(args.url, self.location.href).href, args.mode);
 	} catch (error) {
 		// Nothing served beside the page: no-server mode, on the index this browser keeps.
-		if (error instanceof NoServedIndex) return { ...(await openLocal(await engine, args.keep ?? true)), unreachable: error.unreachable };
+		if (error instanceof NoServedIndex)
+			return { ...(await openLocal(await engine, args.keep ?? true, args.store)), unreachable: error.unreachable };
 		throw error;
 	}
 	return served.info;
@@ -50,8 +51,8 @@ const calls: { [K in keyof Calls]: (args: Parameters<Calls[K]>[0]) => ReturnType
 	browse: (args) => onIndex((index) => index.browse(args)),
 	read: ({ ref, ...options }) => onIndex((index) => index.read(ref, options)),
 	landing: () => onIndex((index) => ({ activity: index.activity(), projects: index.projects() })),
-	transfer: () => ({ ...(served?.file?.counters ?? { requests: 0, bytes: 0 }) }),
-	openLocal: async ({ keep }) => openLocal(await engine, keep),
+	transfer: () => ({ ...(served?.file?.counters ?? { requests: 0, bytes: 0 }), file: localReads() }),
+	openLocal: async ({ keep, store }) => openLocal(await engine, keep, store),
 	scan: (args) => scan(args, (progress) => (self as unknown as Worker).postMessage({ progress } satisfies ProgressMessage)),
 	importIndex: async ({ file }) => importIndex(await engine, file),
 };

@@ -17,6 +17,7 @@ export function IndexStatus({ info, notice, onReopen }: { info?: IndexInfo; noti
 			{info ? (
 				<span class="index-info" title={info.lastSync ? `last sync ${info.lastSync}` : undefined}>
 					{plural(info.sessions, "session")} · {megabytes(info.bytes)} · {MODE[info.mode]}
+					{info.keptIn ? ` · kept in ${info.keptIn}` : ""}
 					{info.lastSync ? ` · synced ${shortTime(info.lastSync)}` : ""}
 					{info.notKept ? " · not kept" : ""}
 				</span>
