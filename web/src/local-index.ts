@@ -8,6 +8,7 @@
 
 import { createStore, del, get, set, type UseStore } from "idb-keyval";
 import {
+	DEFAULTS,
 	type EngineIoCounters,
 	errorMessage,
 	type FilesEngine,
@@ -149,7 +150,7 @@ export async function scan(request: ScanRequest, onProgress: (p: SyncProgress) =
 		if (l.store) await set("folders", folders, l.store).catch(() => undefined);
 	}
 	const source = browserSource(picked);
-	const report = await l.index.sync(source, { onProgress });
+	const report = await l.index.sync(source, { onProgress, batchMs: DEFAULTS.soleWriterBatchMs });
 	await save(l);
 	const problems = l.index.reading((db) => fileProblems(db, [...source.parsed]));
 	return {
