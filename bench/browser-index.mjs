@@ -1,9 +1,10 @@
 // node bench/browser-index.mjs [--mb 20 | --sessions DIR] [--out DIR] [--keep]
 // No-server mode's indexing throughput: the built viewer (dist/web, `npm run build` first) in headless Chromium
-// indexes a generated corpus picked as a folder (the worker runs the core, the index saved to IndexedDB), against
-// the Node CLI indexing the same files on the same wasm engine (`lookback index --engine wasm`, a new index file).
-// Both figures are wall time for the whole job: the page's from the pick to its report (the save to IndexedDB
-// included), the CLI's from process start to exit. Prints one JSON line.
+// indexes a generated corpus picked as a folder (the worker runs the core), once into OPFS (the index in place, as
+// the page keeps it where the browser can) and once into IndexedDB (`?store=indexeddb`: the whole index in memory,
+// saved in one put), against the Node CLI indexing the same files on the same wasm engine (`lookback index
+// --engine wasm`, a new index file). Every figure is wall time for the whole job: the page's from the pick to its
+// report (the last commit or the save included), the CLI's from process start to exit. Prints one JSON line.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:http";
@@ -39,7 +40,7 @@ function staticServer() {
 	return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
-async function inBrowser(sessions) {
+async function inBrowser(sessions, query = "") {
 	const server = await staticServer();
 	const browser = await chromium.launch({
 		executablePath: process.env.LOOKBACK_CHROMIUM ?? "/usr/bin/chromium",
@@ -55,7 +56,7 @@ async function inBrowser(sessions) {
 	});
 	try {
 		const page = await browser.newPage();
-		await page.goto(`http://127.0.0.1:${server.address().port}/`);
+		await page.goto(`http://127.0.0.1:${server.address().port}/${query}`);
 		await page.waitForSelector("body[data-ready=true][data-mode=local]");
 		const started = performance.now();
 		await page.setInputFiles("#pick-folder", sessions);
@@ -99,12 +100,14 @@ try {
 	const jsonlMB = (given ? jsonlBytes(given) : generateCorpus({ out, mb, seed: 42 }).bytes) / 1e6;
 	const node = inNode(sessions, join(out, "cli-index.db"));
 	const browser = await inBrowser(sessions);
+	const indexedDb = await inBrowser(sessions, "?store=indexeddb");
 	const rate = (s) => Number((jsonlMB / s).toFixed(2));
 	console.log(
 		JSON.stringify({
 			bench: "browser-index",
 			jsonlMB: Number(jsonlMB.toFixed(1)),
 			browser: { ...browser, seconds: Number(browser.seconds.toFixed(2)), mbPerSecond: rate(browser.seconds) },
+			indexedDb: { ...indexedDb, seconds: Number(indexedDb.seconds.toFixed(2)), mbPerSecond: rate(indexedDb.seconds) },
 			node: { ...node, seconds: Number(node.seconds.toFixed(2)), mbPerSecond: rate(node.seconds) },
 			browserOverNode: Number((node.seconds / browser.seconds).toFixed(2)),
 		}),
