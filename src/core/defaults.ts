@@ -48,6 +48,10 @@ export const DEFAULTS = {
 	searchMaxLimit: 200,
 	/** Characters of context in a snippet. */
 	snippetChars: 220,
+	/** Branches leaving the branch read that `read(ref, { structure: true })` lists at most, for the viewer to draw. */
+	structureMaxBranches: 200,
+	/** Characters of the first words of each such branch. */
+	structurePreviewChars: 140,
 	/** Markers put around a match in snippets. */
 	markOpen: "«",
 	markClose: "»",

@@ -3,6 +3,7 @@
  * state), the omp sub-agent transcripts the session spawned and the sessions forked from it. The viewer draws it.
  */
 
+import { DEFAULTS } from "../defaults.js";
 import type { BranchState, TreeNode } from "../parse/branch.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
@@ -50,9 +51,6 @@ export interface SessionStructure {
 	spawnedByEntryId?: string;
 }
 
-const MAX_BRANCHES = 200;
-const PREVIEW_CHARS = 140;
-
 export function sessionStructure(
 	db: Database,
 	row: SessionRow,
@@ -75,7 +73,7 @@ export function sessionStructure(
 	for (const node of shown) {
 		if (bySeq.get(node.seq)?.message) after = node.id;
 		for (const child of children.get(node.id) ?? []) {
-			if (onShown.has(child.seq) || branches.length >= MAX_BRANCHES) continue;
+			if (onShown.has(child.seq) || branches.length >= DEFAULTS.structureMaxBranches) continue;
 			const path: StructureNode[] = [];
 			const seen = new Set<string>();
 			for (let next: StructureNode | undefined = child; next && !seen.has(next.id); next = newest(next.id)) {
@@ -91,7 +89,7 @@ export function sessionStructure(
 				tip: path[path.length - 1].id,
 				state: messages[0].state,
 				messages: messages.length,
-				preview: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text,
+				preview: text.length > DEFAULTS.structurePreviewChars ? `${text.slice(0, DEFAULTS.structurePreviewChars)}…` : text,
 			});
 		}
 	}
