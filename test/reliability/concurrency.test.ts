@@ -53,6 +53,38 @@ function hotJournal(indexPath: string): boolean {
 	}
 }
 
+const midCommit = (indexPath: string) => hotJournal(indexPath) && existsSync(`${indexPath}.locks/pending`);
+
+/**
+ * A writer with a big batch, frozen (SIGSTOP) the moment its commit has a complete journal and is writing the
+ * index; with the sessions the index held before it. The commit's window is short and polling can miss it on a
+ * loaded machine: a writer that was stopped just after it, or that finished unseen, is let go and another tried.
+ */
+async function writerFrozenMidCommit(indexPath: string, sessions: string) {
+	for (let attempt = 0; attempt < 5; attempt++) {
+		const before = await open(indexPath);
+		const sessionsBefore = before.stats().sessions;
+		before.close();
+		const run = writer(indexPath, sessions, `big${attempt}`, 1, 400);
+		const deadline = Date.now() + 15_000;
+		let yielded = Date.now();
+		while (run.child.exitCode === null && Date.now() < deadline) {
+			// A moment for the event loop now and then, or the writer's exit is never noticed.
+			if (Date.now() - yielded > 50) {
+				await new Promise((resolve) => setImmediate(resolve));
+				yielded = Date.now();
+			}
+			if (!midCommit(indexPath)) continue;
+			run.child.kill("SIGSTOP");
+			if (midCommit(indexPath)) return { run, sessionsBefore };
+			run.child.kill("SIGCONT");
+		}
+		run.child.kill("SIGKILL");
+		await run.done;
+	}
+	throw new Error("never caught the writer mid-commit in five tries");
+}
+
 function integrity(index: LookbackIndex): unknown[] {
 	return index.reading((db) => db.exec("PRAGMA integrity_check")[0].values.flat());
 }
@@ -135,17 +167,7 @@ describe("one index, several processes", () => {
 		mkdirSync(sessions);
 		const seedRun = writer(indexPath, sessions, "seed", 1, 5);
 		expect((await seedRun.done).code).toBe(0);
-		const before = await open(indexPath);
-		const sessionsBefore = before.stats().sessions;
-		before.close();
-
-		// A big batch, frozen (SIGSTOP) the moment its commit has a complete journal and is writing the index.
-		const run = writer(indexPath, sessions, "big", 1, 400);
-		const deadline = Date.now() + 60_000;
-		while (!(hotJournal(indexPath) && existsSync(`${indexPath}.locks/pending`))) {
-			if (Date.now() > deadline || run.child.exitCode !== null) throw new Error("never caught the writer mid-commit");
-		}
-		run.child.kill("SIGSTOP");
+		const { run, sessionsBefore } = await writerFrozenMidCommit(indexPath, sessions);
 		try {
 			lockWaits.readMs = 300;
 			await expect(open(indexPath)).rejects.toThrow(/index is busy/);
