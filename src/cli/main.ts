@@ -3,7 +3,17 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type AgentKind, DEFAULTS, isSessionPath, LookbackError, ROLES, type Role, type SyncReport } from "../core/index.js";
+import {
+	AGENT_KINDS,
+	type AgentKind,
+	DEFAULTS,
+	isAgentKind,
+	isSessionPath,
+	LookbackError,
+	ROLES,
+	type Role,
+	type SyncReport,
+} from "../core/index.js";
 import { engineChoice } from "../node/engine-choice.js";
 import { readFileRange } from "../node/file-range.js";
 import { type NodeIndex, openNodeIndex } from "../node/open.js";
@@ -97,8 +107,8 @@ function checkCommand(args: ParsedArgs): void {
 
 function agentOption(args: ParsedArgs): AgentKind | undefined {
 	const agent = option(args, "agent");
-	if (agent === undefined || agent === "pi" || agent === "omp") return agent;
-	throw new LookbackError("bad-argument", `--agent must be pi or omp, not "${agent}"`);
+	if (agent === undefined || isAgentKind(agent)) return agent;
+	throw new LookbackError("bad-argument", `--agent must be one of ${AGENT_KINDS.join(", ")}, not "${agent}"`);
 }
 
 function roles(args: ParsedArgs): Role[] | undefined {

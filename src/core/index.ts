@@ -11,11 +11,13 @@ export { errorMessage, LookbackError, type LookbackErrorCode } from "./errors.js
 export { LookbackIndex, type OpenIndexOptions } from "./lookback.js";
 // Session files and what they hold
 export {
+	AGENT_KINDS,
 	type AgentKind,
 	type BranchState,
 	branchStates,
 	branchThrough,
 	contextStart,
+	isAgentKind,
 	isTmpSessionFolder,
 	memorySource,
 	type OmpMetadata,

@@ -1,11 +1,11 @@
 /** What the page shows, as named by its URL: reloading or sharing the URL shows the same view. */
 
-import type { BranchState, Role } from "../../src/core/index.js";
+import { AGENT_KINDS, type AgentKind, type BranchState, type Role } from "../../src/core/index.js";
 
 export interface ViewState {
 	q: string;
 	project: string;
-	agent: "" | "pi" | "omp";
+	agent: "" | AgentKind;
 	role: "" | Role;
 	since: string;
 	until: string;
@@ -21,7 +21,7 @@ const KEYS = ["q", "project", "agent", "role", "since", "until", "branch", "sess
 export function readViewState(search: string): ViewState {
 	const params = new URLSearchParams(search);
 	const state = Object.fromEntries(KEYS.map((k) => [k, params.get(k) ?? ""])) as unknown as ViewState;
-	if (!["", "pi", "omp"].includes(state.agent)) state.agent = "";
+	if (state.agent !== "" && !(AGENT_KINDS as readonly string[]).includes(state.agent)) state.agent = "";
 	if (!["", "user", "assistant", "tool", "summary", "meta"].includes(state.role)) state.role = "";
 	if (!["", "active", "compacted", "abandoned"].includes(state.branch)) state.branch = "";
 	return state;

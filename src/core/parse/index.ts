@@ -4,7 +4,9 @@ export { type BranchState, branchStates, branchThrough, contextStart, pathToRoot
 export { ROLES, type Role } from "./entry-text.js";
 export { type OmpMetadata, readOmpMetadata } from "./omp-metadata.js";
 export {
+	AGENT_KINDS,
 	type AgentKind,
+	isAgentKind,
 	isTmpSessionFolder,
 	memorySource,
 	type SessionFileInfo,

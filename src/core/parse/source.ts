@@ -15,7 +15,14 @@ export interface SessionFileInfo {
 	spawnedBy?: string;
 }
 
-export type AgentKind = "pi" | "omp";
+/** Every agent whose sessions lookback reads: the one list the faces' agent filters and enums follow. */
+export const AGENT_KINDS = ["pi", "omp", "claude", "codex", "gemini", "opencode"] as const;
+export type AgentKind = (typeof AGENT_KINDS)[number];
+
+/** Whether a string names an agent lookback reads. */
+export function isAgentKind(value: unknown): value is AgentKind {
+	return typeof value === "string" && (AGENT_KINDS as readonly string[]).includes(value);
+}
 export type SessionKind = "session" | "subagent" | "archived";
 
 export type SkipReason = "oversized" | "tmp-folder" | "unreadable" | "index-full";

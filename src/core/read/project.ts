@@ -11,7 +11,20 @@ export function projectName(cwd: string | null | undefined): string {
 
 /** The command that resumes a session in the agent that wrote it. */
 export function resumeHint(sessionId: string, agent: AgentKind = "pi"): string {
-	return agent === "omp" ? `omp --resume ${sessionId}` : `pi --session ${sessionId}`;
+	switch (agent) {
+		case "omp":
+			return `omp --resume ${sessionId}`;
+		case "claude":
+			return `claude -r ${sessionId}`;
+		case "codex":
+			return `codex resume ${sessionId}`;
+		case "gemini":
+			return `gemini --resume ${sessionId}`;
+		case "opencode":
+			return `opencode -s ${sessionId}`;
+		default:
+			return `pi --session ${sessionId}`;
+	}
 }
 
 /** A LIKE pattern matching `text` anywhere, with LIKE's wildcards escaped (escape char `\`). */

@@ -1,6 +1,7 @@
 /** The query box and its filters; every change goes to the URL. */
 
 import type { RefObject } from "preact";
+import { AGENT_KINDS } from "../../../src/core/index.js";
 import type { ViewState } from "../view-state.js";
 
 interface Props {
@@ -37,8 +38,9 @@ export function SearchBar({ state, input, onChange }: Props) {
 				{field("project", "project")}
 				<select name="agent" value={state.agent} onChange={(e) => onChange({ agent: e.currentTarget.value as ViewState["agent"] })}>
 					<option value="">any agent</option>
-					<option value="pi">pi</option>
-					<option value="omp">omp</option>
+					{AGENT_KINDS.map((a) => (
+						<option value={a}>{a}</option>
+					))}
 				</select>
 				<select name="role" value={state.role} onChange={(e) => onChange({ role: e.currentTarget.value as ViewState["role"] })}>
 					<option value="">any role</option>
