@@ -15,6 +15,7 @@ const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
 	"agent-dir": {},
 	"omp-agent-dir": {},
 	"sessions-dir": { repeat: true },
+	"no-agent": { repeat: true },
 	since: {},
 	until: {},
 	project: {},

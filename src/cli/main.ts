@@ -51,7 +51,7 @@ function webDir(): string {
 	return existsSync(join(beside, "app.js")) ? beside : fileURLToPath(new URL("../../dist/web/", import.meta.url));
 }
 
-const HELP = `lookback — search every past Pi session
+const HELP = `lookback — search every past session of Pi, omp, Claude Code, Codex, Gemini CLI and OpenCode
 
 usage:
   lookback index                       index new and changed sessions (progress on a terminal)
@@ -68,7 +68,7 @@ filters: --since T --until T   a date (2026-07-30), ISO datetime, or age (30m, 6
          --project P           substring of the session's cwd or name
          --role R              user, assistant, tool, summary, meta (repeatable)
          --limit N             sessions to show (default ${DEFAULTS.searchLimit})
-         --agent pi|omp        only sessions of one agent
+         --agent A             only sessions of one agent: ${AGENT_KINDS.join(", ")}
 SESSION: a session id, a unique id prefix, or a session file path inside the session folders.
 
 options: --index FILE          index file (default <agentDir>/lookback/index.db)
@@ -76,6 +76,7 @@ options: --index FILE          index file (default <agentDir>/lookback/index.db)
          --omp-agent-dir DIR   oh-my-pi's agent dir (default ~/.omp/agent): its sessions, sub-agents, archives
          --sessions-dir DIR    another session folder to index (repeatable)
          --only-sessions-dir   index only the --sessions-dir folders
+         --no-agent A          leave an agent out and forget its sessions (repeatable; or LOOKBACK_SKIP_AGENTS=a,b)
          --no-sync             search the index as it is, without looking for new sessions
          --engine E            auto (default), wasm, or builtin (node:sqlite / bun:sqlite); or LOOKBACK_ENGINE
          --json                machine-readable output (shapes in README)
@@ -89,7 +90,7 @@ const COMMANDS: Record<string, { positionals: "none" | "one" | "many"; options: 
 	stats: { positionals: "none", options: [] },
 	serve: { positionals: "none", options: ["port"] },
 };
-const COMMON = new Set(["index", "agent-dir", "omp-agent-dir", "sessions-dir", "engine"]);
+const COMMON = new Set(["index", "agent-dir", "omp-agent-dir", "sessions-dir", "no-agent", "engine"]);
 
 function checkCommand(args: ParsedArgs): void {
 	const spec = COMMANDS[args.command];
@@ -109,6 +110,14 @@ function agentOption(args: ParsedArgs): AgentKind | undefined {
 	const agent = option(args, "agent");
 	if (agent === undefined || isAgentKind(agent)) return agent;
 	throw new LookbackError("bad-argument", `--agent must be one of ${AGENT_KINDS.join(", ")}, not "${agent}"`);
+}
+
+function leftOutOption(args: ParsedArgs): AgentKind[] | undefined {
+	const names = args.options.get("no-agent")?.flatMap((n) => n.split(",").map((s) => s.trim()));
+	if (!names) return undefined;
+	for (const n of names)
+		if (!isAgentKind(n)) throw new LookbackError("bad-argument", `--no-agent must name one of ${AGENT_KINDS.join(", ")}, not "${n}"`);
+	return names as AgentKind[];
 }
 
 function roles(args: ParsedArgs): Role[] | undefined {
@@ -250,6 +259,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 			ompAgentDir: option(args, "omp-agent-dir"),
 			sessionsDirs: args.options.get("sessions-dir"),
 			onlySessionsDirs: args.flags.has("only-sessions-dir"),
+			leaveOut: leftOutOption(args),
 			engine: engineChoice(option(args, "engine"), io.env),
 			env: io.env,
 		});

@@ -3,7 +3,7 @@
  * A root that cannot be listed fully is reported, so nothing under it is purged.
  */
 
-import { readdirSync, realpathSync, statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join, sep } from "node:path";
 import {
@@ -16,6 +16,16 @@ import {
 	type WalkResult,
 } from "../core/index.js";
 import { sessionPathInRoots } from "./paths.js";
+import { walkClaude } from "./walk-claude.js";
+import { type Found, listDir, type WalkSink } from "./walk-dirs.js";
+
+/** The walk of an agent with a layout of its own, under its root. */
+type AgentWalk = (root: string, base: Omit<Found, "path">, sink: WalkSink) => Promise<void>;
+
+const AGENT_WALKS: Record<AgentLayout, AgentWalk> = { claude: walkClaude };
+
+/** Layouts of the agents that keep their sessions their own way. */
+type AgentLayout = "claude";
 
 export interface SessionRoot {
 	path: string;
@@ -23,7 +33,7 @@ export interface SessionRoot {
 	 * `nested`: one folder per project (Pi's and omp's layout, loose files too); `flat`: files directly inside
 	 * (a custom session dir); `archive`: omp's `archive/sessions/**` of gzipped sessions.
 	 */
-	layout: "nested" | "flat" | "archive";
+	layout: "nested" | "flat" | "archive" | AgentLayout;
 	/** Which agent writes here (default "pi"). */
 	agent?: AgentKind;
 }
@@ -44,9 +54,6 @@ const STAT_BATCH = 500;
 /** How deep sub-agent folders (omp: `<session>/<agent>.jsonl`, and theirs) and archive buckets are followed. */
 const MAX_DEPTH = 4;
 
-/** A file found by the walk, before its stat. */
-type Found = Omit<SessionFileInfo, "size" | "mtimeMs">;
-
 async function statAll(found: Found[], files: SessionFileInfo[], skipped: SkippedFile[]): Promise<void> {
 	for (let i = 0; i < found.length; i++) {
 		if (i > 0 && i % STAT_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -58,14 +65,6 @@ async function statAll(found: Found[], files: SessionFileInfo[], skipped: Skippe
 			skipped.push({ path: f.path, reason: "unreadable", detail: String((error as Error).message) });
 		}
 	}
-}
-
-async function listDir(dir: string): Promise<{ files: string[]; dirs: string[] }> {
-	const entries = readdirSync(dir, { withFileTypes: true });
-	return {
-		files: entries.filter((e) => e.isFile() || e.isSymbolicLink()).map((e) => e.name),
-		dirs: entries.filter((e) => e.isDirectory()).map((e) => e.name),
-	};
 }
 
 async function jsonlIn(dir: string): Promise<string[]> {
@@ -113,6 +112,8 @@ async function walkRoot(root: SessionRoot, result: WalkResult): Promise<void> {
 	try {
 		if (root.layout === "archive") {
 			await archiveFolder(root.path, base, found);
+		} else if (root.layout in AGENT_WALKS) {
+			await AGENT_WALKS[root.layout as AgentLayout](root.path, base, { found, attempt });
 		} else {
 			const top = await listDir(root.path);
 			for (const name of top.files) if (name.endsWith(".jsonl")) found.push({ ...base, path: join(root.path, name) });
@@ -142,13 +143,14 @@ async function walkRoot(root: SessionRoot, result: WalkResult): Promise<void> {
 }
 
 /** A session source over folders on disk. */
-export function fileSource(roots: SessionRoot[]): SessionSource {
+export function fileSource(roots: SessionRoot[], leaveOut: readonly AgentKind[] = []): SessionSource {
 	// A folder named twice (PI_CODING_AGENT_DIR is shared by Pi and omp) is walked once: no file is indexed twice.
 	const real = roots.map((r) => ({ ...r, path: realOrSame(r.path) })).filter((r, i, all) => all.findIndex((o) => o.path === r.path) === i);
 	const rootPaths = real.map((r) => r.path);
 	return {
 		describe: () => rootPaths.join(", "),
 		roots: () => rootPaths,
+		leftOut: () => leaveOut,
 		async walk() {
 			const result: WalkResult = { files: [], skipped: [], completeRoots: [], warnings: [] };
 			for (const root of real) await walkRoot(root, result);

@@ -1,11 +1,11 @@
 /** One call that opens the index of a Pi install on Node: engine, index file, session roots. */
 
-import { resolve } from "node:path";
-import { LookbackIndex, type SessionSource } from "../core/index.js";
+import { join, resolve } from "node:path";
+import { AGENT_KINDS, type AgentKind, isAgentKind, LookbackError, LookbackIndex, type SessionSource } from "../core/index.js";
 import { chooseEngine, type EngineChoice, engineChoice } from "./engine-choice.js";
 import { fileSource, type SessionRoot } from "./file-source.js";
 import { fileStorage } from "./file-storage.js";
-import { customSessionDir, defaultIndexPath, type Env, ompAgentDir, piAgentDir } from "./paths.js";
+import { claudeConfigDir, customSessionDir, defaultIndexPath, type Env, ompAgentDir, piAgentDir } from "./paths.js";
 
 export interface NodeIndexOptions {
 	/** Index file (default `<agentDir>/lookback/index.db`). */
@@ -18,6 +18,8 @@ export interface NodeIndexOptions {
 	onlySessionsDirs?: boolean;
 	/** omp's agent dir (default `~/.omp/agent`); its sessions, sub-agent transcripts and archives are indexed too. */
 	ompAgentDir?: string;
+	/** Agents whose sessions are left out (and forgotten by the next sync); default from `LOOKBACK_SKIP_AGENTS` (comma-separated). */
+	leaveOut?: AgentKind[];
 	/** Which SQLite runs the index (default: `LOOKBACK_ENGINE`, else auto). */
 	engine?: EngineChoice;
 	env?: Env;
@@ -34,7 +36,7 @@ export interface NodeIndex {
 
 /** The session roots of a Pi install. */
 export function piSessionRoots(
-	options: Pick<NodeIndexOptions, "agentDir" | "sessionsDirs" | "onlySessionsDirs" | "env" | "ompAgentDir">,
+	options: Pick<NodeIndexOptions, "agentDir" | "sessionsDirs" | "onlySessionsDirs" | "env" | "ompAgentDir" | "leaveOut">,
 ): SessionRoot[] {
 	const env = options.env ?? process.env;
 	const agentDir = options.agentDir ?? piAgentDir(env);
@@ -46,9 +48,23 @@ export function piSessionRoots(
 		const omp = options.ompAgentDir ?? ompAgentDir(env);
 		if (resolve(omp) !== resolve(agentDir)) roots.push({ path: `${omp}/sessions`, layout: "nested", agent: "omp" });
 		roots.push({ path: `${omp}/archive/sessions`, layout: "archive", agent: "omp" });
+		roots.push({ path: join(claudeConfigDir(env), "projects"), layout: "claude", agent: "claude" });
 	}
 	for (const dir of options.sessionsDirs ?? []) roots.push({ path: dir, layout: "nested" });
-	return roots;
+	const leaveOut = new Set(leftOutAgents(options.leaveOut, env));
+	return roots.filter((r) => !leaveOut.has(r.agent ?? "pi"));
+}
+
+/** The agents a person left out: given, else `LOOKBACK_SKIP_AGENTS`; an unknown name is refused. */
+function leftOutAgents(given: AgentKind[] | undefined, env: Env = process.env): AgentKind[] {
+	if (given) return given;
+	const names = (env.LOOKBACK_SKIP_AGENTS ?? "")
+		.split(",")
+		.map((n) => n.trim())
+		.filter((n) => n.length > 0);
+	for (const n of names)
+		if (!isAgentKind(n)) throw new LookbackError("bad-argument", `LOOKBACK_SKIP_AGENTS names "${n}"; agents are ${AGENT_KINDS.join(", ")}`);
+	return names as AgentKind[];
 }
 
 export async function openNodeIndex(options: NodeIndexOptions = {}): Promise<NodeIndex> {
@@ -56,11 +72,12 @@ export async function openNodeIndex(options: NodeIndexOptions = {}): Promise<Nod
 	const agentDir = options.agentDir ?? piAgentDir(env);
 	const indexPath = options.indexPath ?? defaultIndexPath(agentDir);
 	const roots = piSessionRoots({ ...options, agentDir, env });
+	const leaveOut = leftOutAgents(options.leaveOut, env);
 	const sql = await chooseEngine(options.engine ?? engineChoice(undefined, env));
 	const index = await LookbackIndex.open({ sql, storage: fileStorage(indexPath) });
 	return {
 		index,
-		source: fileSource(roots),
+		source: fileSource(roots, leaveOut),
 		indexPath,
 		roots,
 		ompAgentDir: options.onlySessionsDirs ? undefined : (options.ompAgentDir ?? ompAgentDir(env)),

@@ -33,6 +33,12 @@ export function ompAgentDir(env: Env = process.env): string {
 	return join(root, "agent");
 }
 
+/** Claude Code's config dir: `CLAUDE_CONFIG_DIR` when set and not empty, else `~/.claude`. Sessions are in its `projects/`. */
+export function claudeConfigDir(env: Env = process.env): string {
+	const dir = env.CLAUDE_CONFIG_DIR;
+	return dir ? resolve(expandHome(dir)) : join(env.HOME || homedir(), ".claude");
+}
+
 /** The default index file: `<agentDir>/lookback/index.db`. */
 export function defaultIndexPath(agentDir: string): string {
 	return join(agentDir, "lookback", "index.db");

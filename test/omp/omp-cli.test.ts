@@ -36,7 +36,7 @@ describe("Pi and omp in one index", () => {
 		expect(omp.results.map((r: { sessionId: string }) => r.sessionId)).toEqual([PARENT]);
 		const browse = JSON.parse((await cli(["browse", "--agent", "pi", "--json"], env)).stdout);
 		expect(browse.sessions.every((s: { agent: string }) => s.agent === "pi")).toBe(true);
-		expect((await cli(["search", "x", "--agent", "claude"], env)).code).toBe(2);
+		expect((await cli(["search", "x", "--agent", "cursor"], env)).code).toBe(2);
 	});
 
 	it("finds omp's agent dir the way omp does", () => {

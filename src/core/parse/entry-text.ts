@@ -4,8 +4,10 @@
  */
 
 import { DEFAULTS } from "../defaults.js";
+import { formatOf } from "./formats.js";
 import { parseJsonObject } from "./jsonl.js";
 import type { SessionEntry } from "./session-format.js";
+import type { AgentKind } from "./source.js";
 
 /**
  * Roles a hit can have; search filters by them and ranks prose above tool output. The one list of them: the
@@ -185,13 +187,17 @@ function assistantText(content: unknown): EntryText | undefined {
 }
 
 /** The whole text of an entry from its line in the session file (a snippet around a match in its unstored middle). */
-export function wholeTextOfLine(line: Uint8Array): string | undefined {
-	const raw = parseJsonObject(
-		new TextDecoder()
-			.decode(line)
-			.replace(/^\uFEFF/, "")
-			.trim(),
-	);
+export function wholeTextOfLine(line: Uint8Array, agent?: AgentKind): string | undefined {
+	const decoded = new TextDecoder()
+		.decode(line)
+		.replace(/^\uFEFF/, "")
+		.trim();
+	const format = formatOf(agent);
+	if (format.entriesOfLine) {
+		const text = format.entriesOfLine(decoded).map(entryText)[0];
+		return text ? (text.whole ?? text.body) : undefined;
+	}
+	const raw = parseJsonObject(decoded);
 	if (!raw || typeof raw.type !== "string") return undefined;
 	const text = entryText({ type: raw.type, id: "", parentId: null, seq: 0, raw });
 	return text ? (text.whole ?? text.body) : undefined;

@@ -13,6 +13,8 @@ interface SessionHeader {
 	parentSession?: string;
 	/** omp: the session title (title slot on line 1, or the header's title). */
 	title?: string;
+	/** A sub-agent transcript that names the session that spawned it only by id (its file is a sibling `<id>.jsonl`). */
+	spawnedById?: string;
 }
 
 /** A tree entry after migration to v3: every entry has an id and a parentId. */
@@ -38,6 +40,8 @@ export interface ParseState {
 	idBySeq?: Map<number, string>;
 	/** omp's title slot, until the header is read. */
 	slotTitle?: string;
+	/** What another agent's format carries from one chunk to the next of the same parse (its own shape). */
+	format?: unknown;
 }
 
 export interface ParsedChunk {
@@ -45,6 +49,12 @@ export interface ParsedChunk {
 	malformedLines: number;
 	/** The header was missing or not the first line. */
 	headerProblem?: "missing" | "not-first";
+	/** Records of a type this lookback does not know: skipped and counted (never fatal). */
+	unknownRecords?: number;
+	/** A format version newer than any tested, read as far as it is understood: named once in the sync report. */
+	newVersion?: string;
+	/** A session title found in this chunk (formats that keep titles outside the tree of entries). */
+	title?: string;
 }
 
 export function newParseState(): ParseState {
@@ -153,6 +163,9 @@ function migrateV2Message(entry: SessionEntry): void {
 /** The session id Pi puts in a file name: `<timestamp>_<id>.jsonl`. */
 export function sessionIdFromFileName(path: string): string | undefined {
 	const base = path.split(/[\\/]/).pop() ?? path;
-	const m = /_([0-9a-fA-F-]{8,})\.jsonl$/.exec(base);
+	// Pi: `<timestamp>_<id>.jsonl`; Claude Code: `<uuid>.jsonl`; Codex: `rollout-<timestamp>-<uuid>.jsonl[.zst]`.
+	const m =
+		/_([0-9a-fA-F-]{8,})\.jsonl$/.exec(base) ??
+		/^(?:rollout-.*-)?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.zst)?$/i.exec(base);
 	return m ? m[1] : undefined;
 }

@@ -58,6 +58,8 @@ export interface SessionSource {
 	walk(): Promise<WalkResult>;
 	/** Bytes [start, end) of a file. */
 	read(path: string, start: number, end: number): Promise<Uint8Array>;
+	/** Agents the person left out: a sync forgets what the index holds of them. */
+	leftOut?(): readonly AgentKind[];
 }
 
 /** Session folders of temporary working directories are skipped, by their encoded name (Pi: `--tmp-…`, omp: `-tmp-…`). */

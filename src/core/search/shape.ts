@@ -2,6 +2,7 @@
 
 import { DEFAULTS } from "../defaults.js";
 import { wholeTextOfLine } from "../parse/entry-text.js";
+import type { AgentKind } from "../parse/source.js";
 import type { CompiledQuery } from "../query/compile.js";
 import { sessionSummary } from "../read/session-rows.js";
 import { spawningEntryOf } from "../read/sessions.js";
@@ -36,7 +37,7 @@ export function shapeResults(
 			type: hit.type,
 			time: isoOf(hit.ts),
 			branchState: STATE_NAME[hit.state] ?? "active",
-			...snippetOf(decodeBody(entryBody(db, hit.id)), hit, row.path, query.terms, table, plan.readRange),
+			...snippetOf(decodeBody(entryBody(db, hit.id)), hit, row, query.terms, table, plan.readRange),
 			hits,
 			score: hit.score,
 			forks,
@@ -52,7 +53,7 @@ export function shapeResults(
 function snippetOf(
 	body: string,
 	hit: Candidate,
-	path: string,
+	{ path, agent }: { path: string; agent: AgentKind },
 	terms: string[],
 	table: Table,
 	readRange?: ReadRange,
@@ -60,7 +61,7 @@ function snippetOf(
 	const stored = makeSnippet(body, terms);
 	if (table === "entries_fts" || stored.includes(DEFAULTS.markOpen)) return { snippet: stored };
 	const line = hit.off !== null && hit.len !== null ? readLine(readRange, path, hit.off, hit.len) : undefined;
-	const whole = line ? wholeTextOfLine(line) : undefined;
+	const whole = line ? wholeTextOfLine(line, agent) : undefined;
 	const fromFile = whole ? makeSnippet(whole, terms) : undefined;
 	if (fromFile?.includes(DEFAULTS.markOpen)) return { snippet: fromFile, inMiddle: "read from the session file" };
 	return { snippet: `[match in the unstored middle] ${stored}`, inMiddle: "unstored" };

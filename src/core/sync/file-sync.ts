@@ -5,9 +5,9 @@
 
 import { gunzipSync } from "fflate";
 import { DEFAULTS } from "../defaults.js";
-import { splitLines } from "../parse/jsonl.js";
+import { formatOf, type ParsedBytes, parseBytes } from "../parse/formats.js";
 import { agentOfFile, slotBytesTitle, titleSlotLength } from "../parse/omp-format.js";
-import { newParseState, type ParseState, parseSessionLines, sessionIdFromFileName } from "../parse/session-format.js";
+import { newParseState, type ParseState, sessionIdFromFileName } from "../parse/session-format.js";
 import type { SessionFileInfo, SessionSource } from "../parse/source.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
@@ -23,6 +23,13 @@ function isGzip(path: string): boolean {
 /** The session a fork header names: Pi writes a path (its file name holds the id), omp may write the id itself. */
 function parentIdOf(parentSession: string): string | undefined {
 	return sessionIdFromFileName(parentSession) ?? (/^[0-9a-zA-Z-]{8,}$/.test(parentSession) ? parentSession : undefined);
+}
+
+/** A sub-agent transcript that names its session only by id: that session's file beside it (Claude Code 2.0's `agent-<id>.jsonl`). */
+function spawnerOf(file: SessionFileInfo, sessionId: string | undefined): string | null {
+	if (file.kind !== "subagent" || !sessionId) return null;
+	const cut = Math.max(file.path.lastIndexOf("/"), file.path.lastIndexOf("\\"));
+	return `${file.path.slice(0, cut + 1)}${sessionId}.jsonl`;
 }
 
 /** What the index holds of one file. */
@@ -67,8 +74,9 @@ export class FileSync {
 			this.report.added++;
 			return;
 		}
-		// A gzipped archive cannot be read from an offset: it is indexed again whole when it changes.
-		if (!isGzip(file.path) && file.size >= known.consumed && (await this.headUnchanged(file, known))) {
+		// A gzipped archive cannot be read from an offset, nor a format whose records are rewritten: read again whole when it changes.
+		const appendOnly = !isGzip(file.path) && formatOf(file.agent).growth === "append";
+		if (appendOnly && file.size >= known.consumed && (await this.headUnchanged(file, known))) {
 			if (known.head_off > 0) await this.retitle(file, known);
 			if (file.size > known.consumed) {
 				await this.grow(file, known);
@@ -116,12 +124,11 @@ export class FileSync {
 		const raw = await this.read(file, 0, file.size);
 		const bytes = isGzip(file.path) ? gunzipSync(raw) : raw;
 		this.report.filesParsed++;
-		const chunk = splitLines(bytes);
 		const state = newParseState();
 		// A gzipped archive's offsets are in its inflated bytes, which cannot be read in part: its entries keep no range.
-		const parsed = parseSessionLines(chunk.lines, state, isGzip(file.path) ? undefined : { ...chunk, base: 0 });
-		this.report.malformedLines += parsed.malformedLines;
-		this.report.pendingBytes += chunk.pendingBytes;
+		const parsed = parseBytes(formatOf(file.agent), bytes, state, 0, !isGzip(file.path));
+		const chunk = parsed;
+		this.noteParse(parsed);
 		// The fingerprint skips omp's title slot, which omp rewrites in place on every rename.
 		const headOff = titleSlotLength(bytes);
 		const headLen = Math.max(0, Math.min(chunk.consumedBytes - headOff, DEFAULTS.headFingerprintBytes));
@@ -151,8 +158,8 @@ export class FileSync {
 				state.nextSeq,
 				agentOfFile(headOff, file.agent),
 				file.kind ?? "session",
-				file.spawnedBy ?? null,
-				header?.title ?? null,
+				file.spawnedBy ?? spawnerOf(file, header?.spawnedById),
+				header?.title ?? parsed.title ?? null,
 			],
 		);
 		const session = Number(this.db.exec("SELECT last_insert_rowid()")[0].values[0][0]);
@@ -160,18 +167,26 @@ export class FileSync {
 		this.writer.refreshSession(session);
 	}
 
+	/** Count what a parse skipped, and name a format version never tested once. */
+	private noteParse(parsed: ParsedBytes): void {
+		this.report.malformedLines += parsed.malformedLines;
+		this.report.pendingBytes += parsed.pendingBytes;
+		this.report.unknownRecords += parsed.unknownRecords ?? 0;
+		if (parsed.newVersion && !this.report.newVersions.includes(parsed.newVersion)) this.report.newVersions.push(parsed.newVersion);
+	}
+
 	private async grow(file: SessionFileInfo, known: KnownFile): Promise<void> {
 		const bytes = await this.read(file, known.consumed, file.size);
 		this.report.filesParsed++;
-		const chunk = splitLines(bytes);
 		const state: ParseState = {
 			header: known.session_id !== null && known.version !== null ? { id: known.session_id, version: known.version } : undefined,
 			nextSeq: known.next_seq,
 			lastId: known.last_entry,
 		};
-		const parsed = parseSessionLines(chunk.lines, state, { ...chunk, base: known.consumed });
-		this.report.malformedLines += parsed.malformedLines;
-		this.report.pendingBytes += chunk.pendingBytes;
+		const parsed = parseBytes(formatOf(file.agent), bytes, state, known.consumed, true);
+		const chunk = parsed;
+		this.noteParse(parsed);
+		if (parsed.title !== undefined) this.db.run("UPDATE sessions SET name = ? WHERE id = ?", [parsed.title, known.id]);
 		this.db.run(
 			"UPDATE sessions SET size = ?, mtime = ?, consumed = ?, malformed = malformed + ?, next_seq = ?, session_id = coalesce(session_id, ?) WHERE id = ?",
 			[

@@ -32,17 +32,18 @@ interface Stamp {
 	size: number;
 	mtime: number;
 	root: string;
+	agent: string;
 }
 
 function knownStamps(db: Database): Map<string, Stamp> {
 	const stamps = new Map<string, Stamp>();
-	for (const [path, size, mtime, root] of db.exec("SELECT path, size, mtime, root FROM sessions")[0]?.values ?? []) {
-		stamps.set(path as string, { size: size as number, mtime: mtime as number, root: root as string });
+	for (const [path, size, mtime, root, agent] of db.exec("SELECT path, size, mtime, root, agent FROM sessions")[0]?.values ?? []) {
+		stamps.set(path as string, { size: size as number, mtime: mtime as number, root: root as string, agent: agent as string });
 	}
 	return stamps;
 }
 
-function unchanged(file: SessionFileInfo, known: Stamp | undefined): boolean {
+function unchanged(file: SessionFileInfo, known: Pick<Stamp, "size" | "mtime"> | undefined): boolean {
 	return known !== undefined && known.size === file.size && known.mtime === Math.floor(file.mtimeMs);
 }
 
@@ -95,7 +96,11 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	const complete = new Set(walk.completeRoots);
 	const missing = new Set(walk.missingRoots ?? []);
 	const unseen = [...known.entries()].filter(([path]) => !seen.has(path));
-	const gone = unseen.filter(([, k]) => complete.has(k.root)).map(([path]) => path);
+	// A session of an agent the person left out is forgotten, wherever it was found.
+	const leftOut = new Set<string>(source.leftOut?.() ?? []);
+	const gone = [...known.entries()]
+		.filter(([path, k]) => leftOut.has(k.agent) || (!seen.has(path) && complete.has(k.root)))
+		.map(([path]) => path);
 	const missingWithFiles = [...new Set(unseen.filter(([, k]) => missing.has(k.root)).map(([, k]) => k.root))];
 	if (missingWithFiles.length > 0) {
 		report.warnings.push({

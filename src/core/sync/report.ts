@@ -23,6 +23,10 @@ export interface SyncReport {
 	fingerprintBytesRead: number;
 	entriesIndexed: number;
 	malformedLines: number;
+	/** Records of a type this lookback does not know (another agent's newer format): skipped and counted. */
+	unknownRecords: number;
+	/** Format versions newer than any tested (e.g. "Claude Code 2.2.0"), each named once: read as far as understood. */
+	newVersions: string[];
 	/** Bytes of half-written last lines left for the next sync. */
 	pendingBytes: number;
 	skipped: Record<SkipReason, number>;
@@ -58,6 +62,8 @@ export function emptyReport(): SyncReport {
 		fingerprintBytesRead: 0,
 		entriesIndexed: 0,
 		malformedLines: 0,
+		unknownRecords: 0,
+		newVersions: [],
 		pendingBytes: 0,
 		skipped: { oversized: 0, "tmp-folder": 0, unreadable: 0, "index-full": 0 },
 		skippedFiles: [],

@@ -1,0 +1,51 @@
+/**
+ * Every agent's session format behind one shape: bytes of a file (or of its new tail) → entries in the shape
+ * of Pi's tree (`SessionEntry`), which the rest of the pipeline (branches, searchable text, the writer) knows.
+ * One module per format does the reading; this file only picks it and cuts the bytes into lines.
+ */
+
+import { claudeFormat } from "./claude-format.js";
+import { splitLines } from "./jsonl.js";
+import { type ParsedChunk, type ParseState, parseSessionLines } from "./session-format.js";
+import type { AgentKind } from "./source.js";
+
+/** Where each line of a chunk starts, so an entry made of one line keeps its byte range (snippets of long entries). */
+export interface LineOffsets {
+	offsets: number[];
+	consumedBytes: number;
+	base: number;
+}
+
+export interface SessionFormat {
+	/**
+	 * "append": the agent only appends, so a grown file is read from its last consumed byte; "whole": records
+	 * are rewritten or superseded (Gemini's last-wins records, a database export), so any change reads it again.
+	 */
+	growth: "append" | "whole";
+	/** Parse the complete lines of a chunk, continuing `state` (mutated). */
+	parseLines(lines: string[], state: ParseState, at?: LineOffsets): ParsedChunk;
+	/** The entries one line of a file stands for (a snippet cut from a long entry's unstored middle). */
+	entriesOfLine?(line: string): ParsedChunk["entries"];
+}
+
+const piFormat: SessionFormat = { growth: "append", parseLines: parseSessionLines };
+
+const FORMATS: Partial<Record<AgentKind, SessionFormat>> = { claude: claudeFormat };
+
+/** The format of an agent's files (Pi's for Pi and omp, and for any agent without its own yet). */
+export function formatOf(agent: AgentKind | undefined): SessionFormat {
+	return (agent && FORMATS[agent]) || piFormat;
+}
+
+/** What one chunk of a file parsed into, and how many of its bytes were complete lines. */
+export interface ParsedBytes extends ParsedChunk {
+	consumedBytes: number;
+	pendingBytes: number;
+}
+
+/** Parse a chunk of a file's bytes that starts at byte `base` (`ranges`: keep each entry's byte range). */
+export function parseBytes(format: SessionFormat, bytes: Uint8Array, state: ParseState, base: number, ranges: boolean): ParsedBytes {
+	const chunk = splitLines(bytes);
+	const parsed = format.parseLines(chunk.lines, state, ranges ? { ...chunk, base } : undefined);
+	return { ...parsed, consumedBytes: chunk.consumedBytes, pendingBytes: chunk.pendingBytes };
+}
