@@ -19,6 +19,7 @@ export default mergeConfig(
 				"test/engines/**", // node:sqlite (Node 22) and bun:sqlite
 				"test/reliability/stress.test.ts", // one minute of killed writers, on every engine
 				"test/package/**", // npm pack, npm install from the registry, pi install
+				"test/agents/*-cli.test.ts", // the other agents' real CLIs, installed from the registry
 			],
 		},
 	}),
