@@ -37,6 +37,13 @@ const BOOKKEEPING = new Set([
 	"pr-link",
 	"agent-setting",
 	"tag",
+	// 2.1.3xx: request copies and counters
+	"atis-latch",
+	"api-request",
+	"api-request-shape",
+	"api-request-blob",
+	"tools-used",
+	"cost-state",
 ]);
 
 /** Title records, by precedence: a name the person gave beats an agent's name, then the AI's title, then an old summary line. */
