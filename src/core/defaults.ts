@@ -6,6 +6,8 @@ import type { Scope } from "./query/session-filter.js";
 export const DEFAULTS = {
 	/** Session files larger than this are skipped and counted (32 MiB). */
 	maxFileBytes: 32 * 1024 * 1024,
+	/** Of a tool's output an agent kept in a file of its own (Claude Code's `tool-results/`), this much is read and indexed. */
+	spilledOutputMaxBytes: 1024 * 1024,
 	/** User, assistant, summary and meta text longer than this is indexed as head + tail. */
 	proseMaxChars: 20_000,
 	/** Share of `proseMaxChars` kept from the head; the rest comes from the tail. */

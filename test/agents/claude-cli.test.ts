@@ -46,6 +46,8 @@ describe.skipIf(!claudeInstalled())("Claude Code's sessions, written by the real
 		sessionId = first.json?.session_id ?? "";
 		expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
 		const steps = [
+			// Output too long to inline: Claude Code keeps it in <session>/tool-results/, and only a preview in the transcript.
+			["-r", sessionId, "-p", 'CALL Bash {"command":"seq 1 60000; echo capy$((40+2))bara","description":"count"}'],
 			[
 				"-r",
 				sessionId,
@@ -77,6 +79,12 @@ describe.skipIf(!claudeInstalled())("Claude Code's sessions, written by the real
 		expect(hit).toMatchObject({ agent: "claude", cwd: project, resumeHint: `cd ${project} && claude -r ${sessionId}` });
 		expect(r.json.sync.unknownRecords).toBe(0);
 		expect(r.json.sync.newVersions).toEqual([]);
+	});
+
+	it("finds a tool's output that Claude Code kept beside the session, past the preview in the transcript", async () => {
+		// The word is made by the shell: only the output has it, and only past the preview's first 2 KB.
+		const r = await lookback(["search", "capy42bara", "--agent", "claude"]);
+		expect(r.json.results[0]).toMatchObject({ sessionId, role: "tool" });
 	});
 
 	it("keeps the tree through bookkeeping lines: work before the compaction is compacted, after it active", async () => {

@@ -67,8 +67,12 @@ describe("Claude Code's format", () => {
 		// The tool's result before the /compact is compacted; the prompt after it is active.
 		const tool = index.search({ query: "pgbouncer transaction", role: "tool" }).results.find((h) => h.sessionId === SESSION);
 		expect(tool?.branchState).toBe("compacted");
-		expect(index.search({ query: "narwhal" }).results.find((h) => h.sessionId === SESSION)?.branchState).toBe("active");
+		expect(index.search({ query: "narwhal" }).results[0]?.branchState).toBe("active");
 		expect(index.search({ query: "okapi" }).results[0]).toMatchObject({ sessionId: FORK, branchState: "active", role: "user" });
+		// The fork copied the history after the compaction: a copied message is one result, the older session's.
+		const narwhal = index.search({ query: "narwhal" }).results;
+		expect(narwhal.map((h) => h.sessionId)).toEqual([SESSION]);
+		expect(narwhal[0].forks.map((f) => f.sessionId)).toEqual([FORK]);
 		// Bookkeeping (attachments' system reminders, request copies) is never indexed.
 		expect(index.search({ query: "CronCreate" }).results).toEqual([]);
 	});
@@ -154,6 +158,26 @@ describe("Claude Code's format", () => {
 		expect(grown).toMatchObject({ grown: 1, rewritten: 0 });
 		expect(index.search({ query: "tapirs" }).results[0].branchState).toBe("active");
 		expect(index.search({ query: "lemurs" }).results[0].branchState).toBe("active");
+	});
+
+	it("indexes the whole of an output kept in tool-results/, read from beside the session wherever the config folder moved", async () => {
+		const spilled = `${Array.from({ length: 20_000 }, (_, i) => i).join("\n")}\nthe capybara is at the end\n`;
+		const result = [
+			{ type: "tool_result", tool_use_id: "toolu_1", content: "<persisted-output>\nOutput too large (110KB). Preview:\n0\n1\n2" },
+		];
+		const root = projects({
+			[`${S1}.jsonl`]: [
+				user("u1", null, "count to twenty thousand"),
+				assistant("a1", "u1", "msg_1", [{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "seq 0 19999" } }]),
+				user("u2", "a1", result, {
+					toolUseResult: { persistedOutputPath: `/old/home/.claude/projects/-home-user-app/${S1}/tool-results/b1.txt` },
+				}),
+			],
+		});
+		mkdirSync(join(root, "-home-user-app", S1, "tool-results"), { recursive: true });
+		writeFileSync(join(root, "-home-user-app", S1, "tool-results", "b1.txt"), spilled);
+		const { index } = await indexed(root);
+		expect(index.search({ query: "capybara" }).results[0]).toMatchObject({ sessionId: S1, role: "tool", entryId: "u2" });
 	});
 
 	it("cuts a snippet from the middle of a long Claude entry out of its line in the file", async () => {

@@ -7,7 +7,7 @@ import { gunzipSync } from "fflate";
 import { DEFAULTS } from "../defaults.js";
 import { formatOf, type ParsedBytes, parseBytes } from "../parse/formats.js";
 import { agentOfFile, slotBytesTitle, titleSlotLength } from "../parse/omp-format.js";
-import { newParseState, type ParseState, sessionIdFromFileName } from "../parse/session-format.js";
+import { newParseState, type ParseState, type SessionEntry, sessionIdFromFileName } from "../parse/session-format.js";
 import type { SessionFileInfo, SessionSource } from "../parse/source.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
@@ -163,6 +163,7 @@ export class FileSync {
 			],
 		);
 		const session = Number(this.db.exec("SELECT last_insert_rowid()")[0].values[0][0]);
+		await this.readSpilled(file, parsed.entries);
 		this.writer.addEntries(session, parsed.entries);
 		this.writer.refreshSession(session);
 	}
@@ -199,7 +200,20 @@ export class FileSync {
 				known.id,
 			],
 		);
+		await this.readSpilled(file, parsed.entries);
 		this.writer.addEntries(known.id, parsed.entries);
 		this.writer.refreshSession(known.id);
+	}
+
+	/** A tool result whose whole output sits in a file beside the session is indexed with that output. */
+	private async readSpilled(file: SessionFileInfo, entries: SessionEntry[]): Promise<void> {
+		for (const entry of entries) {
+			if (!entry.spilled || !this.source.readBeside) continue;
+			const bytes = await this.source.readBeside(file.root, entry.spilled, DEFAULTS.spilledOutputMaxBytes);
+			if (!bytes) continue;
+			this.report.bytesRead += bytes.length;
+			const message = entry.raw.message as { content: { type: string; text: string }[] } | undefined;
+			if (message) message.content = [{ type: "text", text: new TextDecoder().decode(bytes) }];
+		}
 	}
 }
