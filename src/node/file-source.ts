@@ -153,7 +153,8 @@ export function fileSource(roots: SessionRoot[], leaveOut: readonly AgentKind[] 
 		leftOut: () => leaveOut,
 		async readBeside(root, relative, max) {
 			// Only a tool's output an agent spilled beside a session, inside a walked root: never any other file.
-			if (!rootPaths.includes(root) || relative.split("/").includes("..") || !/\/tool-results\/[^/]+\.txt$/.test(relative)) return undefined;
+			if (!rootPaths.includes(root) || relative.split("/").includes("..") || !/\/tool-results\/[^/]+\.txt$/.test(relative))
+				return undefined;
 			try {
 				const handle = await open(join(root, ...relative.split("/")), "r");
 				try {

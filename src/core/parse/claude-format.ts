@@ -268,7 +268,12 @@ function userLine(
 	}
 	if (results.length > 0) {
 		const text = [...results.map((r) => r.text), ...texts].join("\n");
-		const entry = toolResultEntry(place(), results[0].tool, text, results.some((r) => r.error));
+		const entry = toolResultEntry(
+			place(),
+			results[0].tool,
+			text,
+			results.some((r) => r.error),
+		);
 		const spilled = spilledOutput(obj.toolUseResult);
 		if (spilled) entry.spilled = spilled;
 		return { entries: [entry] };

@@ -59,7 +59,12 @@ export function groupBySession(candidates: Candidate[], rows: Map<number, Sessio
 }
 
 /** The older session of the same agent in which a copied entry also matched. */
-function copiedFrom(row: SessionRow, entryId: string, rows: Map<number, SessionRow>, entryIds: Map<number, Set<string>>): number | undefined {
+function copiedFrom(
+	row: SessionRow,
+	entryId: string,
+	rows: Map<number, SessionRow>,
+	entryIds: Map<number, Set<string>>,
+): number | undefined {
 	if (!GLOBAL_IDS.has(row.agent)) return undefined;
 	for (const [session, ids] of entryIds) {
 		const other = rows.get(session);
