@@ -1,7 +1,7 @@
 /** The `session_search` tool's parameters, every one optional and described for the model. */
 
 import { type Static, Type } from "@sinclair/typebox";
-import { DEFAULTS, ROLES, SCOPES, type StoreAction } from "../core/index.js";
+import { AGENT_KINDS, DEFAULTS, ROLES, SCOPES, type StoreAction } from "../core/index.js";
 
 /** A string enum as plain JSON Schema `{type: "string", enum}` (what pi-ai's StringEnum makes; Google's API rejects anyOf of literals). */
 function StringEnum<T extends readonly string[]>(values: T, options: { description: string }) {
@@ -24,12 +24,17 @@ export const sessionSearchParams = Type.Object({
 	),
 	until: Type.Optional(Type.String({ description: "Only messages before: a date (whole day included), an ISO datetime, or an age." })),
 	role: Type.Optional(StringEnum(ROLES, { description: "Only text of this role." })),
+	agent: Type.Optional(
+		StringEnum(AGENT_KINDS, {
+			description: "Only sessions of this coding agent (default: every agent; claude is Claude Code, gemini is Gemini CLI).",
+		}),
+	),
 	limit: Type.Optional(
 		Type.Integer({ minimum: 1, maximum: DEFAULTS.replyMaxSessions, description: `Sessions to return (default ${DEFAULTS.searchLimit}).` }),
 	),
 	scope: Type.Optional(
 		StringEnum(SCOPES, {
-			description: `omp sub-agent transcripts: "all" includes them, "top" leaves them out (default "${DEFAULTS.searchScope}" for a query, "${DEFAULTS.browseScope}" for browsing).`,
+			description: `Sub-agent transcripts (omp, Claude Code, Codex, Gemini, OpenCode): "all" includes them, "top" leaves them out (default "${DEFAULTS.searchScope}" for a query, "${DEFAULTS.browseScope}" for browsing).`,
 		}),
 	),
 	detail: Type.Optional(

@@ -83,6 +83,7 @@ export async function runSessionSearch(
 		since: params.since,
 		until: params.until,
 		role: params.role,
+		agent: params.agent,
 		limit: params.limit,
 		scope: params.scope,
 		exclude,
@@ -129,6 +130,7 @@ export async function runSessionSearch(
 				project: params.project,
 				since: params.since,
 				until: params.until,
+				agent: params.agent,
 				scope: params.scope,
 			});
 			break;
