@@ -43,8 +43,11 @@ export const sessionSearchParams = Type.Object({
 	sessionId: Type.Optional(
 		Type.String({
 			description:
-				"Read this session (id, unique id prefix, or .jsonl path from an earlier result). Alone: its whole active branch, bounded.",
+				"Read this session (id, unique id prefix, or .jsonl path from an earlier result). Alone: its whole active branch, bounded. With query: every entry of this session that matches, in order, on every branch, with entry ids to scroll around (page with offset).",
 		}),
+	),
+	offset: Type.Optional(
+		Type.Integer({ minimum: 0, description: "With sessionId + query: matches to skip (the next of a previous reply)." }),
 	),
 	aroundMessageId: Type.Optional(Type.String({ description: "With sessionId: show the messages around this entry id (scroll)." })),
 	window: Type.Optional(
@@ -68,7 +71,7 @@ export const sessionSearchParams = Type.Object({
 export type SessionSearchParams = Static<typeof sessionSearchParams>;
 
 /** Which mode a call is. */
-export type Mode = "discovery" | "scroll" | "read" | "browse" | "keyword" | "content" | "list";
+export type Mode = "discovery" | "scroll" | "read" | "in-session" | "browse" | "keyword" | "content" | "list";
 
 /** A call's arguments as a host hands them to a renderer (its own schema types make them unknown): checked here. */
 export type CallArgs = { readonly [K in keyof SessionSearchParams]?: unknown };
@@ -81,6 +84,7 @@ export function modeOf(p: CallArgs): Mode {
 	const action = STORE_ACTIONS.find((a) => a === p.action);
 	if (action) return action;
 	if (given(p.sessionId) && given(p.aroundMessageId)) return "scroll";
+	if (given(p.sessionId) && given(p.query)?.trim()) return "in-session";
 	if (given(p.sessionId)) return "read";
 	if (given(p.query)?.trim()) return "discovery";
 	return "browse";

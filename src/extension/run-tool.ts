@@ -6,6 +6,7 @@ import {
 	DEFAULTS,
 	discover,
 	type HostFiles,
+	inSessionReply,
 	isSessionPath,
 	LookbackError,
 	mebibytes,
@@ -121,6 +122,19 @@ export async function runSessionSearch(
 			});
 			break;
 		}
+		case "in-session":
+			reply = inSessionReply(
+				index,
+				await sessionRef(opened, params.sessionId!, waitMs),
+				{
+					query: params.query ?? "",
+					offset: params.offset,
+					limit: params.limit,
+					role: params.role,
+				},
+				files,
+			);
+			break;
 		case "read":
 			reply = readWhole(index, await sessionRef(opened, params.sessionId!, waitMs), { ...files, branchTip: params.branchTip });
 			break;

@@ -310,3 +310,16 @@ describe("the overlay's resume of another agent's session", () => {
 		expect(notes.join("\n")).toContain("a claude session opens in claude");
 	});
 });
+
+describe("session_search inside one session", () => {
+	it("sessionId + query lists that session's matches in order; offset pages", async () => {
+		const { opened } = await agent();
+		const { reply, run } = await call(opened, { sessionId: SAMPLE.branched, query: "RabbitMQ" });
+		expect(run.details.mode).toBe("in-session");
+		expect(reply.matches.map((m: { entryId: string }) => m.entryId)).toEqual(["2485ebf5", "cd905b67"]);
+		expect(reply.matches[0].branchState).toBe("abandoned");
+		const second = (await call(opened, { sessionId: SAMPLE.branched, query: "RabbitMQ", limit: 1, offset: 1 })).reply;
+		expect(second.matches.map((m: { entryId: string }) => m.entryId)).toEqual(["cd905b67"]);
+		expect(second.next).toBeUndefined();
+	});
+});
