@@ -17,6 +17,7 @@ const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
 	"sessions-dir": { repeat: true },
 	"no-agent": { repeat: true },
 	session: {},
+	variant: { repeat: true },
 	offset: {},
 	since: {},
 	until: {},

@@ -64,6 +64,7 @@ export function formatSearch(response: SearchResponse, style: Style): string {
 		const facts = [hit.project || "—", day(hit.time ?? hit.modified), `${hit.hits} hit${hit.hits === 1 ? "" : "s"}`, hit.role];
 		if (hit.branchState !== "active") facts.push(style.warn(hit.branchState));
 		if (hit.forks.length > 0) facts.push(`+${hit.forks.length} fork${hit.forks.length === 1 ? "" : "s"}`);
+		if (hit.foundBy && response.variants?.length) facts.push(`found by ${hit.foundBy.map((q) => `"${q}"`).join(", ")}`);
 		lines.push(`${style.bold(`${i + 1}. ${title(hit)}`)}  ${style.dim(facts.join(" · "))}`);
 		lines.push(`   ${style.mark(hit.snippet)}`);
 		lines.push(style.dim(`   ${hit.sessionId} @ ${hit.entryId}   ${hit.resumeHint}`));

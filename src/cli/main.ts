@@ -71,6 +71,7 @@ filters: --since T --until T   a date (2026-07-30), ISO datetime, or age (30m, 6
          --project P           substring of the session's cwd or name
          --role R              user, assistant, tool, summary, meta (repeatable)
          --limit N             sessions to show (default ${DEFAULTS.searchLimit})
+         --variant Q           another phrasing or translation searched with QUERY, fused (up to 3)
          --agent A             only sessions of one agent: ${AGENT_KINDS.join(", ")}
 SESSION: a session id, a unique id prefix, or a session file path inside the session folders.
 
@@ -87,7 +88,7 @@ options: --index FILE          index file (default <agentDir>/lookback/index.db)
 
 const COMMANDS: Record<string, { positionals: "none" | "one" | "many"; options: string[] }> = {
 	index: { positionals: "none", options: [] },
-	search: { positionals: "many", options: ["since", "until", "project", "role", "limit", "agent", "session", "offset"] },
+	search: { positionals: "many", options: ["since", "until", "project", "role", "limit", "agent", "session", "offset", "variant"] },
 	read: { positionals: "one", options: ["around", "window", "branch-tip"] },
 	browse: { positionals: "none", options: ["since", "until", "project", "limit", "agent"] },
 	stats: { positionals: "none", options: [] },
@@ -200,6 +201,7 @@ async function runCommand(ctx: Context): Promise<number> {
 			}
 			const request = {
 				query: args.positionals.join(" "),
+				variants: args.options.get("variant"),
 				since: option(args, "since"),
 				until: option(args, "until"),
 				project: option(args, "project"),

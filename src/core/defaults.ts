@@ -48,6 +48,8 @@ export const DEFAULTS = {
 	searchLimit: 10,
 	/** Maximum number of sessions a search may return. */
 	searchMaxLimit: 200,
+	/** Other phrasings of a query searched with it (an agent's paraphrases or translations); more are ignored. */
+	maxQueryVariants: 3,
 	/** Matches of a search inside one session returned per page unless told, and at most. */
 	inSessionLimit: 20,
 	inSessionMaxLimit: 200,

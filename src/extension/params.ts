@@ -18,6 +18,13 @@ export const sessionSearchParams = Type.Object({
 				'What to find in past sessions. Words are ANDed; OR, NOT/-word, "exact phrase", prefix*. A word of 3+ letters also matches identifiers containing it. Chinese works at any length.',
 		}),
 	),
+	queryVariants: Type.Optional(
+		Type.Array(Type.String(), {
+			maxItems: 3,
+			description:
+				"Up to 3 other phrasings of query, searched with it and fused into one ranking; each hit says which phrasing found it. Pass them when the query is a question, when the sessions may be in another language than the user's words (give the translation), or when the memory is vague (synonyms, the likely identifier).",
+		}),
+	),
 	project: Type.Optional(Type.String({ description: "Only sessions whose working directory or name contains this text." })),
 	since: Type.Optional(
 		Type.String({ description: "Only messages at or after: a date 2026-07-30, an ISO datetime, or an age like 3d, 6h, 2w." }),

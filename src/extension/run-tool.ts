@@ -80,6 +80,7 @@ export async function runSessionSearch(
 	const sync: SyncState = needsSync ? await syncBeforeSearch(opened, waitMs) : {};
 	const request = {
 		query: params.query ?? "",
+		variants: params.queryVariants,
 		project: params.project,
 		since: params.since,
 		until: params.until,

@@ -205,4 +205,11 @@ describe("lookback CLI", () => {
 		const text = await cli(["search", "RabbitMQ", "--session", SAMPLE.branched, "--agent-dir", dir, "--limit", "1"]);
 		expect(text.stdout).toContain("1–1 of 2 matches; more with --offset 1");
 	});
+
+	it("searches other phrasings with --variant and says which found each session", async () => {
+		const dir = agentDir();
+		const r = await cli(["search", "cola de mensajes replicada", "--variant", "RabbitMQ quorum", "--agent-dir", dir]);
+		expect(r.code, r.stderr).toBe(0);
+		expect(r.stdout).toContain('found by "RabbitMQ quorum"');
+	});
 });

@@ -95,6 +95,13 @@ describe.each(PI_RELEASES)("session_search in the real $name", (each) => {
 		expect(run.stdout).toContain("TOOL RESULT:");
 	});
 
+	it("takes queryVariants: a hit only a variant finds says so", async () => {
+		const { reply, details } = await callTool({ query: "cola de mensajes replicada", queryVariants: ["RabbitMQ quorum"] });
+		expect(details.mode).toBe("discovery");
+		expect(reply.variants).toEqual(["RabbitMQ quorum"]);
+		expect(reply.results[0]).toMatchObject({ sessionId: SAMPLE.branched, foundBy: ["RabbitMQ quorum"] });
+	});
+
 	it("reads, scrolls and browses", async () => {
 		const read = await callTool({ sessionId: SAMPLE.compaction.slice(0, 12) });
 		expect(read.reply).toMatchObject({ mode: "read", session: { sessionId: SAMPLE.compaction } });

@@ -113,6 +113,26 @@ describe("session_search in the real omp", () => {
 		expect(tools).toContain("session_search");
 	});
 
+	it("takes queryVariants, and the hit names the variant that found it", async () => {
+		const h = home();
+		const run = await omp(
+			[
+				"-p",
+				"--model",
+				"fakeprov/fake-1",
+				"-e",
+				EXTENSION,
+				'CALL session_search {"query":"formateador pelícano","queryVariants":["pelican formatter"]}',
+			],
+			h,
+		);
+		expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+		const [discovery] = toolResults(h);
+		const reply = JSON.parse(discovery.text);
+		expect(reply.variants).toEqual(["pelican formatter"]);
+		expect(reply.results[0].foundBy).toContain("pelican formatter");
+	});
+
 	it("answers discovery with a sub-agent hit, and list with dates", async () => {
 		const h = home();
 		const found = await omp(["-p", "--model", "fakeprov/fake-1", "-e", EXTENSION, 'CALL session_search {"query":"pelican formatter"}'], h);

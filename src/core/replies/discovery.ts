@@ -28,6 +28,8 @@ export interface ToolHit {
 	spawnedByEntryId?: string;
 	forks?: { sessionId: string; path: string }[];
 	inMiddle?: SearchHit["inMiddle"];
+	/** With query variants: the phrasings that found this session. */
+	foundBy?: string[];
 	context?: HitContext;
 }
 
@@ -52,6 +54,7 @@ function toolHit(h: SearchHit): ToolHit {
 		...(h.spawnedBy ? { spawnedBy: h.spawnedBy, spawnedBySessionId: h.spawnedBySessionId, spawnedByEntryId: h.spawnedByEntryId } : {}),
 		...(h.forks.length > 0 ? { forks: h.forks } : {}),
 		...(h.inMiddle ? { inMiddle: h.inMiddle } : {}),
+		...(h.foundBy ? { foundBy: h.foundBy } : {}),
 	};
 }
 
@@ -63,6 +66,8 @@ export interface DiscoveryOptions extends HostFiles {
 export interface DiscoveryReply {
 	mode: "discovery";
 	query: string;
+	/** The other phrasings searched with the query. */
+	variants?: string[];
 	/** The query run instead, when a word of the query matched nothing and was corrected. */
 	correctedQuery?: string;
 	total: number;
@@ -91,6 +96,7 @@ export function discoveryReply(index: LookbackIndex, response: SearchResponse, o
 	return {
 		mode: "discovery",
 		query: response.query,
+		...(response.variants?.length ? { variants: response.variants } : {}),
 		...(response.correctedQuery ? { correctedQuery: response.correctedQuery } : {}),
 		total: response.totalSessions,
 		results,

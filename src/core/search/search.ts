@@ -20,12 +20,15 @@ import type { SessionSummary } from "../read/session-rows.js";
 import type { Database } from "../store/engine.js";
 import type { SearchPlan } from "./run.js";
 import { byMostWords, type Tiers, tiers } from "./tiers.js";
+import { fusedSearch, phrasingsOf } from "./variants.js";
 
 /** Bytes [start, end) of a session file, read synchronously; undefined when the file cannot be read. */
 export type ReadRange = (path: string, start: number, end: number) => Uint8Array | undefined;
 
 export interface SearchRequest extends SessionFilter {
 	query: string;
+	/** Up to three other phrasings or translations of the query, searched with it and fused into one ranking. */
+	variants?: string[];
 	/** Only text of these roles. */
 	role?: Role | Role[];
 	/** Only entries in these branch states (active, compacted, abandoned). */
@@ -57,12 +60,16 @@ export interface SearchHit extends SessionSummary {
 	hits: number;
 	/** BM25 score of the best entry (lower is better, as FTS5 reports it). */
 	score: number;
+	/** With query variants: the phrasings that found this session (the query first when it did). */
+	foundBy?: string[];
 	/** Forks that matched on the same entry and were folded into this result. */
 	forks: { sessionId: string; path: string }[];
 }
 
 export interface SearchResponse {
 	query: string;
+	/** The other phrasings searched with the query (their results fused with its own). */
+	variants?: string[];
 	/** The FTS5 expression run (after any retry). */
 	match?: string;
 	results: SearchHit[];
@@ -121,6 +128,10 @@ function joined(...notices: (string | undefined)[]): string {
 
 /** Run a search. Bad filters throw LookbackError("bad-argument"); a bad query gives `error` in the response. */
 export function search(db: Database, request: SearchRequest): SearchResponse {
+	return phrasingsOf(request).length > 1 ? fusedSearch(db, request, searchOne) : searchOne(db, request);
+}
+
+function searchOne(db: Database, request: SearchRequest): SearchResponse {
 	const plan: SearchPlan = {
 		filter: filterSql(request, { time: "entry", sessions: "s", entries: "e", defaultScope: DEFAULTS.searchScope }),
 		roles: request.role === undefined ? [] : Array.isArray(request.role) ? request.role : [request.role],
