@@ -17,15 +17,16 @@ import {
 } from "../core/index.js";
 import { sessionPathInRoots } from "./paths.js";
 import { walkClaude } from "./walk-claude.js";
+import { walkCodex } from "./walk-codex.js";
 import { type Found, listDir, type WalkSink } from "./walk-dirs.js";
 
 /** The walk of an agent with a layout of its own, under its root. */
 type AgentWalk = (root: string, base: Omit<Found, "path">, sink: WalkSink) => Promise<void>;
 
-const AGENT_WALKS: Record<AgentLayout, AgentWalk> = { claude: walkClaude };
+const AGENT_WALKS: Record<AgentLayout, AgentWalk> = { claude: walkClaude, codex: walkCodex };
 
 /** Layouts of the agents that keep their sessions their own way. */
-type AgentLayout = "claude";
+type AgentLayout = "claude" | "codex";
 
 export interface SessionRoot {
 	path: string;
