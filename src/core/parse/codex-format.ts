@@ -175,6 +175,23 @@ export const codexFormat: SessionFormat = {
 			...(newVersion ? { newVersion } : {}),
 		};
 	},
+	longLine(head: string, start: number, state: ParseState): SessionEntry | undefined {
+		// A compaction whose replacement history repeats inline images can run to hundreds of MB: its head still says what it was.
+		const cs = codexState(state);
+		cs.lines++;
+		if (cs.replay || !/^\{[^{]{0,200}"type"\s*:\s*"compacted"/.test(head)) return undefined;
+		const message = /"message"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(head)?.[1];
+		let summary = "";
+		try {
+			summary = message ? (JSON.parse(`"${message}"`) as string) : "";
+		} catch {
+			summary = "";
+		}
+		const id = `o${start.toString(36)}`;
+		const timestamp = /"timestamp"\s*:\s*"([^"]+)"/.exec(head)?.[1];
+		cs.turns = [];
+		return compactionEntry({ id, parentId: state.lastId, seq: state.nextSeq++, timestamp }, summary, id);
+	},
 	entriesOfLine(line: string): SessionEntry[] {
 		const obj = parseJsonObject(line);
 		if (!obj) return [];

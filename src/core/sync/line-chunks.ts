@@ -47,6 +47,8 @@ export function isZstd(path: string): boolean {
 const NEWLINE = 0x0a;
 /** Bytes of a skipped line's head handed to its format. */
 const LONG_HEAD_BYTES = 64 * 1024;
+/** Compressed bytes pushed to the inflater at once: 4 KiB of zstd inflate to at most about 128 MiB. */
+const ZSTD_SLICE_BYTES = 4 * 1024;
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 	if (a.length === 0) return b;
@@ -78,6 +80,7 @@ async function* pieces(
 	}
 	let out: Uint8Array[] = [];
 	let inflated = 0;
+	let yielded = 0;
 	const stream = new Decompress((data) => {
 		out.push(data);
 		inflated += data.length;
@@ -87,14 +90,21 @@ async function* pieces(
 		tally.bytesRead += bytes.length;
 		if (bytes.length === 0) break;
 		at += bytes.length;
-		// Pushed in slices, so that a highly compressed chunk cannot inflate far past the cap at once.
-		for (let s = 0; s < bytes.length; s += 64 * 1024) {
-			stream.push(bytes.subarray(s, Math.min(bytes.length, s + 64 * 1024)), at >= end && s + 64 * 1024 >= bytes.length);
-			if (inflated > limits.maxBytes) break;
-		}
+		// Pushed in small slices: a highly compressed slice (a zstd bomb) cannot inflate far past the cap at once.
+		for (let s = 0; s < bytes.length && inflated <= limits.maxBytes; s += ZSTD_SLICE_BYTES)
+			stream.push(bytes.subarray(s, Math.min(bytes.length, s + ZSTD_SLICE_BYTES)), at >= end && s + ZSTD_SLICE_BYTES >= bytes.length);
 		const ready = out;
 		out = [];
-		for (const piece of ready) yield piece;
+		for (const piece of ready) {
+			const room = limits.maxBytes - yielded;
+			if (piece.length > room) {
+				if (room > 0) yield piece.subarray(0, room);
+				tally.truncated = true;
+				return;
+			}
+			yielded += piece.length;
+			yield piece;
+		}
 		if (inflated > limits.maxBytes) {
 			tally.truncated = true;
 			return;
