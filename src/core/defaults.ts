@@ -15,6 +15,8 @@ export const DEFAULTS = {
 	maxLineBytes: 16 * 1024 * 1024,
 	/** A compressed session (Codex's `.jsonl.zst`) is read up to this many inflated bytes; the rest is skipped and counted (4 GiB). */
 	maxInflatedBytes: 4 * 1024 * 1024 * 1024,
+	/** Of a tool's output an agent kept in a file of its own (Claude Code's `tool-results/`), this much is read and indexed. */
+	spilledOutputMaxBytes: 1024 * 1024,
 	/** User, assistant, summary and meta text longer than this is indexed as head + tail. */
 	proseMaxChars: 20_000,
 	/** Share of `proseMaxChars` kept from the head; the rest comes from the tail. */

@@ -152,6 +152,23 @@ export function fileSource(roots: SessionRoot[], leaveOut: readonly AgentKind[] 
 		describe: () => rootPaths.join(", "),
 		roots: () => rootPaths,
 		leftOut: () => leaveOut,
+		async readBeside(root, relative, max) {
+			// Only a tool's output an agent spilled beside a session, inside a walked root: never any other file.
+			if (!rootPaths.includes(root) || relative.split("/").includes("..") || !/\/tool-results\/[^/]+\.txt$/.test(relative))
+				return undefined;
+			try {
+				const handle = await open(join(root, ...relative.split("/")), "r");
+				try {
+					const buffer = new Uint8Array(max);
+					const { bytesRead } = await handle.read(buffer, 0, max, 0);
+					return buffer.subarray(0, bytesRead);
+				} finally {
+					await handle.close();
+				}
+			} catch {
+				return undefined;
+			}
+		},
 		async walk() {
 			const result: WalkResult = { files: [], skipped: [], completeRoots: [], warnings: [] };
 			for (const root of real) await walkRoot(root, result);

@@ -37,6 +37,13 @@ const BOOKKEEPING = new Set([
 	"pr-link",
 	"agent-setting",
 	"tag",
+	// 2.1.3xx: request copies and counters
+	"atis-latch",
+	"api-request",
+	"api-request-shape",
+	"api-request-blob",
+	"tools-used",
+	"cost-state",
 ]);
 
 /** Title records, by precedence: a name the person gave beats an agent's name, then the AI's title, then an old summary line. */
@@ -261,19 +268,29 @@ function userLine(
 	}
 	if (results.length > 0) {
 		const text = [...results.map((r) => r.text), ...texts].join("\n");
-		return {
-			entries: [
-				toolResultEntry(
-					place(),
-					results[0].tool,
-					text,
-					results.some((r) => r.error),
-				),
-			],
-		};
+		const entry = toolResultEntry(
+			place(),
+			results[0].tool,
+			text,
+			results.some((r) => r.error),
+		);
+		const spilled = spilledOutput(obj.toolUseResult);
+		if (spilled) entry.spilled = spilled;
+		return { entries: [entry] };
 	}
 	const text = `${texts.join("\n")}${images > 0 ? "\n[image]" : ""}`.trim();
 	return { entries: [obj.isMeta === true ? metaEntry(place(), text) : userEntry(place(), text)] };
+}
+
+/**
+ * Where Claude Code kept the whole of an output too long to inline (`<session>/tool-results/<id>.txt`), relative to
+ * the projects folder: the path it wrote is absolute and breaks when the config folder moves, its tail does not.
+ */
+function spilledOutput(result: unknown): string | undefined {
+	const path = asString(asRecord(result)?.persistedOutputPath);
+	const parts = path?.split(/[\\/]/) ?? [];
+	const at = parts.lastIndexOf("tool-results");
+	return at >= 2 && at === parts.length - 2 ? parts.slice(at - 2).join("/") : undefined;
 }
 
 /** The session's id, folder and start from its first message line; a sub-agent's own id is its `agentId`. */

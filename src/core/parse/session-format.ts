@@ -28,6 +28,8 @@ export interface SessionEntry {
 	raw: Record<string, unknown>;
 	/** Byte range [start, end) of the entry's line in its file, when known. */
 	range?: { start: number; end: number };
+	/** A tool result whose whole output the agent kept in a file beside the session (path relative to the session root). */
+	spilled?: string;
 }
 
 /** What a parse carries from one chunk of a file to the next (a grown file is parsed from where it stopped). */

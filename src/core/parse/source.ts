@@ -58,6 +58,11 @@ export interface SessionSource {
 	walk(): Promise<WalkResult>;
 	/** Bytes [start, end) of a file. */
 	read(path: string, start: number, end: number): Promise<Uint8Array>;
+	/**
+	 * At most `max` bytes of a file an agent keeps beside a session (a tool's output too long to inline), by its path
+	 * relative to the session root; undefined when it cannot be read.
+	 */
+	readBeside?(root: string, relative: string, max: number): Promise<Uint8Array | undefined>;
 	/** Agents the person left out: a sync forgets what the index holds of them. */
 	leftOut?(): readonly AgentKind[];
 }

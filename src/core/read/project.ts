@@ -9,8 +9,21 @@ export function projectName(cwd: string | null | undefined): string {
 	return parts[parts.length - 1] ?? cwd;
 }
 
-/** The command that resumes a session in the agent that wrote it. */
-export function resumeHint(sessionId: string, agent: AgentKind = "pi"): string {
+/** A path as one shell word. */
+function shellWord(path: string): string {
+	return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * The command that resumes a session in the agent that wrote it. Claude Code and Gemini CLI find a session only
+ * from its project's folder, so their command starts there when the folder is known.
+ */
+export function resumeHint(sessionId: string, agent: AgentKind = "pi", cwd?: string | null): string {
+	const command = agentCommand(sessionId, agent);
+	return cwd && (agent === "claude" || agent === "gemini") ? `cd ${shellWord(cwd)} && ${command}` : command;
+}
+
+function agentCommand(sessionId: string, agent: AgentKind): string {
 	switch (agent) {
 		case "omp":
 			return `omp --resume ${sessionId}`;

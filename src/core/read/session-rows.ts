@@ -75,6 +75,7 @@ export function sessionSummary(row: SessionRow): SessionSummary {
 		resumeHint: resumeHint(
 			row.kind === "subagent" && row.spawned_by ? (sessionIdFromFileName(row.spawned_by) ?? sessionId) : sessionId,
 			row.agent,
+			row.cwd,
 		),
 	};
 }

@@ -204,7 +204,8 @@ export function spawningEntryOf(db: Database, row: SessionRow): string | undefin
  * found through the word index. Undefined when the session's files do not say.
  */
 export function spawningEntry(db: Database, sessionPath: string, agentName: string): string | undefined {
-	const words = agentName.match(/[\p{L}\p{N}]+/gu);
+	// Claude Code's `agent-<id>`: the spawning call's result names the id alone ("agentId: <id>").
+	const words = (/^agent-([0-9a-f]{8,})$/.exec(agentName)?.[1] ?? agentName).match(/[\p{L}\p{N}]+/gu);
 	if (!words) return undefined;
 	const match = `{tool} : "${words.join(" ").toLowerCase()}"`;
 	return queryAll<{ entry_id: string }>(

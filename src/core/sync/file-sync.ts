@@ -7,7 +7,7 @@ import { gunzipSync } from "fflate";
 import { DEFAULTS } from "../defaults.js";
 import { formatOf, isPiFormat, type ParsedBytes, parseBytes, type SessionFormat } from "../parse/formats.js";
 import { agentOfFile, slotBytesTitle, titleSlotLength } from "../parse/omp-format.js";
-import { newParseState, type ParseState, sessionIdFromFileName } from "../parse/session-format.js";
+import { newParseState, type ParseState, type SessionEntry, sessionIdFromFileName } from "../parse/session-format.js";
 import type { SessionFileInfo, SessionSource } from "../parse/source.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
@@ -186,6 +186,7 @@ export class FileSync {
 			],
 		);
 		const session = Number(this.db.exec("SELECT last_insert_rowid()")[0].values[0][0]);
+		await this.readSpilled(file, parsed.entries);
 		this.writer.addEntries(session, parsed.entries);
 		this.writer.refreshSession(session);
 	}
@@ -223,6 +224,7 @@ export class FileSync {
 				known.id,
 			],
 		);
+		await this.readSpilled(file, parsed.entries);
 		this.writer.addEntries(known.id, parsed.entries);
 		this.writer.refreshSession(known.id);
 	}
@@ -269,6 +271,7 @@ export class FileSync {
 			result.malformed += parsed.malformedLines;
 			if (parsed.title !== undefined) result.title = parsed.title;
 			if (run.bytes.length > 0 || run.final) result.consumed = run.base + parsed.consumedBytes;
+			await this.readSpilled(file, parsed.entries);
 			this.writer.addEntries(result.session, parsed.entries);
 		}
 		this.report.bytesRead += tally.bytesRead;
@@ -376,6 +379,18 @@ export class FileSync {
 			[file.size, Math.floor(file.mtimeMs), done.consumed, done.malformed, state.nextSeq, state.header?.id ?? null, known.id],
 		);
 		this.writer.refreshSession(known.id);
+	}
+
+	/** A tool result whose whole output sits in a file beside the session is indexed with that output. */
+	private async readSpilled(file: SessionFileInfo, entries: SessionEntry[]): Promise<void> {
+		for (const entry of entries) {
+			if (!entry.spilled || !this.source.readBeside) continue;
+			const bytes = await this.source.readBeside(file.root, entry.spilled, DEFAULTS.spilledOutputMaxBytes);
+			if (!bytes) continue;
+			this.report.bytesRead += bytes.length;
+			const message = entry.raw.message as { content: { type: string; text: string }[] } | undefined;
+			if (message) message.content = [{ type: "text", text: new TextDecoder().decode(bytes) }];
+		}
 	}
 }
 
