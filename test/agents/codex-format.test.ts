@@ -294,6 +294,20 @@ describe("Codex records built from the format's description", () => {
 		expect(parsed.unknownRecords ?? 0).toBe(0);
 	});
 
+	it("takes a name given to the thread as the session's title", () => {
+		const { parsed } = parse([
+			meta(),
+			env("event_msg", { type: "user_message", message: "hello" }),
+			env("event_msg", { type: "thread_name_updated", thread_id: "0199a000-0000-7000-8000-000000000001", thread_name: "first name" }),
+			env("event_msg", {
+				type: "thread_name_updated",
+				thread_id: "0199a000-0000-7000-8000-000000000001",
+				thread_name: "Pangolin migration",
+			}),
+		]);
+		expect(parsed.title).toBe("Pangolin migration");
+	});
+
 	it("counts malformed lines and unknown records, and names a newer CLI version once", () => {
 		const { parsed } = parse([
 			meta({ cli_version: "0.999.0" }),

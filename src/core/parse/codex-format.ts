@@ -86,6 +86,8 @@ interface CodexState {
 	/** This file's own thread id (its first `session_meta`). */
 	ownId?: string;
 	newestVersion?: string;
+	/** A name given to the thread in this chunk (`thread_name_updated`). */
+	title?: string;
 }
 
 function codexState(state: ParseState): CodexState {
@@ -168,11 +170,14 @@ export const codexFormat: SessionFormat = {
 				entries.push(made);
 			}
 		}
+		const title = cs.title;
+		cs.title = undefined;
 		return {
 			entries,
 			malformedLines,
 			...(unknownRecords > 0 ? { unknownRecords } : {}),
 			...(newVersion ? { newVersion } : {}),
+			...(title ? { title } : {}),
 		};
 	},
 	longLine(head: string, start: number, state: ParseState): SessionEntry | undefined {
@@ -345,6 +350,12 @@ function eventMessage(event: Record<string, unknown>, c: LineContext, place: () 
 			if (item?.type !== "UserMessage") return undefined;
 			const text = contentText(item.content);
 			return text && !isInjected(text) ? prompt(text, c, place) : undefined;
+		}
+		case "thread_name_updated": {
+			// A name given to the thread (`/rename`): the session's title, the last one winning.
+			const name = asString(event.thread_name);
+			if (name && (event.thread_id === undefined || event.thread_id === c.cs.ownId)) c.cs.title = name;
+			return undefined;
 		}
 		case "thread_rolled_back": {
 			// The last n turns are dropped: what follows hangs where they began, and they are left abandoned.
