@@ -11,6 +11,7 @@ import { LookbackIndex, memorySource, memoryStorage } from "../../src/core/index
 import { codexFormat } from "../../src/core/parse/codex-format.js";
 import { parseBytes } from "../../src/core/parse/formats.js";
 import { newParseState, type SessionEntry } from "../../src/core/parse/session-format.js";
+import { readWhole } from "../../src/core/replies/read.js";
 import { loadEngine } from "../../src/node/engine.js";
 import { fileSource } from "../../src/node/file-source.js";
 import { tempDir } from "../helpers.js";
@@ -361,6 +362,9 @@ describe("Codex files of any size", () => {
 			expect(index.search({ query: "axolotl" }).results[0].branchState).toBe("compacted");
 			expect(index.search({ query: "tapir" }).results[0].branchState).toBe("active");
 			expect(index.search({ query: "summary axolotl pink", role: "summary" }).results).toHaveLength(1);
+			// The agent's tool reads it too: its size is no reason to refuse (Pi's files over maxFileBytes still are).
+			const reply = readWhole(index, "0199a000-0000-7000-8000-000000000001", { sizeOf: () => 2 ** 31 });
+			expect(reply.messages.map((m) => m.text)).toContain("after the compaction the tapir");
 			// Grown: only the new bytes are read, the ids go on from the byte offsets.
 			writeFileSync(path, `${JSON.stringify(env("event_msg", { type: "user_message", message: "grown with the quoll" }))}\n`, {
 				flag: "a",
