@@ -154,8 +154,9 @@ export function fileSource(roots: SessionRoot[], leaveOut: readonly AgentKind[] 
 		leftOut: () => leaveOut,
 		async readBeside(root, relative, max) {
 			// Only a tool's output an agent spilled beside a session, inside a walked root: never any other file.
-			if (!rootPaths.includes(root) || relative.split("/").includes("..") || !/\/tool-results\/[^/]+\.txt$/.test(relative))
-				return undefined;
+			// Or Codex's session index of thread names at the top of its home.
+			const allowed = /\/tool-results\/[^/]+\.txt$/.test(relative) || relative === "session_index.jsonl";
+			if (!rootPaths.includes(root) || relative.split("/").includes("..") || !allowed) return undefined;
 			try {
 				const handle = await open(join(root, ...relative.split("/")), "r");
 				try {

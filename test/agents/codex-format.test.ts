@@ -109,6 +109,16 @@ describe("Codex rollouts written by the real CLI (0.171.0)", () => {
 		expect(child?.spawnedBy).toBe(join(FIXTURE_HOME, DAY, PARENT_FILE));
 	});
 
+	it("names a session by Codex's session index, the last line for a thread winning, the first prompt otherwise", async () => {
+		const home = tempDir("codex-named");
+		cpSync(FIXTURE_HOME, home, { recursive: true });
+		const line = (id: string, name: string) => `${JSON.stringify({ id, thread_name: name, updated_at: "2026-12-01T12:00:00Z" })}\n`;
+		writeFileSync(join(home, "session_index.jsonl"), line(PARENT, "zebra hunt") + line("other", "x") + line(PARENT, "Zebra hunt, renamed"));
+		const { index } = await indexOver([{ path: home, layout: "codex", agent: "codex" }]);
+		expect(index.search({ query: "zebra" }).results[0].name).toBe("Zebra hunt, renamed");
+		expect(index.search({ query: "llamas", role: "user" }).results.find((r) => r.sessionId === CHILD)?.name).toBeUndefined();
+	});
+
 	it("reads a .jsonl.zst rollout, and prefers the plain file when both exist", async () => {
 		const { index, report } = await indexOver([{ path: COMPRESSED_HOME, layout: "codex", agent: "codex" }]);
 		expect(report.added).toBe(1);

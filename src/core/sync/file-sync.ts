@@ -5,6 +5,7 @@
 
 import { gunzipSync } from "fflate";
 import { DEFAULTS } from "../defaults.js";
+import { codexThreadNames } from "../parse/codex-format.js";
 import { formatOf, isPiFormat, type ParsedBytes, parseBytes, type SessionFormat } from "../parse/formats.js";
 import { agentOfFile, slotBytesTitle, titleSlotLength } from "../parse/omp-format.js";
 import { newParseState, type ParseState, type SessionEntry, sessionIdFromFileName } from "../parse/session-format.js";
@@ -322,6 +323,7 @@ export class FileSync {
 		const sessionId = header?.id ?? (hasEntries > 0 ? sessionIdFromFileName(file.path) : undefined) ?? null;
 		const subagent = file.kind === "subagent" || (file.kind === undefined && header?.spawnedById !== undefined);
 		const spawnedBy = file.spawnedBy ?? spawnerOf(file, header?.spawnedById) ?? this.spawnerById(file, header?.spawnedById);
+		const indexedName = await this.codexName(file, sessionId);
 		this.db.run(
 			`UPDATE sessions SET consumed = ?, head_off = ?, head_len = ?, head_hash = ?, malformed = ?, problem = ?, session_id = ?, version = ?,
 			 cwd = ?, started = ?, parent_path = ?, parent_id = ?, next_seq = ?, kind = ?, spawned_by = ?, name = ? WHERE id = ?`,
@@ -341,7 +343,7 @@ export class FileSync {
 				state.nextSeq,
 				subagent ? "subagent" : (file.kind ?? "session"),
 				spawnedBy,
-				header?.title ?? done.title ?? null,
+				indexedName ?? header?.title ?? done.title ?? null,
 				done.session,
 			],
 		);
@@ -373,12 +375,26 @@ export class FileSync {
 			lastId: known.last_entry,
 		};
 		const done = await this.readChunks(file, formatOf(file.agent), state, known.consumed, () => known.id);
-		if (done.title !== undefined) this.db.run("UPDATE sessions SET name = ? WHERE id = ?", [done.title, known.id]);
+		const title = (await this.codexName(file, known.session_id ?? state.header?.id)) ?? done.title;
+		if (title !== undefined) this.db.run("UPDATE sessions SET name = ? WHERE id = ?", [title, known.id]);
 		this.db.run(
 			"UPDATE sessions SET size = ?, mtime = ?, consumed = ?, malformed = malformed + ?, next_seq = ?, session_id = coalesce(session_id, ?) WHERE id = ?",
 			[file.size, Math.floor(file.mtimeMs), done.consumed, done.malformed, state.nextSeq, state.header?.id ?? null, known.id],
 		);
 		this.writer.refreshSession(known.id);
+	}
+
+	/** Codex thread names from `session_index.jsonl` in the Codex home, read once per batch. */
+	private codexNames?: Promise<Map<string, string>>;
+
+	/** The name Codex's session index gives a thread, if any. */
+	private async codexName(file: SessionFileInfo, sessionId: string | null | undefined): Promise<string | undefined> {
+		if (file.agent !== "codex" || !sessionId || !this.source.readBeside) return undefined;
+		const readBeside = this.source.readBeside.bind(this.source);
+		this.codexNames ??= readBeside(file.root, "session_index.jsonl", DEFAULTS.spilledOutputMaxBytes * 4).then((bytes) =>
+			bytes ? codexThreadNames(bytes) : new Map<string, string>(),
+		);
+		return (await this.codexNames).get(sessionId);
 	}
 
 	/** A tool result whose whole output sits in a file beside the session is indexed with that output. */
