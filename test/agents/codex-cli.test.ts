@@ -97,6 +97,11 @@ describe.skipIf(!codexInstalled())("Codex CLI's rollouts, written by the real CL
 		expect(sub).toMatchObject({ agent: "codex", spawnedBySessionId: threadId, resumeHint: `codex resume ${threadId}` });
 		expect(sub.sessionId).not.toBe(threadId);
 		expect(sub.spawnedBy).toMatch(new RegExp(`${threadId}\\.jsonl$`));
+		// The spawning call is found by the thread id its result names.
+		expect(sub.spawnedByEntryId).toBeTruthy();
+		const read = await lookback(["read", threadId, "--around", sub.spawnedByEntryId, "--window", "1"]);
+		expect(read.code, read.stderr).toBe(0);
+		expect(JSON.stringify(read.json)).toContain(sub.sessionId);
 		// The sub-agent's rollout begins with the parent's first prompt replayed: found in the parent only.
 		const replayed = await lookback(["search", "Look around please", "--role", "user", "--agent", "codex"]);
 		expect(replayed.json.results.map((h: { sessionId: string }) => h.sessionId)).toEqual([threadId]);
