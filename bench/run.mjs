@@ -1,4 +1,4 @@
-// npm run bench [-- --mb 50,500 --reps 20 --no-pi --no-browser --browser-mb 500]
+// npm run bench [-- --mb 50,500 --reps 20 --no-pi --no-browser --browser-mb 500 --no-agents]
 // For each corpus size: index it in place with lookback on its wasm engine, on each built-in engine present
 // (node:sqlite under Node 22, bun:sqlite under Bun) and on native SQLite (better-sqlite3: the same core code
 // and schema), time indexing, open, queries, syncs and one-shot CLI processes, scan the JSONL as the baseline,
@@ -330,3 +330,8 @@ for (const r of results)
 		`${JSON.stringify({ date, machine, ...r, manyFilesSync: many }, null, 2)}\n`,
 	);
 writeFileSync(join("bench", "out", agent === "pi" ? "bench.md" : `bench-${agent}.md`), `${text}\n`);
+// Every other agent's sessions against Pi's (agents.mjs), on the first corpus size.
+if (agent === "pi" && !argv.includes("--no-agents"))
+	execFileSync(process.execPath, ["bench/agents.mjs", "--mb", String(sizes[0]), "--reps", String(Math.min(reps, 10))], {
+		stdio: "inherit",
+	});

@@ -35,6 +35,8 @@ function storage(name, path) {
 const agent = args.agent ?? "pi";
 
 function source() {
+	// --roots '[{"path":…,"layout":"claude","agent":"claude"},…]': other agents' folders, or several agents at once
+	if (args.roots) return fileSource(JSON.parse(args.roots));
 	const roots = [{ path: args.sessions, layout: "nested", agent }];
 	// omp's store: gzipped archives of `omp gc` beside the sessions folder
 	if (agent === "omp") roots.push({ path: join(args.sessions, "..", "archive", "sessions"), layout: "archive", agent });
@@ -96,6 +98,7 @@ async function query() {
 	}
 	// Append to 10 files, sync, check only the new bytes were read, then put the files back as they were.
 	const files = jsonlFiles(args.sessions);
+	if (args.append === "no") return { ...(await latenciesOf(index, queries, t0, t1, t2, t3, first, noChange, files)) };
 	const before = new Map(files.map((f) => [f, statSync(f).size]));
 	const appended = appendToFiles({ dir: args.sessions, count: 10, seed: 7 });
 	const s = performance.now();
@@ -105,6 +108,13 @@ async function query() {
 	for (const [f, size] of before) if (statSync(f).size !== size) truncateSync(f, size);
 	// Bring the index back in line with the files, for the next measurement on this index.
 	await index.sync(src);
+	return {
+		...(await latenciesOf(index, queries, t0, t1, t2, t3, first, noChange, files)),
+		append: { appendedBytes: appended, bytesRead: grown.bytesRead, grown: grown.grown, ms: appendSyncMs },
+	};
+}
+
+async function latenciesOf(index, queries, t0, t1, t2, t3, first, noChange, files) {
 	const latencies = [];
 	for (const q of queries) {
 		const req = { query: q.query, since: q.since, project: q.project, limit: 10 };
@@ -135,7 +145,6 @@ async function query() {
 		firstQueryHits: first.results.length,
 		noChangeSync: stats(noChange),
 		filesWalked: files.length,
-		append: { appendedBytes: appended, bytesRead: grown.bytesRead, grown: grown.grown, ms: appendSyncMs },
 		latencies,
 		peakRssMB: peakRssMB(),
 	};

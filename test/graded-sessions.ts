@@ -49,7 +49,7 @@ export function writeGradedSessions(root: string): { ids: Record<GradedName, str
 	]);
 	session("pgbouncer", "/home/dev/infra", [
 		userMessage("configure pgbouncer for the reporting replica"),
-		assistantMessage("done: max_client_conn raised"),
+		assistantMessage("done: max_client_conn raised, PGBOUNCER_POOL_MODE=transaction in deploy/pgbouncer.ini"),
 	]);
 	const refactor: unknown[] = [userMessage("refactor the connection pool mode handling")];
 	for (let i = 0; i < 8; i++)

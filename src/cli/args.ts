@@ -16,6 +16,8 @@ const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
 	"omp-agent-dir": {},
 	"sessions-dir": { repeat: true },
 	"no-agent": { repeat: true },
+	session: {},
+	offset: {},
 	since: {},
 	until: {},
 	project: {},

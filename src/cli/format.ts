@@ -5,6 +5,7 @@ import {
 	type EngineInfo,
 	flatten,
 	type IndexStats,
+	type InSessionResponse,
 	type SearchResponse,
 	type SessionSummary,
 	type SessionView,
@@ -73,6 +74,23 @@ export function formatSearch(response: SearchResponse, style: Style): string {
 			`${response.results.length} session${response.results.length === 1 ? "" : "s"}${more}${response.notice ? ` (${response.notice})` : ""}`,
 		),
 	);
+	return `${lines.join("\n")}\n`;
+}
+
+/** Every match inside one session, in its order: where to `lookback read --around`. */
+export function formatInSession(response: InSessionResponse & { session: SessionSummary }, style: Style): string {
+	if (response.error) return `${style.warn("no search:")} ${response.error}\n`;
+	const s = response.session;
+	const lines = [`${style.bold(title(s))}  ${style.dim(`${s.cwd ?? ""} · ${s.sessionId}`)}`];
+	if (response.total === 0) return `${lines[0]}\nnothing in this session matches "${response.query}"\n`;
+	for (const m of response.matches) {
+		const state = m.branchState === "active" ? "" : ` ${style.warn(m.branchState)}`;
+		lines.push(`${style.bold(`[${m.role}]`)} ${style.dim(`${m.entryId} ${day(m.time)}`)}${state}`);
+		lines.push(`   ${style.mark(m.snippet)}`);
+	}
+	const shown = `${response.offset + 1}–${response.offset + response.matches.length} of ${response.total} matches`;
+	const next = response.next !== undefined ? `; more with --offset ${response.next}` : "";
+	lines.push(style.dim(`${shown}${next}${response.notice ? ` (${response.notice})` : ""}`));
 	return `${lines.join("\n")}\n`;
 }
 

@@ -7,6 +7,7 @@ import {
 	AGENT_KINDS,
 	type AgentKind,
 	DEFAULTS,
+	inSessionReply,
 	isAgentKind,
 	isSessionPath,
 	LookbackError,
@@ -22,6 +23,7 @@ import { serveViewer } from "../node/serve.js";
 import { intOption, option, type ParsedArgs, parseArgs } from "./args.js";
 import {
 	formatBrowse,
+	formatInSession,
 	formatMB,
 	formatRead,
 	formatSearch,
@@ -56,6 +58,7 @@ const HELP = `lookback — search every past session of Pi, omp, Claude Code, Co
 usage:
   lookback index                       index new and changed sessions (progress on a terminal)
   lookback search QUERY [filters]      sessions ranked by their best matching message
+  lookback search QUERY --session ID   every match inside one session, in order (--offset N for the next page)
   lookback read SESSION [--around ENTRY] [--window N] [--branch-tip ENTRY]
   lookback browse [--limit N] [--project P] [--since T] [--until T]
   lookback stats                       what the index holds and costs
@@ -84,7 +87,7 @@ options: --index FILE          index file (default <agentDir>/lookback/index.db)
 
 const COMMANDS: Record<string, { positionals: "none" | "one" | "many"; options: string[] }> = {
 	index: { positionals: "none", options: [] },
-	search: { positionals: "many", options: ["since", "until", "project", "role", "limit", "agent"] },
+	search: { positionals: "many", options: ["since", "until", "project", "role", "limit", "agent", "session", "offset"] },
 	read: { positionals: "one", options: ["around", "window", "branch-tip"] },
 	browse: { positionals: "none", options: ["since", "until", "project", "limit", "agent"] },
 	stats: { positionals: "none", options: [] },
@@ -177,6 +180,24 @@ async function runCommand(ctx: Context): Promise<number> {
 			return 0;
 		}
 		case "search": {
+			const inSession = option(args, "session");
+			if (inSession !== undefined) {
+				const sync = await syncFirst(ctx);
+				const ref = isSessionPath(inSession) ? sessionPathInRoots(inSession, opened.source.roots()) : inSession;
+				const found = inSessionReply(
+					index,
+					ref,
+					{
+						query: args.positionals.join(" "),
+						role: roles(args),
+						limit: intOption(args, "limit", 1, DEFAULTS.inSessionMaxLimit),
+						offset: intOption(args, "offset", 0, Number.MAX_SAFE_INTEGER),
+					},
+					{ readRange: readFileRange },
+				);
+				emit(ctx, "search", found, formatInSession(found, ctx.style), sync);
+				return found.error ? 2 : 0;
+			}
 			const request = {
 				query: args.positionals.join(" "),
 				since: option(args, "since"),

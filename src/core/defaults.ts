@@ -57,6 +57,9 @@ export const DEFAULTS = {
 	searchLimit: 10,
 	/** Maximum number of sessions a search may return. */
 	searchMaxLimit: 200,
+	/** Matches of a search inside one session returned per page unless told, and at most. */
+	inSessionLimit: 20,
+	inSessionMaxLimit: 200,
 	/** Characters of context in a snippet. */
 	snippetChars: 220,
 	/** Branches leaving the branch read that `read(ref, { structure: true })` lists at most, for the viewer to draw. */

@@ -74,6 +74,8 @@ export {
 	type HitContext,
 	type HostFiles,
 	hitContext,
+	type InSessionReply,
+	inSessionReply,
 	oversizeError,
 	type ReadReply,
 	type Reply,
@@ -88,7 +90,16 @@ export {
 	type ToolHit,
 	type ToolMessage,
 } from "./replies/index.js";
-export { CANDIDATE_FIELDS, type ReadRange, type SearchHit, type SearchRequest, type SearchResponse } from "./search/index.js";
+export {
+	CANDIDATE_FIELDS,
+	type InSessionMatch,
+	type InSessionRequest,
+	type InSessionResponse,
+	type ReadRange,
+	type SearchHit,
+	type SearchRequest,
+	type SearchResponse,
+} from "./search/index.js";
 // Storage: the engine, where the index lives, what it holds
 export {
 	checkEngine,

@@ -21,7 +21,14 @@ import {
 	type SessionSummary,
 	type SessionView,
 } from "./read/index.js";
-import { type SearchRequest, type SearchResponse, search } from "./search/index.js";
+import {
+	type InSessionRequest,
+	type InSessionResponse,
+	type SearchRequest,
+	type SearchResponse,
+	search,
+	searchInSession,
+} from "./search/index.js";
 import {
 	applyPragmas,
 	checkEngine,
@@ -146,6 +153,11 @@ export class LookbackIndex {
 
 	search(request: SearchRequest): SearchResponse {
 		return this.reading((db) => search(db, request));
+	}
+
+	/** Every entry of one session (full id, unique id prefix or indexed path) that matches a query, in order, paged. */
+	searchSession(ref: string, request: InSessionRequest): InSessionResponse {
+		return this.reading((db) => searchInSession(db, resolveSession(db, ref), request));
 	}
 
 	/** A session by full id, unique id prefix or indexed path. */

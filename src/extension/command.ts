@@ -109,6 +109,8 @@ async function answerInText(pi: ExtensionAPI, query: string, ctx: ExtensionComma
 		"Insert a summary of this hit into the conversation",
 		"Resume this session",
 	]);
-	if (action?.startsWith("Resume")) await ctx.switchSession(hit.path);
+	if (action?.startsWith("Resume") && hit.agent !== "pi" && hit.agent !== "omp")
+		ctx.ui.notify(`lookback: a ${hit.agent} session opens in ${hit.agent}: ${hit.resumeHint}`, "info");
+	else if (action?.startsWith("Resume")) await ctx.switchSession(hit.path);
 	else if (action) pi.sendMessage({ customType: "lookback", content: hitExcerpt(hit), display: true });
 }

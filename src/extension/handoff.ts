@@ -72,6 +72,8 @@ export async function runAction(opened: NodeIndex, action: OverlayAction, ctx: E
 			return;
 		}
 		case "resume":
+			// Pi and omp read each other's files; another agent's session is resumed by that agent: its command is copied.
+			if (!opensInPi(row)) return copyResume(ctx, row, `a ${row.agent} session opens in ${row.agent}, not here`);
 			if (!control) return viaCommand(ctx, `/lookback --resume ${row.sessionId}`, `resume "${row.title}"`);
 			await control.switchSession(row.path);
 			return;
@@ -83,12 +85,20 @@ export async function runAction(opened: NodeIndex, action: OverlayAction, ctx: E
 			return;
 		}
 		case "copy":
-			try {
-				await copyToClipboard(row.resumeHint);
-				ctx.ui.notify(`lookback: copied "${row.resumeHint}"`, "info");
-			} catch {
-				ctx.ui.notify(`lookback: no clipboard here; the resume command is: ${row.resumeHint}`, "warning");
-			}
-			return;
+			return copyResume(ctx, row);
+	}
+}
+
+function opensInPi(row: OverlayRow): boolean {
+	return row.agent === "pi" || row.agent === "omp";
+}
+
+async function copyResume(ctx: ExtensionContext, row: OverlayRow, why?: string): Promise<void> {
+	const because = why ? `${why}; ` : "";
+	try {
+		await copyToClipboard(row.resumeHint);
+		ctx.ui.notify(`lookback: ${because}copied "${row.resumeHint}"`, "info");
+	} catch {
+		ctx.ui.notify(`lookback: ${because}no clipboard here; the resume command is: ${row.resumeHint}`, "warning");
 	}
 }

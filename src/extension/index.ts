@@ -12,7 +12,7 @@ import { renderCall, renderResult } from "./render.js";
 import { runSessionSearch, type ToolDetails } from "./run-tool.js";
 import { sharedIndex, startSync, stopSync } from "./shared-index.js";
 
-const DESCRIPTION = `Search every past Pi session on this machine (all projects) without re-reading files.
+const DESCRIPTION = `Search every past session on this machine (all projects) of every coding agent: Pi, omp, Claude Code, Codex, Gemini CLI and OpenCode, without re-reading files. Each result names its agent and the command that resumes it; pass agent to search one agent only.
 Modes: query → sessions ranked by their best matching message (the top one with the messages around the hit and the session's first and last messages); sessionId → read that session's active branch (first ${DEFAULTS.readHead} and last ${DEFAULTS.readTail} messages when long); sessionId + aroundMessageId → the messages around an entry (pass branchTip to stay on a branch); no arguments → recent sessions; action keyword/content/list → omp-session-store style.
 Replies are JSON, at most ${thousands(DEFAULTS.replyMaxChars)} characters (contentTruncated: true when cut). Messages already in this conversation are left out.`;
 
@@ -29,7 +29,7 @@ export default function lookbackExtension(pi: ExtensionAPI): void {
 		name: "session_search",
 		label: "Session search",
 		description: DESCRIPTION,
-		promptSnippet: "session_search: find decisions, commands, errors and code from earlier Pi sessions",
+		promptSnippet: "session_search: find decisions, commands, errors and code from earlier sessions of Pi and the other coding agents",
 		promptGuidelines: [
 			'Use session_search when the user refers to earlier work ("like we did last week", "the bug we fixed") instead of asking them to paste it.',
 			"Start with a query; then read or scroll the session it returns with sessionId and aroundMessageId.",

@@ -33,7 +33,12 @@ function marked(snippet: string, theme: OverlayTheme): string {
 
 /** Two lines per row: title and facts, then the marked snippet. */
 export function rowLines(row: OverlayRow, selected: boolean, theme: OverlayTheme, width: number): string[] {
-	const facts = [row.project, shortTime(row.time), row.branchState && row.branchState !== "active" ? row.branchState : ""]
+	const facts = [
+		row.agent === "pi" ? "" : row.agent,
+		row.project,
+		shortTime(row.time),
+		row.branchState && row.branchState !== "active" ? row.branchState : "",
+	]
 		.filter(Boolean)
 		.join(" · ");
 	const title = plain(flatten(row.title));

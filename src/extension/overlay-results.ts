@@ -1,6 +1,7 @@
 /** What the overlay shows for a query line: ranked hits (or recent sessions when empty) and the preview of one. */
 
 import {
+	type AgentKind,
 	type BranchState,
 	browseReply,
 	DEFAULTS,
@@ -28,6 +29,8 @@ export interface OverlayRow {
 	snippet: string;
 	entryId?: string;
 	resumeHint: string;
+	/** The agent that wrote it: Pi and omp open each other's sessions; another agent's is resumed by its own command. */
+	agent: AgentKind;
 	hit?: ToolHit;
 }
 
@@ -70,6 +73,7 @@ export function overlayResults(
 				time: s.modified,
 				snippet: flatten(s.preview, PREVIEW_CHARS),
 				resumeHint: s.resumeHint,
+				agent: s.agent,
 			}));
 			return { heading: "recent sessions", rows };
 		}
@@ -84,6 +88,7 @@ export function overlayResults(
 			snippet: hit.snippet,
 			entryId: hit.entryId,
 			resumeHint: hit.resumeHint,
+			agent: hit.agent,
 			hit,
 		}));
 		return {
@@ -114,5 +119,14 @@ export function overlayPreview(index: LookbackIndex, row: OverlayRow): OverlayPr
 export function sessionRow(index: LookbackIndex, ref: string): OverlayRow {
 	const s = index.read(ref, { window: 1 }).session;
 	const title = s.name ?? flatten(s.firstPrompt ?? s.sessionId, DEFAULTS.titleChars);
-	return { sessionId: s.sessionId, path: s.path, title, project: s.project, time: s.modified, snippet: "", resumeHint: s.resumeHint };
+	return {
+		sessionId: s.sessionId,
+		path: s.path,
+		title,
+		project: s.project,
+		time: s.modified,
+		snippet: "",
+		resumeHint: s.resumeHint,
+		agent: s.agent,
+	};
 }

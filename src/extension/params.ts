@@ -1,7 +1,7 @@
 /** The `session_search` tool's parameters, every one optional and described for the model. */
 
 import { type Static, Type } from "@sinclair/typebox";
-import { DEFAULTS, ROLES, SCOPES, type StoreAction } from "../core/index.js";
+import { AGENT_KINDS, DEFAULTS, ROLES, SCOPES, type StoreAction } from "../core/index.js";
 
 /** A string enum as plain JSON Schema `{type: "string", enum}` (what pi-ai's StringEnum makes; Google's API rejects anyOf of literals). */
 function StringEnum<T extends readonly string[]>(values: T, options: { description: string }) {
@@ -24,12 +24,17 @@ export const sessionSearchParams = Type.Object({
 	),
 	until: Type.Optional(Type.String({ description: "Only messages before: a date (whole day included), an ISO datetime, or an age." })),
 	role: Type.Optional(StringEnum(ROLES, { description: "Only text of this role." })),
+	agent: Type.Optional(
+		StringEnum(AGENT_KINDS, {
+			description: "Only sessions of this coding agent (default: every agent; claude is Claude Code, gemini is Gemini CLI).",
+		}),
+	),
 	limit: Type.Optional(
 		Type.Integer({ minimum: 1, maximum: DEFAULTS.replyMaxSessions, description: `Sessions to return (default ${DEFAULTS.searchLimit}).` }),
 	),
 	scope: Type.Optional(
 		StringEnum(SCOPES, {
-			description: `omp sub-agent transcripts: "all" includes them, "top" leaves them out (default "${DEFAULTS.searchScope}" for a query, "${DEFAULTS.browseScope}" for browsing).`,
+			description: `Sub-agent transcripts (omp, Claude Code, Codex, Gemini, OpenCode): "all" includes them, "top" leaves them out (default "${DEFAULTS.searchScope}" for a query, "${DEFAULTS.browseScope}" for browsing).`,
 		}),
 	),
 	detail: Type.Optional(
@@ -38,8 +43,11 @@ export const sessionSearchParams = Type.Object({
 	sessionId: Type.Optional(
 		Type.String({
 			description:
-				"Read this session (id, unique id prefix, or .jsonl path from an earlier result). Alone: its whole active branch, bounded.",
+				"Read this session (id, unique id prefix, or .jsonl path from an earlier result). Alone: its whole active branch, bounded. With query: every entry of this session that matches, in order, on every branch, with entry ids to scroll around (page with offset).",
 		}),
+	),
+	offset: Type.Optional(
+		Type.Integer({ minimum: 0, description: "With sessionId + query: matches to skip (the next of a previous reply)." }),
 	),
 	aroundMessageId: Type.Optional(Type.String({ description: "With sessionId: show the messages around this entry id (scroll)." })),
 	window: Type.Optional(
@@ -63,7 +71,7 @@ export const sessionSearchParams = Type.Object({
 export type SessionSearchParams = Static<typeof sessionSearchParams>;
 
 /** Which mode a call is. */
-export type Mode = "discovery" | "scroll" | "read" | "browse" | "keyword" | "content" | "list";
+export type Mode = "discovery" | "scroll" | "read" | "in-session" | "browse" | "keyword" | "content" | "list";
 
 /** A call's arguments as a host hands them to a renderer (its own schema types make them unknown): checked here. */
 export type CallArgs = { readonly [K in keyof SessionSearchParams]?: unknown };
@@ -76,6 +84,7 @@ export function modeOf(p: CallArgs): Mode {
 	const action = STORE_ACTIONS.find((a) => a === p.action);
 	if (action) return action;
 	if (given(p.sessionId) && given(p.aroundMessageId)) return "scroll";
+	if (given(p.sessionId) && given(p.query)?.trim()) return "in-session";
 	if (given(p.sessionId)) return "read";
 	if (given(p.query)?.trim()) return "discovery";
 	return "browse";

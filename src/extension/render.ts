@@ -68,6 +68,11 @@ export function summaryLines(reply: ToolReply, truncated = false): string[] {
 		lines.push(...hitLines(found.lines));
 		lines.push(`${found.lines.length} of ${found.total} sessions${found.notice ? ` (${found.notice})` : ""}`);
 	}
+	if ("mode" in reply && reply.mode === "in-session") {
+		for (const m of reply.matches)
+			lines.push(`[${m.role} ${m.entryId}${m.branchState === "active" ? "" : ` ${m.branchState}`}] ${flatten(m.snippet, LINE_CHARS)}`);
+		lines.push(`${reply.session.name ?? reply.session.sessionId}: ${reply.matches.length} of ${reply.total} matches`);
+	}
 	if ("messages" in reply) {
 		lines.push(`${reply.session.name ?? reply.session.sessionId}: ${reply.messages.length} of ${reply.total} messages`);
 		for (const m of reply.messages) lines.push(`[${m.role} ${m.entryId}] ${flatten(m.text, LINE_CHARS)}`);

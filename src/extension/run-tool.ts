@@ -6,6 +6,7 @@ import {
 	DEFAULTS,
 	discover,
 	type HostFiles,
+	inSessionReply,
 	isSessionPath,
 	LookbackError,
 	mebibytes,
@@ -83,6 +84,7 @@ export async function runSessionSearch(
 		since: params.since,
 		until: params.until,
 		role: params.role,
+		agent: params.agent,
 		limit: params.limit,
 		scope: params.scope,
 		exclude,
@@ -120,6 +122,19 @@ export async function runSessionSearch(
 			});
 			break;
 		}
+		case "in-session":
+			reply = inSessionReply(
+				index,
+				await sessionRef(opened, params.sessionId!, waitMs),
+				{
+					query: params.query ?? "",
+					offset: params.offset,
+					limit: params.limit,
+					role: params.role,
+				},
+				files,
+			);
+			break;
 		case "read":
 			reply = readWhole(index, await sessionRef(opened, params.sessionId!, waitMs), { ...files, branchTip: params.branchTip });
 			break;
@@ -129,6 +144,7 @@ export async function runSessionSearch(
 				project: params.project,
 				since: params.since,
 				until: params.until,
+				agent: params.agent,
 				scope: params.scope,
 			});
 			break;

@@ -99,7 +99,8 @@ async function archiveFolder(dir: string, base: Omit<Found, "path">, found: Foun
 /** Walk one root; errors inside it make it incomplete but do not stop the walk. */
 async function walkRoot(root: SessionRoot, result: WalkResult): Promise<void> {
 	const found: Found[] = [];
-	const base = { root: root.path, agent: root.agent ?? ("pi" as const) };
+	// A root that names no agent (a folder given by hand) leaves it to each file's first line.
+	const base = { root: root.path, ...(root.agent ? { agent: root.agent } : {}) };
 	let complete = true;
 	const problems: string[] = [];
 	const attempt = async (dir: string, work: () => Promise<void>) => {

@@ -42,7 +42,7 @@ export function piSessionRoots(
 	const agentDir = options.agentDir ?? piAgentDir(env);
 	const roots: SessionRoot[] = [];
 	if (!options.onlySessionsDirs) {
-		roots.push({ path: `${agentDir}/sessions`, layout: "nested" });
+		roots.push({ path: `${agentDir}/sessions`, layout: "nested", agent: "pi" });
 		const custom = customSessionDir(agentDir, env);
 		if (custom) roots.push({ path: custom, layout: "flat" });
 		const omp = options.ompAgentDir ?? ompAgentDir(env);

@@ -4,7 +4,7 @@
  * sessions (2.0.x). Spilled tool output (`<uuid>/tool-results/`) and workflow journals are not transcripts.
  */
 
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { type Found, listDir, type WalkSink } from "./walk-dirs.js";
 
 /** How deep sub-agents of sub-agents are followed (Claude Code nests them up to 5 levels). */
@@ -31,8 +31,10 @@ async function projectFolder(dir: string, base: Omit<Found, "path">, sink: WalkS
 	const sessions = new Set(files.filter((n) => n.endsWith(".jsonl")));
 	for (const name of sessions) {
 		if (isCompactorTranscript(name)) continue;
+		// dir is already normalised: a plain concatenation is far cheaper than join() over thousands of files
+		const path = `${dir}${sep}${name}`;
 		// 2.0.x kept sub-agents beside the sessions; the file names its session only inside (see spawnerOf in the sync).
-		sink.found.push(name.startsWith("agent-") ? { ...base, path: join(dir, name), kind: "subagent" } : { ...base, path: join(dir, name) });
+		sink.found.push(name.startsWith("agent-") ? { ...base, path, kind: "subagent" } : { ...base, path });
 	}
 	for (const sub of dirs) {
 		const session = join(dir, `${sub}.jsonl`);

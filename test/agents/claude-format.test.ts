@@ -3,10 +3,10 @@
  * paths rewritten) and lines of older releases (2.0's sub-agents beside sessions, 1.0's summaries and sidechains).
  */
 
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LookbackIndex, memoryStorage } from "../../src/core/index.js";
+import { LookbackIndex, memorySource, memoryStorage } from "../../src/core/index.js";
 import { loadEngine } from "../../src/node/engine.js";
 import { readFileRange } from "../../src/node/file-range.js";
 import { fileSource } from "../../src/node/file-source.js";
@@ -178,6 +178,14 @@ describe("Claude Code's format", () => {
 		writeFileSync(join(root, "-home-user-app", S1, "tool-results", "b1.txt"), spilled);
 		const { index } = await indexed(root);
 		expect(index.search({ query: "capybara" }).results[0]).toMatchObject({ sessionId: S1, role: "tool", entryId: "u2" });
+	});
+
+	it("knows a Claude Code file by its first line where no folder says whose it is (files picked in the viewer, a folder given by hand)", async () => {
+		const file = readFileSync(join(FIXTURE, "-home-user-zebra-app", `${SESSION}.jsonl`));
+		const index = await LookbackIndex.open({ sql: await loadEngine(), storage: memoryStorage() });
+		const report = await index.sync(memorySource(new Map([["/picked/803bb4c1.jsonl", new Uint8Array(file)]])));
+		expect(report).toMatchObject({ added: 1, unknownRecords: 0 });
+		expect(index.search({ query: "narwhal" }).results[0]).toMatchObject({ agent: "claude", sessionId: SESSION });
 	});
 
 	it("cuts a snippet from the middle of a long Claude entry out of its line in the file", async () => {

@@ -119,6 +119,17 @@ describe("Codex rollouts written by the real CLI (0.171.0)", () => {
 		expect(index.search({ query: "llamas", role: "user" }).results.find((r) => r.sessionId === CHILD)?.name).toBeUndefined();
 	});
 
+	it("knows a rollout by its first line in a folder given by hand", async () => {
+		const dir = tempDir("codex-flat");
+		copyFileSync(join(FIXTURE_HOME, DAY, PARENT_FILE), join(dir, PARENT_FILE));
+		const { index } = await indexOver([{ path: dir, layout: "flat" }]);
+		expect(index.search({ query: "zebra" }).results[0]).toMatchObject({
+			sessionId: PARENT,
+			agent: "codex",
+			resumeHint: `codex resume ${PARENT}`,
+		});
+	});
+
 	it("reads a .jsonl.zst rollout, and prefers the plain file when both exist", async () => {
 		const { index, report } = await indexOver([{ path: COMPRESSED_HOME, layout: "codex", agent: "codex" }]);
 		expect(report.added).toBe(1);

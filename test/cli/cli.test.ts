@@ -195,4 +195,14 @@ describe("lookback CLI", () => {
 		expect(bad.status).toBe(2);
 		expect(bad.stderr).toBe('lookback: --limit must be a whole number from 1 to 200, not "-1"\n');
 	});
+
+	it("searches inside one session with --session, paged with --offset", async () => {
+		const dir = agentDir();
+		const r = await cli(["search", "RabbitMQ", "--session", SAMPLE.branched.slice(0, 13), "--agent-dir", dir, "--json"]);
+		expect(r.code, r.stderr).toBe(0);
+		const json = JSON.parse(r.stdout);
+		expect(json.matches.map((m: { entryId: string }) => m.entryId)).toEqual(["2485ebf5", "cd905b67"]);
+		const text = await cli(["search", "RabbitMQ", "--session", SAMPLE.branched, "--agent-dir", dir, "--limit", "1"]);
+		expect(text.stdout).toContain("1–1 of 2 matches; more with --offset 1");
+	});
 });

@@ -132,6 +132,19 @@ describe("typos", () => {
 		// A quoted word is taken as typed.
 		expect(sessionIds(index.search({ query: '"pgbounser"' }))).toEqual([]);
 	});
+
+	it("corrects the parts of an identifier that match nothing, and keeps the parts (and identifiers) that match", () => {
+		const snake = index.search({ query: "PGBOUNCER_POOL_MODDE" });
+		expect(snake.correctedQuery).toBe("PGBOUNCER_POOL_mode");
+		expect(snake.notice).toMatch(/^showing results for "PGBOUNCER_POOL_mode": nothing has "PGBOUNCER_POOL_MODDE"/);
+		expect(sessionIds(snake)).toEqual([ids.pgbouncer]);
+		const path = index.search({ query: "deploy/pgbouncr.ini" });
+		expect(path.correctedQuery).toBe("deploy/pgbouncer.ini");
+		expect(sessionIds(path)).toEqual([ids.pgbouncer]);
+		const typed = index.search({ query: "PGBOUNCER_POOL_MODE" });
+		expect(typed.correctedQuery).toBeUndefined();
+		expect(sessionIds(typed)).toEqual([ids.pgbouncer]);
+	});
 });
 
 describe("Chinese paraphrases", () => {

@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { boundedJson, DEFAULTS, type ToolHit } from "../../src/core/index.js";
+import { runAction } from "../../src/extension/handoff.js";
 import { liveContextFilter } from "../../src/extension/live-context.js";
 import { collapsed, renderResult, summaryLines } from "../../src/extension/render.js";
 import { runSessionSearch } from "../../src/extension/run-tool.js";
@@ -256,5 +257,69 @@ describe("background indexing", () => {
 		const later = JSON.parse((await runSessionSearch(opened, { query: "amqplib" }, undefined, 0)).text);
 		expect(later.indexing).toBeUndefined();
 		expect(later.results[0].sessionId).toBe(SAMPLE.branched);
+	});
+});
+
+describe("session_search over every agent", () => {
+	it("finds a Claude Code session beside Pi's by default, names its agent and command, and filters by agent", async () => {
+		const agentDir = join(tempDir("agent"), "agent");
+		mkdirSync(agentDir, { recursive: true });
+		cpSync(FIXTURES, join(agentDir, "sessions"), { recursive: true });
+		const claude = join(tempDir("claude"), ".claude");
+		cpSync(join(FIXTURES, "..", "claude"), claude, { recursive: true });
+		const opened = await openNodeIndex({ agentDir, env: { HOME: join(agentDir, "home"), CLAUDE_CONFIG_DIR: claude } });
+		const { reply } = await call(opened, { query: "narwhal" });
+		expect(reply.results[0]).toMatchObject({
+			agent: "claude",
+			resumeHint: expect.stringMatching(/^cd \/home\/user\/zebra-app && claude -r /),
+		});
+		expect((await call(opened, { query: "narwhal", agent: "pi" })).reply.results).toEqual([]);
+		const pi = (await call(opened, { query: "retry", agent: "pi" })).reply.results;
+		expect(pi.length).toBeGreaterThan(0);
+		expect(pi.every((h: { agent: string }) => h.agent === "pi")).toBe(true);
+		const browse = (await call(opened, { agent: "claude" })).reply;
+		expect(JSON.stringify(browse)).toContain("zebra-app");
+		expect(JSON.stringify(browse)).not.toContain('"agent":"pi"');
+	});
+});
+
+describe("the overlay's resume of another agent's session", () => {
+	it("copies the command that resumes it instead of switching Pi to a file Pi cannot read", async () => {
+		const { opened } = await agent();
+		const notes: string[] = [];
+		let switched = false;
+		const ctx = {
+			ui: { notify: (text: string) => notes.push(text), setEditorText: () => {}, getEditorText: () => "" },
+			switchSession: async () => {
+				switched = true;
+			},
+			newSession: async () => {},
+		};
+		const row = {
+			sessionId: "803bb4c1",
+			path: "/x/803bb4c1.jsonl",
+			title: "zebra",
+			project: "zebra-app",
+			snippet: "",
+			resumeHint: "cd /home/user/zebra-app && claude -r 803bb4c1",
+			agent: "claude" as const,
+		};
+		await runAction(opened, { kind: "resume", row }, ctx as unknown as Parameters<typeof runAction>[2]);
+		expect(switched).toBe(false);
+		expect(notes.join("\n")).toContain("cd /home/user/zebra-app && claude -r 803bb4c1");
+		expect(notes.join("\n")).toContain("a claude session opens in claude");
+	});
+});
+
+describe("session_search inside one session", () => {
+	it("sessionId + query lists that session's matches in order; offset pages", async () => {
+		const { opened } = await agent();
+		const { reply, run } = await call(opened, { sessionId: SAMPLE.branched, query: "RabbitMQ" });
+		expect(run.details.mode).toBe("in-session");
+		expect(reply.matches.map((m: { entryId: string }) => m.entryId)).toEqual(["2485ebf5", "cd905b67"]);
+		expect(reply.matches[0].branchState).toBe("abandoned");
+		const second = (await call(opened, { sessionId: SAMPLE.branched, query: "RabbitMQ", limit: 1, offset: 1 })).reply;
+		expect(second.matches.map((m: { entryId: string }) => m.entryId)).toEqual(["cd905b67"]);
+		expect(second.next).toBeUndefined();
 	});
 });

@@ -159,6 +159,10 @@ export const claudeFormat: SessionFormat = {
 			...(title ? { title } : {}),
 		};
 	},
+	sniff(first: Record<string, unknown>): boolean {
+		// Every Claude Code line names its session; the first is a prompt, a queued prompt or (older) a summary.
+		return typeof first.sessionId === "string" || (first.type === "summary" && typeof first.leafUuid === "string");
+	},
 	entriesOfLine(line: string): SessionEntry[] {
 		const obj = parseJsonObject(line);
 		if (!obj) return [];

@@ -180,6 +180,11 @@ export const codexFormat: SessionFormat = {
 			...(title ? { title } : {}),
 		};
 	},
+	sniff(first: Record<string, unknown>): boolean {
+		// A rollout starts with its session_meta, or (before September 2025) a bare `{id, timestamp, instructions}`.
+		if (first.type === "session_meta") return typeof asRecord(first.payload)?.id === "string";
+		return first.type === undefined && typeof first.id === "string" && "timestamp" in first && "instructions" in first;
+	},
 	longLine(head: string, start: number, state: ParseState): SessionEntry | undefined {
 		// A compaction whose replacement history repeats inline images can run to hundreds of MB: its head still says what it was.
 		const cs = codexState(state);

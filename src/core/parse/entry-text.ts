@@ -123,7 +123,8 @@ function messageText(message: unknown): EntryText | undefined {
 			return single("user", prose(text.trim()));
 		}
 		case "assistant":
-			return assistantText(m.content);
+			// A turn that ended in a provider's error keeps it in `errorMessage`: people search for the error they hit.
+			return assistantText(m.content, typeof m.errorMessage === "string" ? m.errorMessage : undefined);
 		case "toolResult": {
 			const tool = typeof m.toolName === "string" ? m.toolName : undefined;
 			const part = toolText(textBlocks(m.content));
@@ -155,8 +156,8 @@ function messageText(message: unknown): EntryText | undefined {
 	}
 }
 
-function assistantText(content: unknown): EntryText | undefined {
-	if (!Array.isArray(content)) return single("assistant", prose(textBlocks(content)));
+function assistantText(content: unknown, errorMessage?: string): EntryText | undefined {
+	if (!Array.isArray(content)) return single("assistant", prose([textBlocks(content), errorMessage ?? ""].filter((t) => t).join("\n")));
 	const texts: string[] = [];
 	const calls: string[] = [];
 	const wholeCalls: string[] = [];
@@ -174,6 +175,7 @@ function assistantText(content: unknown): EntryText | undefined {
 			wholeCalls.push(`${b.name} ${args.whole}`);
 		}
 	}
+	if (errorMessage) texts.push(`[error] ${errorMessage}`);
 	const text = prose(texts.join("\n").trim());
 	truncated ||= text.cut;
 	const callText = calls.join("\n");

@@ -6,7 +6,7 @@
 
 import { claudeFormat } from "./claude-format.js";
 import { codexFormat } from "./codex-format.js";
-import { splitLines } from "./jsonl.js";
+import { parseJsonObject, splitLines } from "./jsonl.js";
 import { type ParsedChunk, type ParseState, parseSessionLines } from "./session-format.js";
 import type { AgentKind } from "./source.js";
 
@@ -29,6 +29,8 @@ export interface SessionFormat {
 	entriesOfLine?(line: string): ParsedChunk["entries"];
 	/** A line too long to read (skipped, `DEFAULTS.maxLineBytes`): the entry its head still tells of, if any (a Codex compaction). */
 	longLine?(head: string, start: number, state: ParseState): ParsedChunk["entries"][number] | undefined;
+	/** Whether a file's first record is this format's (a file found where no agent's folder says whose it is). */
+	sniff?(first: Record<string, unknown>): boolean;
 }
 
 const piFormat: SessionFormat = { growth: "append", parseLines: parseSessionLines };
@@ -43,6 +45,20 @@ export function isPiFormat(format: SessionFormat): boolean {
 /** The format of an agent's files (Pi's for Pi and omp, and for any agent without its own yet). */
 export function formatOf(agent: AgentKind | undefined): SessionFormat {
 	return (agent && FORMATS[agent]) || piFormat;
+}
+
+/**
+ * The agent whose format a file is in, from its first line: for files found where no agent's folder says (a
+ * folder given by hand, files picked in a page). Pi's (and omp's, told apart by its title slot) when none claims it.
+ */
+export function sniffAgent(bytes: Uint8Array): AgentKind | undefined {
+	const end = bytes.indexOf(0x0a);
+	const first = parseJsonObject(
+		new TextDecoder().decode(bytes.subarray(0, end < 0 ? Math.min(bytes.length, 1 << 20) : end)).replace(/^\uFEFF/, ""),
+	);
+	if (!first) return undefined;
+	for (const [agent, format] of Object.entries(FORMATS) as [AgentKind, SessionFormat][]) if (format.sniff?.(first)) return agent;
+	return undefined;
 }
 
 /** What one chunk of a file parsed into, and how many of its bytes were complete lines. */

@@ -95,19 +95,26 @@ function positiveWords(node: QueryNode): { text: string; prefix: boolean }[] {
 
 /**
  * Closest vocabulary words for the query words that match nothing at all (not as typed, not inside a longer
- * word, not as another form): typed word → correction. Quoted words, prefixes, CJK and short words are kept.
+ * word, not as another form): typed word → correction. An identifier (`PGBOUNCER_POOL_MODDE`, `db.connPool.sizee`,
+ * `src/retyr/policy.ts`) is corrected part by part: only its parts that match nothing change, the rest stays as
+ * typed. Quoted words, prefixes, CJK and short words are kept.
  */
 export function typoFixes(db: Database, root: QueryNode, vocab: Vocab): Map<string, string> {
 	const fixes = new Map<string, string>();
 	let checked = 0;
+	const matchesSomething = (word: string) => inVocabulary(db, word) || vocab.expand(word).length > 0 || vocab.forms(word).length > 0;
 	for (const w of positiveWords(root)) {
 		if (w.prefix || hasCjk(w.text) || fixes.has(w.text)) continue;
-		const words = wordsOf(w.text);
-		if (words.length !== 1 || !isVocabularyWord(words[0]) || checked++ >= DEFAULTS.typoMaxWords) continue;
-		const word = words[0];
-		if (inVocabulary(db, word) || vocab.expand(word).length > 0 || vocab.forms(word).length > 0) continue;
-		const best = closestWords(db, word, 1)[0];
-		if (best) fixes.set(w.text, best);
+		let text = w.text;
+		for (const part of w.text.matchAll(/[\p{L}\p{N}\p{Co}]+/gu)) {
+			const word = wordsOf(part[0])[0];
+			if (!word || !isVocabularyWord(word) || checked >= DEFAULTS.typoMaxWords) continue;
+			checked++;
+			if (matchesSomething(word)) continue;
+			const best = closestWords(db, word, 1)[0];
+			if (best) text = text.replace(part[0], best);
+		}
+		if (text !== w.text) fixes.set(w.text, text);
 	}
 	return fixes;
 }

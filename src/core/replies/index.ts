@@ -3,6 +3,7 @@
 export { type BrowseReply, browseReply } from "./browse.js";
 export { boundedJson } from "./budget.js";
 export { type DiscoveryOptions, type DiscoveryReply, discover, discoveryReply, type ToolHit } from "./discovery.js";
+export { type InSessionReply, inSessionReply } from "./in-session.js";
 export { type HitContext, type HostFiles, hitContext, oversizeError, type ToolMessage } from "./messages.js";
 export { type ReadReply, readWhole } from "./read.js";
 export type { Reply } from "./reply.js";

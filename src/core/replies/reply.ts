@@ -2,8 +2,9 @@
 
 import type { BrowseReply } from "./browse.js";
 import type { DiscoveryReply } from "./discovery.js";
+import type { InSessionReply } from "./in-session.js";
 import type { ReadReply } from "./read.js";
 import type { ScrollReply } from "./scroll.js";
 import type { StoreReply } from "./store.js";
 
-export type Reply = DiscoveryReply | ScrollReply | ReadReply | BrowseReply | StoreReply;
+export type Reply = DiscoveryReply | ScrollReply | ReadReply | BrowseReply | StoreReply | InSessionReply;

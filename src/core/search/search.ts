@@ -98,9 +98,9 @@ function attempts(root: QueryNode): Attempt[] {
 }
 
 /** A typo correction: the query run instead, and the notice that says so. */
-type Correction = Pick<SearchResponse, "correctedQuery" | "notice">;
+export type Correction = Pick<SearchResponse, "correctedQuery" | "notice">;
 
-function correct(db: Database, query: string, root: QueryNode, vocab: Vocab): { root: QueryNode; corrected: Correction } {
+export function correct(db: Database, query: string, root: QueryNode, vocab: Vocab): { root: QueryNode; corrected: Correction } {
 	const fixes = typoFixes(db, root, vocab);
 	if (fixes.size === 0) return { root, corrected: {} };
 	let text = query;

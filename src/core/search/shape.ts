@@ -50,7 +50,7 @@ export function shapeResults(
  * The snippet of a hit: from the stored text when it holds a match; for a match in the cut middle of an
  * entry, from the entry's line in its session file, or the stored text marked as such when the file cannot be read.
  */
-function snippetOf(
+export function snippetOf(
 	body: string,
 	hit: Candidate,
 	{ path, agent }: { path: string; agent: AgentKind },

@@ -6,10 +6,10 @@
 import { gunzipSync } from "fflate";
 import { DEFAULTS } from "../defaults.js";
 import { codexThreadNames } from "../parse/codex-format.js";
-import { formatOf, isPiFormat, type ParsedBytes, parseBytes, type SessionFormat } from "../parse/formats.js";
+import { formatOf, isPiFormat, type ParsedBytes, parseBytes, type SessionFormat, sniffAgent } from "../parse/formats.js";
 import { agentOfFile, slotBytesTitle, titleSlotLength } from "../parse/omp-format.js";
 import { newParseState, type ParseState, type SessionEntry, sessionIdFromFileName } from "../parse/session-format.js";
-import type { SessionFileInfo, SessionSource } from "../parse/source.js";
+import type { AgentKind, SessionFileInfo, SessionSource } from "../parse/source.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
 import { toEpochMs } from "../text/time.js";
@@ -72,10 +72,11 @@ export interface KnownFile {
 	parent_path: string | null;
 	next_seq: number;
 	last_entry: string | null;
+	agent: AgentKind;
 }
 
 const KNOWN_COLUMNS =
-	"id, path, root, size, mtime, consumed, head_off, head_len, head_hash, session_id, version, cwd, parent_path, next_seq, last_entry";
+	"id, path, root, size, mtime, consumed, head_off, head_len, head_hash, session_id, version, cwd, parent_path, next_seq, last_entry, agent";
 
 /** The indexed row of one file, read inside the write transaction (another process may have indexed it meanwhile). */
 export function knownFile(db: Database, path: string): KnownFile | undefined {
@@ -98,7 +99,7 @@ export class FileSync {
 			return;
 		}
 		// A gzipped archive cannot be read from an offset, nor a format whose records are rewritten: read again whole when it changes.
-		const appendOnly = !isGzip(file.path) && !isZstd(file.path) && formatOf(file.agent).growth === "append";
+		const appendOnly = !isGzip(file.path) && !isZstd(file.path) && formatOf(known.agent).growth === "append";
 		if (appendOnly && file.size >= known.consumed && (await this.headUnchanged(file, known))) {
 			if (known.head_off > 0) await this.retitle(file, known);
 			if (file.size > known.consumed) {
@@ -149,8 +150,10 @@ export class FileSync {
 		const bytes = isGzip(file.path) ? gunzipSync(raw) : raw;
 		this.report.filesParsed++;
 		const state = newParseState();
+		// A file found where no agent's folder says whose it is (a folder given by hand, a page's picked files): its first line says.
+		const agent = agentOfFile(titleSlotLength(bytes), file.agent ?? sniffAgent(bytes));
 		// A gzipped archive's offsets are in its inflated bytes, which cannot be read in part: its entries keep no range.
-		const parsed = parseBytes(formatOf(file.agent), bytes, state, 0, !isGzip(file.path));
+		const parsed = parseBytes(formatOf(agent), bytes, state, 0, !isGzip(file.path));
 		const chunk = parsed;
 		this.noteParse(parsed);
 		// The fingerprint skips omp's title slot, which omp rewrites in place on every rename.
@@ -180,7 +183,7 @@ export class FileSync {
 				header?.parentSession ?? null,
 				header?.parentSession ? (parentIdOf(header.parentSession) ?? null) : null,
 				state.nextSeq,
-				agentOfFile(headOff, file.agent),
+				agent,
 				file.kind ?? "session",
 				file.spawnedBy ?? spawnerOf(file, header?.spawnedById),
 				header?.title ?? parsed.title ?? null,
@@ -201,7 +204,7 @@ export class FileSync {
 	}
 
 	private async grow(file: SessionFileInfo, known: KnownFile): Promise<void> {
-		if (readInChunks(file)) return this.growInChunks(file, known);
+		if (readInChunks({ path: file.path, agent: known.agent })) return this.growInChunks(file, known);
 		const bytes = await this.read(file, known.consumed, file.size);
 		this.report.filesParsed++;
 		const state: ParseState = {
@@ -209,7 +212,7 @@ export class FileSync {
 			nextSeq: known.next_seq,
 			lastId: known.last_entry,
 		};
-		const parsed = parseBytes(formatOf(file.agent), bytes, state, known.consumed, true);
+		const parsed = parseBytes(formatOf(known.agent), bytes, state, known.consumed, true);
 		const chunk = parsed;
 		this.noteParse(parsed);
 		if (parsed.title !== undefined) this.db.run("UPDATE sessions SET name = ? WHERE id = ?", [parsed.title, known.id]);
@@ -374,7 +377,7 @@ export class FileSync {
 			nextSeq: known.next_seq,
 			lastId: known.last_entry,
 		};
-		const done = await this.readChunks(file, formatOf(file.agent), state, known.consumed, () => known.id);
+		const done = await this.readChunks(file, formatOf(known.agent), state, known.consumed, () => known.id);
 		const title = (await this.codexName(file, known.session_id ?? state.header?.id)) ?? done.title;
 		if (title !== undefined) this.db.run("UPDATE sessions SET name = ? WHERE id = ?", [title, known.id]);
 		this.db.run(
