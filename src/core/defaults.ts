@@ -6,6 +6,15 @@ import type { Scope } from "./query/session-filter.js";
 export const DEFAULTS = {
 	/** Session files larger than this are skipped and counted (32 MiB). */
 	maxFileBytes: 32 * 1024 * 1024,
+	/**
+	 * Append-only files of another agent's format (Claude Code, Codex) are read whatever their size, this many
+	 * bytes at a time, so memory stays bounded (Codex rollouts reach 2 GB); Pi's and omp's keep `maxFileBytes`.
+	 */
+	readChunkBytes: 4 * 1024 * 1024,
+	/** A line longer than this in a file read in chunks is skipped and counted (`longLines`), never held whole (16 MiB). */
+	maxLineBytes: 16 * 1024 * 1024,
+	/** A compressed session (Codex's `.jsonl.zst`) is read up to this many inflated bytes; the rest is skipped and counted (4 GiB). */
+	maxInflatedBytes: 4 * 1024 * 1024 * 1024,
 	/** Of a tool's output an agent kept in a file of its own (Claude Code's `tool-results/`), this much is read and indexed. */
 	spilledOutputMaxBytes: 1024 * 1024,
 	/** User, assistant, summary and meta text longer than this is indexed as head + tail. */

@@ -17,15 +17,16 @@ import {
 } from "../core/index.js";
 import { sessionPathInRoots } from "./paths.js";
 import { walkClaude } from "./walk-claude.js";
+import { walkCodex } from "./walk-codex.js";
 import { type Found, listDir, type WalkSink } from "./walk-dirs.js";
 
 /** The walk of an agent with a layout of its own, under its root. */
 type AgentWalk = (root: string, base: Omit<Found, "path">, sink: WalkSink) => Promise<void>;
 
-const AGENT_WALKS: Record<AgentLayout, AgentWalk> = { claude: walkClaude };
+const AGENT_WALKS: Record<AgentLayout, AgentWalk> = { claude: walkClaude, codex: walkCodex };
 
 /** Layouts of the agents that keep their sessions their own way. */
-type AgentLayout = "claude";
+type AgentLayout = "claude" | "codex";
 
 export interface SessionRoot {
 	path: string;
@@ -154,8 +155,9 @@ export function fileSource(roots: SessionRoot[], leaveOut: readonly AgentKind[] 
 		leftOut: () => leaveOut,
 		async readBeside(root, relative, max) {
 			// Only a tool's output an agent spilled beside a session, inside a walked root: never any other file.
-			if (!rootPaths.includes(root) || relative.split("/").includes("..") || !/\/tool-results\/[^/]+\.txt$/.test(relative))
-				return undefined;
+			// Or Codex's session index of thread names at the top of its home.
+			const allowed = /\/tool-results\/[^/]+\.txt$/.test(relative) || relative === "session_index.jsonl";
+			if (!rootPaths.includes(root) || relative.split("/").includes("..") || !allowed) return undefined;
 			try {
 				const handle = await open(join(root, ...relative.split("/")), "r");
 				try {

@@ -39,6 +39,12 @@ export function claudeConfigDir(env: Env = process.env): string {
 	return dir ? resolve(expandHome(dir)) : join(env.HOME || homedir(), ".claude");
 }
 
+/** Codex CLI's home: `CODEX_HOME` when set and not empty, else `~/.codex`. Sessions are in its `sessions/` and `archived_sessions/`. */
+export function codexHome(env: Env = process.env): string {
+	const dir = env.CODEX_HOME;
+	return dir ? resolve(expandHome(dir)) : join(env.HOME || homedir(), ".codex");
+}
+
 /** The default index file: `<agentDir>/lookback/index.db`. */
 export function defaultIndexPath(agentDir: string): string {
 	return join(agentDir, "lookback", "index.db");
@@ -69,7 +75,8 @@ function inside(child: string, parent: string): boolean {
  */
 export function sessionPathInRoots(path: string, roots: string[]): string {
 	const refuse = (why: string) => new LookbackError("path-outside-roots", `refusing "${path}": ${why}`);
-	if (!path.endsWith(".jsonl") && !path.endsWith(".jsonl.gz")) throw refuse("a session file ends in .jsonl (or .jsonl.gz, an omp archive)");
+	if (!path.endsWith(".jsonl") && !path.endsWith(".jsonl.gz") && !path.endsWith(".jsonl.zst"))
+		throw refuse("a session file ends in .jsonl (or .jsonl.gz, an omp archive, or .jsonl.zst, a compressed Codex rollout)");
 	let real: string;
 	try {
 		real = realpathSync(resolve(path));

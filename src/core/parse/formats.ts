@@ -5,6 +5,7 @@
  */
 
 import { claudeFormat } from "./claude-format.js";
+import { codexFormat } from "./codex-format.js";
 import { parseJsonObject, splitLines } from "./jsonl.js";
 import { type ParsedChunk, type ParseState, parseSessionLines } from "./session-format.js";
 import type { AgentKind } from "./source.js";
@@ -26,13 +27,20 @@ export interface SessionFormat {
 	parseLines(lines: string[], state: ParseState, at?: LineOffsets): ParsedChunk;
 	/** The entries one line of a file stands for (a snippet cut from a long entry's unstored middle). */
 	entriesOfLine?(line: string): ParsedChunk["entries"];
+	/** A line too long to read (skipped, `DEFAULTS.maxLineBytes`): the entry its head still tells of, if any (a Codex compaction). */
+	longLine?(head: string, start: number, state: ParseState): ParsedChunk["entries"][number] | undefined;
 	/** Whether a file's first record is this format's (a file found where no agent's folder says whose it is). */
 	sniff?(first: Record<string, unknown>): boolean;
 }
 
 const piFormat: SessionFormat = { growth: "append", parseLines: parseSessionLines };
 
-const FORMATS: Partial<Record<AgentKind, SessionFormat>> = { claude: claudeFormat };
+const FORMATS: Partial<Record<AgentKind, SessionFormat>> = { claude: claudeFormat, codex: codexFormat };
+
+/** Whether an agent's files are Pi's own format (read whole, within `DEFAULTS.maxFileBytes`). */
+export function isPiFormat(format: SessionFormat): boolean {
+	return format === piFormat;
+}
 
 /** The format of an agent's files (Pi's for Pi and omp, and for any agent without its own yet). */
 export function formatOf(agent: AgentKind | undefined): SessionFormat {

@@ -205,7 +205,11 @@ export function spawningEntryOf(db: Database, row: SessionRow): string | undefin
  */
 export function spawningEntry(db: Database, sessionPath: string, agentName: string): string | undefined {
 	// Claude Code's `agent-<id>`: the spawning call's result names the id alone ("agentId: <id>").
-	const words = (/^agent-([0-9a-f]{8,})$/.exec(agentName)?.[1] ?? agentName).match(/[\p{L}\p{N}]+/gu);
+	// Codex's `rollout-<time>-<thread id>`: the spawn_agent call's result names the thread id ({"agent_id": …}).
+	const id =
+		/^agent-([0-9a-f]{8,})$/.exec(agentName)?.[1] ??
+		/^rollout-.*-([0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})(?:\.jsonl)?(?:\.zst)?$/.exec(agentName)?.[1];
+	const words = (id ?? agentName).match(/[\p{L}\p{N}]+/gu);
 	if (!words) return undefined;
 	const match = `{tool} : "${words.join(" ").toLowerCase()}"`;
 	return queryAll<{ entry_id: string }>(

@@ -4,8 +4,10 @@ import { DEFAULTS, mebibytes } from "../defaults.js";
 import type { LookbackIndex } from "../lookback.js";
 import type { BranchState } from "../parse/branch.js";
 import type { Role } from "../parse/entry-text.js";
+import type { AgentKind } from "../parse/source.js";
 import type { SessionMessage } from "../read/sessions.js";
 import type { ReadRange } from "../search/search.js";
+import { readInChunks } from "../sync/file-sync.js";
 
 /** A message as the model sees it. */
 export interface ToolMessage {
@@ -38,11 +40,21 @@ export function toolMessage(m: SessionMessage, maxChars: number): ToolMessage {
 	};
 }
 
-/** The error for a session file too large to read, or undefined. */
-export function oversizeError(path: string, files: HostFiles): string | undefined {
+/** The error for a session file too large to read, or undefined (another agent's append-only files are read whatever their size). */
+export function oversizeError(path: string, files: HostFiles, agent?: AgentKind): string | undefined {
+	if (agent && readInChunks({ path, agent })) return undefined;
 	const size = files.sizeOf?.(path);
 	if (size === undefined || size <= DEFAULTS.maxFileBytes) return undefined;
 	return `session file is ${(size / 2 ** 20).toFixed(1)} MiB, over the ${mebibytes(DEFAULTS.maxFileBytes)} limit lookback reads: ${path}`;
+}
+
+/** The agent of an indexed session file (undefined when it is not indexed). */
+function agentOf(index: LookbackIndex, path: string): AgentKind | undefined {
+	try {
+		return index.session(path).agent;
+	} catch {
+		return undefined;
+	}
 }
 
 /** The window around a hit on its branch, and the session's first and last messages. */
@@ -56,7 +68,7 @@ export interface HitContext {
 }
 
 export function hitContext(index: LookbackIndex, hit: { path: string; entryId: string }, files: HostFiles = {}): HitContext {
-	const error = oversizeError(hit.path, files);
+	const error = oversizeError(hit.path, files, agentOf(index, hit.path));
 	if (error) return { branchTip: "", window: [], bookends: { first: [], last: [] }, branchMessages: 0, error };
 	const whole = index.read(hit.path, { around: hit.entryId, window: Number.MAX_SAFE_INTEGER });
 	const at = whole.messages.findIndex((m) => m.entryId === hit.entryId);

@@ -18,8 +18,8 @@ export interface ReadReply {
 
 /** The active branch (or the one ending at `branchTip`); past `DEFAULTS.readHead` + `DEFAULTS.readTail` messages, its head and tail. */
 export function readWhole(index: LookbackIndex, ref: string, options: HostFiles & { branchTip?: string } = {}): ReadReply {
-	const { path } = index.session(ref);
-	const error = oversizeError(path, options);
+	const { path, agent } = index.session(ref);
+	const error = oversizeError(path, options, agent);
 	if (error) throw new LookbackError("file-too-large", error);
 	const view = index.read(path, { branchTip: options.branchTip });
 	const all = view.messages.map((m) => toolMessage(m, Number.MAX_SAFE_INTEGER));

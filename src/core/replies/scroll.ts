@@ -25,8 +25,8 @@ export interface ScrollOptions extends HostFiles {
 }
 
 export function scroll(index: LookbackIndex, ref: string, options: ScrollOptions): ScrollReply {
-	const { path } = index.session(ref);
-	const error = oversizeError(path, options);
+	const { path, agent } = index.session(ref);
+	const error = oversizeError(path, options, agent);
 	if (error) throw new LookbackError("file-too-large", error);
 	const window = Math.max(1, Math.min(options.window ?? DEFAULTS.readWindow, DEFAULTS.readMaxWindow));
 	const view = index.read(path, { around: options.aroundMessageId, window, branchTip: options.branchTip });

@@ -9,7 +9,7 @@ import type { SessionFileInfo, SessionSource, WalkResult } from "../parse/source
 import type { Database } from "../store/engine.js";
 import { indexBytes, metaValue, setMeta } from "../store/stats.js";
 import { type Transactions, transactions } from "../store/transactions.js";
-import { FileSync, knownFile } from "./file-sync.js";
+import { FileSync, knownFile, readInChunks } from "./file-sync.js";
 import { changedBy, emptyReport, type SyncProgress, type SyncReport, skip } from "./report.js";
 import { SessionWriter } from "./session-writer.js";
 
@@ -84,7 +84,8 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	const todo: SessionFileInfo[] = [];
 	let done = 0;
 	for (const file of files) {
-		if (file.size > maxFileBytes) {
+		// Another agent's append-only files are read in bounded chunks whatever their size (Codex rollouts reach 2 GB).
+		if (file.size > maxFileBytes && !readInChunks(file)) {
 			skip(report, { path: file.path, reason: "oversized", detail: `${file.size} bytes` });
 			done++;
 		} else if (unchanged(file, known.get(file.path))) {

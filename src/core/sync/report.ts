@@ -29,6 +29,8 @@ export interface SyncReport {
 	newVersions: string[];
 	/** Bytes of half-written last lines left for the next sync. */
 	pendingBytes: number;
+	/** Lines over `DEFAULTS.maxLineBytes` in files read in chunks: skipped, never held whole. */
+	longLines: number;
 	skipped: Record<SkipReason, number>;
 	/** The first skipped files, for messages (at most `DEFAULTS.skippedFilesListed`). */
 	skippedFiles: SkippedFile[];
@@ -65,6 +67,7 @@ export function emptyReport(): SyncReport {
 		unknownRecords: 0,
 		newVersions: [],
 		pendingBytes: 0,
+		longLines: 0,
 		skipped: { oversized: 0, "tmp-folder": 0, unreadable: 0, "index-full": 0 },
 		skippedFiles: [],
 		warnings: [],

@@ -1,0 +1,37 @@
+/** Runs the real Codex CLI (installed by scripts/agents/ensure-codex.mjs) with its home in a temp dir, against a fake model. */
+
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+
+export const CODEX_BIN = join(import.meta.dirname, "..", "..", ".tools", "codex", "node_modules", ".bin", "codex");
+
+export function codexInstalled(): boolean {
+	return existsSync(CODEX_BIN);
+}
+
+export interface CodexRun {
+	code: number | null;
+	/** The thread id from `--json`'s `thread.started` event. */
+	threadId?: string;
+	stdout: string;
+	stderr: string;
+}
+
+/** `codex exec --json …` in `cwd`, with `home` as CODEX_HOME and HOME (its config.toml points at the fake server). */
+export function runCodex(args: string[], options: { cwd: string; home: string }): Promise<CodexRun> {
+	const env = { PATH: process.env.PATH, HOME: options.home, CODEX_HOME: options.home, FAKE_KEY: "fake-key", NO_COLOR: "1" };
+	return new Promise((resolve) => {
+		const child = spawn(CODEX_BIN, ["exec", "--skip-git-repo-check", "--json", ...args], { cwd: options.cwd, env });
+		let out = "";
+		let err = "";
+		child.stdout.on("data", (d) => (out += d));
+		child.stderr.on("data", (d) => (err += d));
+		const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+		child.on("close", (code) => {
+			clearTimeout(timer);
+			resolve({ code, threadId: /"thread_id":"([^"]+)"/.exec(out)?.[1], stdout: out, stderr: err });
+		});
+		child.stdin.end();
+	});
+}

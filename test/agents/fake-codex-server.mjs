@@ -1,0 +1,103 @@
+// A fake OpenAI Responses API on 127.0.0.1 for driving the real `codex` binary in tests (`POST /v1/responses`,
+// answered as SSE). The last user text "SHELL <command>" makes it call the shell tool with that command; after a
+// tool output it answers "TOOL RESULT: <output>"; a compaction request (the summarisation prompt) gets a summary.
+// Every request body is kept in `requests`.
+import http from "node:http";
+
+const textOf = (content) => (typeof content === "string" ? content : (content || []).map((p) => p.text || "").join(""));
+
+/** @returns {Promise<{ url: string, requests: any[], close: () => Promise<void> }>} */
+export async function startFakeCodexModel() {
+	const requests = [];
+	let n = 0;
+	const server = http.createServer((req, res) => {
+		let body = "";
+		req.on("data", (c) => (body += c));
+		req.on("end", () => {
+			if (process.env.FAKE_CODEX_LOG) console.error("FAKE", req.method, req.url, body.length);
+			if (req.method !== "POST" || !req.url.includes("/responses")) {
+				if (req.url.includes("/models")) {
+					res.writeHead(200, { "content-type": "application/json" });
+					res.end(JSON.stringify({ object: "list", data: [{ id: "fake", object: "model" }], models: [] }));
+					return;
+				}
+				res.writeHead(404);
+				res.end();
+				return;
+			}
+			let p = {};
+			try {
+				p = JSON.parse(body || "{}");
+			} catch {}
+			requests.push(p);
+			const input = Array.isArray(p.input) ? p.input : [];
+			const last = input.at(-1) || {};
+			const id = ++n;
+			const items = [];
+			const lastUser = [...input].reverse().find((i) => i.type === "message" && i.role === "user");
+			const userText = textOf(lastUser?.content);
+			const call = (name, args, namespace) => ({
+				type: "function_call",
+				id: `fc_${id}`,
+				call_id: `call_${id}`,
+				name,
+				...(namespace ? { namespace } : {}),
+				arguments: JSON.stringify(args),
+			});
+			if (last.type === "function_call_output" || last.type === "custom_tool_call_output") {
+				const out = typeof last.output === "string" ? last.output : JSON.stringify(last.output);
+				const spawned = /"agent_id"\s*:\s*"([^"]+)"/.exec(out) ?? /"(?:id|target)"\s*:\s*"([^"]+)"/.exec(out);
+				const previous = input.find((i) => i.type === "function_call" && i.call_id === last.call_id);
+				if (previous?.name === "spawn_agent" && spawned)
+					items.push(call("wait_agent", { targets: [spawned[1]], timeout_ms: 20000 }, "multi_agent_v1"));
+				else items.push(message(id, `TOOL RESULT: ${out.slice(0, 300)}`));
+			} else if (/summar/i.test(userText) && /checkpoint|handoff|compact/i.test(userText)) {
+				items.push(message(id, "SUMMARY OF EARLIER WORK: the fake model ran a shell command."));
+			} else if (/^CHILD /m.test(userText)) {
+				items.push(message(id, `Child agent here: ${userText.slice(0, 80)}`));
+			} else {
+				const shell = /SHELL (.+)$/m.exec(userText);
+				const spawn = /SPAWN (.+)$/m.exec(userText);
+				if (shell) items.push(call("exec_command", { cmd: shell[1] }));
+				else if (spawn) items.push(call("spawn_agent", { message: `CHILD ${spawn[1]}`, fork_context: true }, "multi_agent_v1"));
+				else items.push(message(id, `Hello from the fake Codex model (${id}).`));
+			}
+			res.writeHead(200, { "content-type": "text/event-stream" });
+			const send = (type, o) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...o })}\n\n`);
+			send("response.created", { response: { id: `resp_${id}` } });
+			for (const item of items) send("response.output_item.done", { item });
+			send("response.completed", {
+				response: {
+					id: `resp_${id}`,
+					usage: { input_tokens: 100, input_tokens_details: null, output_tokens: 10, output_tokens_details: null, total_tokens: 110 },
+				},
+			});
+			res.end();
+		});
+	});
+	await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+	const url = `http://127.0.0.1:${server.address().port}/v1`;
+	return { url, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+function message(id, text) {
+	return { type: "message", role: "assistant", id: `msg_${id}`, content: [{ type: "output_text", text, annotations: [] }] };
+}
+
+/** config.toml for a CODEX_HOME pointing Codex at the fake server. */
+export function fakeCodexConfig(url) {
+	return [
+		'model = "fake"',
+		'model_provider = "fake"',
+		'approval_policy = "never"',
+		'sandbox_mode = "danger-full-access"',
+		"[model_providers.fake]",
+		'name = "fake"',
+		`base_url = "${url}"`,
+		'env_key = "FAKE_KEY"',
+		'wire_api = "responses"',
+		"request_max_retries = 0",
+		"stream_max_retries = 0",
+		"",
+	].join("\n");
+}
