@@ -154,10 +154,14 @@ export class ServerIndex {
 		};
 	}
 
-	/** Stop a running sync at its next file (its finished batches are committed) and close the index. */
-	async close(): Promise<void> {
+	/**
+	 * Stop a running sync at its next file and close the index. A sync still waiting for another process's
+	 * commit after `closeWaitMs` is left to the process's exit: every batch it finished is committed, and a
+	 * batch cut short is rolled back from its journal by the next process to open the index.
+	 */
+	async close(closeWaitMs = 2_000): Promise<void> {
 		this.stop.abort();
-		await this.syncing?.catch(() => undefined);
+		if (this.syncing && !(await settledWithin(this.syncing, closeWaitMs))) return;
 		const opened = await this.opening?.catch(() => undefined);
 		opened?.index.close();
 	}
