@@ -8,7 +8,7 @@
 
 import { DEFAULTS, type EngineInfo, errorMessage, type SyncProgress, type SyncReport, type SyncState, syncState } from "../core/index.js";
 import { type NodeIndex, type NodeIndexOptions, openNodeIndex } from "../node/open.js";
-import { runSync } from "./sync-call.js";
+import { type SyncRunner, syncRunner } from "./sync-call.js";
 
 /** Where the index stands, for the status tool. */
 export interface IndexStatus {
@@ -16,6 +16,8 @@ export interface IndexStatus {
 	indexPath?: string;
 	engine?: EngineInfo;
 	indexing?: { done: number; total: number };
+	/** Where syncs run: on their own thread, or between the server's requests. */
+	indexer?: "worker thread" | "server thread";
 	sessions?: number;
 	messages?: number;
 	lastSync?: string;
@@ -46,6 +48,7 @@ export class ServerIndex {
 	private progress?: SyncProgress;
 	private lastReport?: SyncReport;
 	private failure?: string;
+	private runner?: SyncRunner;
 	private readonly stop = new AbortController();
 
 	constructor(
@@ -80,7 +83,9 @@ export class ServerIndex {
 	/** Start a sync unless one runs; resolves with its report. */
 	private sync(opened: NodeIndex): Promise<SyncReport> {
 		if (this.stop.signal.aborted) return Promise.reject(new Error("lookback: the server is closing"));
-		this.syncing ??= runSync(opened, { onProgress: (p) => (this.progress = p), signal: this.stop.signal })
+		this.runner ??= syncRunner(this.options, opened);
+		this.syncing ??= this.runner
+			.run({ onProgress: (p) => (this.progress = p), signal: this.stop.signal })
 			.then(
 				(report) => {
 					this.lastReport = report;
@@ -132,6 +137,7 @@ export class ServerIndex {
 		const p = this.progress;
 		return {
 			state: this.syncing ? "indexing" : "ready",
+			...(this.runner ? { indexer: this.runner.threaded ? "worker thread" : "server thread" } : {}),
 			indexPath: opened.indexPath,
 			engine: opened.index.engine,
 			...(this.syncing ? { indexing: { done: p?.done ?? 0, total: p?.total ?? 0 } } : {}),
@@ -161,7 +167,9 @@ export class ServerIndex {
 	 */
 	async close(closeWaitMs = 2_000): Promise<void> {
 		this.stop.abort();
-		if (this.syncing && !(await settledWithin(this.syncing, closeWaitMs))) return;
+		const stopped = !this.syncing || (await settledWithin(this.syncing, closeWaitMs));
+		await this.runner?.close();
+		if (!stopped) return;
 		const opened = await this.opening?.catch(() => undefined);
 		opened?.index.close();
 	}

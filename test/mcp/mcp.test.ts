@@ -101,6 +101,24 @@ describe("lookback mcp", () => {
 		expect(String(status.indexPath)).toMatch(/lookback\/index\.db$/);
 	});
 
+	it("indexes in the background after the handshake, on its own thread, with progress in the status", async () => {
+		const s = await server(agentDir());
+		const seen: string[] = [];
+		let status: Record<string, unknown> = {};
+		// No search is made: the first index starts by itself once the client has initialized.
+		for (let i = 0; i < 600 && status.state !== "ready"; i++) {
+			status = json(await call(s, "index_status"));
+			seen.push(String(status.state));
+			if (status.state === "indexing") {
+				const p = status.indexing as { done: number; total: number };
+				expect(p.done).toBeLessThanOrEqual(p.total);
+			}
+			if (status.state !== "ready") await new Promise((resolve) => setTimeout(resolve, 50));
+		}
+		expect(status).toMatchObject({ state: "ready", sessions: 10, indexer: "worker thread" });
+		expect(seen.every((state) => ["not-opened", "opening", "indexing", "ready"].includes(state))).toBe(true);
+	});
+
 	it("answers bad input with a one-line tool error and goes on serving", async () => {
 		const dir = agentDir();
 		const s = await server(dir);
