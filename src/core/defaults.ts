@@ -130,5 +130,7 @@ export function mebibytes(bytes: number): string {
 }
 
 export function thousands(n: number): string {
-	return n.toLocaleString("en-US");
+	// Not toLocaleString: its first call loads ICU's locale data, 20–60 ms of a start-up (the MCP server's and the extension's tool descriptions quote limits this way).
+	const [whole, fraction] = String(n).split(".");
+	return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}${fraction === undefined ? "" : `.${fraction}`}`;
 }

@@ -10,6 +10,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { boundedJson, errorMessage, LookbackError } from "../core/index.js";
 import type { NodeIndexOptions } from "../node/open.js";
 import { checkArguments } from "./schema.js";
@@ -27,6 +28,12 @@ export interface McpServerOptions {
 
 const INSTRUCTIONS = `lookback searches every past coding-agent session on this machine (Pi, oh-my-pi, Claude Code, Codex, Gemini CLI, OpenCode). Use search_sessions when the user refers to earlier work ("like we did last week", "the bug we fixed", "what did we decide about X") instead of asking them to paste it; then read_session to read what a result found.`;
 
+const NO_ELICITATION: jsonSchemaValidator = {
+	getValidator() {
+		throw new Error("lookback mcp asks the client nothing: there is no answer to validate");
+	},
+};
+
 /** A tool error: one line for the model, never a protocol error or a crash. */
 function toolError(error: unknown): CallToolResult {
 	const message = errorMessage(error).replace(/\s*\n\s*/g, " ");
@@ -37,7 +44,16 @@ function toolError(error: unknown): CallToolResult {
 export async function serveMcp(options: McpServerOptions): Promise<void> {
 	const index = new ServerIndex(options.index);
 	const ctx: ToolContext = { index, cwd: options.cwd };
-	const server = new Server({ name: "lookback", version: options.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+	const server = new Server(
+		{ name: "lookback", version: options.version },
+		{
+			capabilities: { tools: {} },
+			instructions: INSTRUCTIONS,
+			// The SDK checks a client's answers to elicitation with Ajv, built at start-up unless given this; the
+			// server never asks the client anything.
+			jsonSchemaValidator: NO_ELICITATION,
+		},
+	);
 
 	server.setRequestHandler(ListToolsRequestSchema, () => ({
 		tools: TOOL_SPECS.map((t) => ({
