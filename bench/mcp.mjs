@@ -8,7 +8,7 @@
 //   process: `index.search`, and `discover` + `boundedJson` (what the tool runs), and those after `index.sync`.
 // Writes bench/out/mcp-<mb>mb.json and prints a table.
 import { execFileSync, spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -65,6 +65,7 @@ function rawServer() {
 	let id = 0;
 	const exited = new Promise((resolve) => child.on("exit", resolve));
 	return {
+		pid: child.pid,
 		request(method, params) {
 			const n = ++id;
 			const answered = new Promise((resolve) => waiting.set(n, resolve));
@@ -163,6 +164,13 @@ for (let round = 0; round < 2; round++) {
 		core.boundedJson(core.discover(index, request(q), files));
 	}
 }
+/** CPU time of a process so far (all its threads), from /proc: user + sys clock ticks, in ms. */
+function processCpuMs(pid) {
+	const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+	const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+	return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+const cpu = { server: -processCpuMs(server.pid), library: 0, calls: 0 };
 const rows = [];
 for (const q of queries) {
 	const times = { mcp: [], search: [], reply: [], syncReply: [] };
@@ -178,9 +186,13 @@ for (const q of queries) {
 		core.boundedJson(core.discover(index, request(q), files));
 		const reply = performance.now() - t;
 		t = performance.now();
+		const before = process.cpuUsage();
 		await index.sync(source);
 		core.boundedJson(core.discover(index, request(q), files));
 		const syncReply = performance.now() - t;
+		const used = process.cpuUsage(before);
+		cpu.library += (used.user + used.system) / 1000;
+		cpu.calls++;
 		times.mcp.push(mcp);
 		times.search.push(search);
 		times.reply.push(reply);
@@ -194,6 +206,7 @@ for (const q of queries) {
 		syncReply: median(times.syncReply),
 	});
 }
+cpu.server += processCpuMs(server.pid);
 await server.close();
 index.close();
 
@@ -210,6 +223,7 @@ const result = {
 		mcpCpuMs: median(starts.mcp.map((x) => x.cpuMs)),
 		runs: starts.mcp.length,
 	},
+	cpuPerSearch: { serverMs: cpu.server / cpu.calls, librarySyncReplyMs: cpu.library / cpu.calls, calls: cpu.calls },
 	search: {
 		rows,
 		mcpP50: median(rows.map((r) => r.mcp)),
@@ -236,3 +250,8 @@ console.log("|---|---|---|---|---|");
 for (const r of rows) console.log(`| ${r.name} | ${f1(r.mcp)} | ${f1(r.search)} | ${f1(r.reply)} | ${f1(r.syncReply)} |`);
 const m = result.search;
 console.log(`| **median of the p50s** | **${f1(m.mcpP50)}** | ${f1(m.searchP50)} | ${f1(m.replyP50)} | ${f1(m.syncReplyP50)} |`);
+const c = result.cpuPerSearch;
+console.log("");
+console.log(
+	`CPU per search, mean of ${c.calls} calls: the server process (both its threads) ${f1(c.serverMs)} ms; the library's sync + discover + budget ${f1(c.librarySyncReplyMs)} ms.`,
+);
