@@ -15,4 +15,6 @@ const common = {
 
 await build({ ...common, entryPoints: ["src/cli.ts"], outfile: "dist/cli.js" });
 await build({ ...common, entryPoints: ["src/index.ts"], outfile: "dist/index.js" });
+// The indexer thread of `lookback mcp`, loaded by file name beside dist/cli.js (src/mcp/sync-call.ts).
+await build({ ...common, entryPoints: ["src/mcp/sync-worker.ts"], outfile: "dist/mcp-sync-worker.js" });
 chmodSync("dist/cli.js", 0o755);

@@ -14,3 +14,5 @@ const code = await run(process.argv.slice(2), {
 	isTTY: Boolean(process.stdout.isTTY && process.stderr.isTTY),
 });
 process.exitCode = code;
+// A server's background work (a sync waiting for another process's commit) must not outlive its client.
+if (command === "mcp") process.exit(code);

@@ -17,7 +17,7 @@ import {
 } from "../core/index.js";
 import { engineChoice } from "../node/engine-choice.js";
 import { readFileRange } from "../node/file-range.js";
-import { type NodeIndex, openNodeIndex } from "../node/open.js";
+import { type NodeIndex, type NodeIndexOptions, openNodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
 import { serveViewer } from "../node/serve.js";
 import { intOption, option, type ParsedArgs, parseArgs } from "./args.js";
@@ -63,6 +63,7 @@ usage:
   lookback browse [--limit N] [--project P] [--since T] [--until T]
   lookback stats                       what the index holds and costs
   lookback serve [--port N]            the browser viewer on 127.0.0.1 (read-only)
+  lookback mcp                         an MCP server on stdio for Claude Code, Codex, Gemini CLI, OpenCode, Cursor
 
 query:   words are ANDed; OR, NOT or -word, "a phrase", prefix*, (groups).
          A word of 3+ letters also finds words containing it (tateSto finds stateStore);
@@ -93,6 +94,7 @@ const COMMANDS: Record<string, { positionals: "none" | "one" | "many"; options: 
 	browse: { positionals: "none", options: ["since", "until", "project", "limit", "agent"] },
 	stats: { positionals: "none", options: [] },
 	serve: { positionals: "none", options: ["port"] },
+	mcp: { positionals: "none", options: [] },
 };
 const COMMON = new Set(["index", "agent-dir", "omp-agent-dir", "sessions-dir", "no-agent", "engine"]);
 
@@ -254,6 +256,19 @@ async function runCommand(ctx: Context): Promise<number> {
 	return 2;
 }
 
+function indexOptions(args: ParsedArgs, io: CliIO): NodeIndexOptions {
+	return {
+		indexPath: option(args, "index"),
+		agentDir: option(args, "agent-dir"),
+		ompAgentDir: option(args, "omp-agent-dir"),
+		sessionsDirs: args.options.get("sessions-dir"),
+		onlySessionsDirs: args.flags.has("only-sessions-dir"),
+		leaveOut: leftOutOption(args),
+		engine: engineChoice(option(args, "engine"), io.env),
+		env: io.env,
+	};
+}
+
 /** Run the CLI; returns the exit code (0 ok, 1 failed, 2 bad argument or query). */
 export async function run(argv: string[], io: CliIO): Promise<number> {
 	const color = io.isTTY && !io.env.NO_COLOR;
@@ -276,16 +291,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 	}
 	let opened: NodeIndex | undefined;
 	try {
-		opened = await openNodeIndex({
-			indexPath: option(args, "index"),
-			agentDir: option(args, "agent-dir"),
-			ompAgentDir: option(args, "omp-agent-dir"),
-			sessionsDirs: args.options.get("sessions-dir"),
-			onlySessionsDirs: args.flags.has("only-sessions-dir"),
-			leaveOut: leftOutOption(args),
-			engine: engineChoice(option(args, "engine"), io.env),
-			env: io.env,
-		});
+		if (args.command === "mcp") {
+			// Loaded only here: the MCP SDK would add its start-up to every other command. The server opens the
+			// index itself, after answering the client's handshake.
+			const { serveMcp } = await import("../mcp/server.js");
+			await serveMcp({ index: indexOptions(args, io), version: VERSION, cwd: process.cwd(), log: (line) => io.stderr(`${line}\n`) });
+			return 0;
+		}
+		opened = await openNodeIndex(indexOptions(args, io));
 		return await runCommand({ args, io, style, json: args.flags.has("json"), opened });
 	} catch (error) {
 		const code = error instanceof LookbackError ? error.code : undefined;

@@ -129,6 +129,11 @@ export const DEFAULTS = {
 	/** A large session read whole shows its first this-many and last `readTail` messages only. */
 	readHead: 20,
 	readTail: 10,
+	/** Messages of one page of a session read by offset (the MCP face's paging), and the most one page may ask for. */
+	readPage: 20,
+	readPageMax: 50,
+	/** Sessions of the MCP server's working directory whose file changed this recently are taken to be the calling session and left out (agentsview leaves out 10 minutes; an agent writes its session file at every message, so a few minutes suffice). */
+	callingSessionMs: 5 * 60_000,
 	/** Characters of a session's latest summary in a store reply. */
 	summaryChars: 400,
 	/** Characters of a title made from a first prompt. */
@@ -141,5 +146,7 @@ export function mebibytes(bytes: number): string {
 }
 
 export function thousands(n: number): string {
-	return n.toLocaleString("en-US");
+	// Not toLocaleString: its first call loads ICU's locale data, 20–60 ms of a start-up (the MCP server's and the extension's tool descriptions quote limits this way).
+	const [whole, fraction] = String(n).split(".");
+	return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}${fraction === undefined ? "" : `.${fraction}`}`;
 }

@@ -13,6 +13,7 @@ export { LookbackIndex, type OpenIndexOptions } from "./lookback.js";
 export {
 	AGENT_KINDS,
 	type AgentKind,
+	BRANCH_STATES,
 	type BranchState,
 	branchStates,
 	branchThrough,
@@ -64,6 +65,7 @@ export {
 } from "./read/index.js";
 // The tool's replies, which the faces render
 export {
+	type BoundedReply,
 	type BrowseReply,
 	boundedJson,
 	browseReply,
@@ -77,16 +79,21 @@ export {
 	type InSessionReply,
 	inSessionReply,
 	oversizeError,
+	type PageOptions,
+	type PageReply,
 	type ReadReply,
 	type Reply,
+	readPage,
 	readWhole,
 	type ScrollReply,
 	type SessionExtras,
 	type StoreAction,
 	type StoreReply,
 	type StoreResult,
+	type SyncState,
 	scroll,
 	storeAction,
+	syncState,
 	type ToolHit,
 	type ToolMessage,
 } from "./replies/index.js";

@@ -14,17 +14,18 @@ import {
 	type Reply,
 	readWhole,
 	type SearchRequest,
+	type SyncState,
 	scroll,
 	storeAction,
 } from "../core/index.js";
 import { loadEngine } from "../node/engine.js";
-import { readFileRange } from "../node/file-range.js";
 import { ompMetadata } from "../node/omp-files.js";
 import type { NodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
+import { sessionFiles } from "../node/session-files.js";
 import { type Mode, modeOf, type SessionSearchParams } from "./params.js";
 import { summaryLines } from "./render.js";
-import { awaitBackgroundIndex, fileSize, oversizedFiles, type SyncState, startSync, syncBeforeSearch } from "./shared-index.js";
+import { awaitBackgroundIndex, oversizedFiles, startSync, syncBeforeSearch } from "./shared-index.js";
 import type { ToolReply } from "./tool-reply.js";
 
 export interface ToolDetails {
@@ -39,7 +40,7 @@ export interface ToolRun {
 	details: ToolDetails;
 }
 
-const files: HostFiles = { sizeOf: fileSize, readRange: readFileRange };
+const files: HostFiles = sessionFiles;
 
 /** A session reference checked against the roots: a path must be a .jsonl inside them; an id not indexed may be an oversized file. */
 async function sessionRef(opened: NodeIndex, ref: string, waitMs: number): Promise<string> {

@@ -4,7 +4,7 @@
  */
 
 import { statSync } from "node:fs";
-import { DEFAULTS, type SyncProgress, type SyncReport } from "../core/index.js";
+import { DEFAULTS, type SyncProgress, type SyncReport, type SyncState, syncState } from "../core/index.js";
 import { type NodeIndex, openNodeIndex } from "../node/open.js";
 import { piAgentDir } from "../node/paths.js";
 
@@ -50,13 +50,6 @@ export function startSync(opened: NodeIndex): Promise<SyncReport> {
 	return shared.syncing;
 }
 
-/** Where the sync stands, for replies: a running background index is not waited for. */
-export interface SyncState {
-	indexing?: { done: number; total: number };
-	syncWarning?: { kind: "incomplete-walk"; message: string } | { kind: "sync-failed"; error: string };
-	skipped?: Record<string, number>;
-}
-
 /** Wait for a running background index, at most `waitMs`; whether it finished. */
 export async function awaitBackgroundIndex(waitMs: number = DEFAULTS.indexWaitMs): Promise<boolean> {
 	const running = shared.syncing;
@@ -81,20 +74,9 @@ export async function awaitBackgroundIndex(waitMs: number = DEFAULTS.indexWaitMs
 export async function syncBeforeSearch(opened: NodeIndex, waitMs: number = DEFAULTS.indexWaitMs): Promise<SyncState> {
 	if (shared.syncing && !(await awaitBackgroundIndex(waitMs))) {
 		const p = shared.progress;
-		return { indexing: { done: p?.done ?? 0, total: p?.total ?? 0 }, ...describe(shared.lastReport) };
+		return { indexing: { done: p?.done ?? 0, total: p?.total ?? 0 }, ...syncState(shared.lastReport) };
 	}
-	return describe(await startSync(opened));
-}
-
-function describe(report: SyncReport | undefined): SyncState {
-	if (!report) return {};
-	const state: SyncState = {};
-	const warning = report.warnings.find((w) => w.kind === "incomplete-walk" || w.kind === "sync-failed");
-	if (warning?.kind === "incomplete-walk") state.syncWarning = { kind: "incomplete-walk", message: warning.message };
-	if (warning?.kind === "sync-failed") state.syncWarning = { kind: "sync-failed", error: warning.error };
-	const skipped = Object.fromEntries(Object.entries(report.skipped).filter(([, n]) => n > 0));
-	if (Object.keys(skipped).length > 0) state.skipped = skipped;
-	return state;
+	return syncState(await startSync(opened));
 }
 
 /** Files skipped as oversized by the last sync (to explain an id that is not in the index). */

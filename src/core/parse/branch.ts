@@ -13,7 +13,8 @@ export interface TreeNode {
 }
 
 /** On the active branch and in the model's context, compacted away (still on the branch), or abandoned. */
-export type BranchState = "active" | "compacted" | "abandoned";
+export const BRANCH_STATES = ["active", "compacted", "abandoned"] as const;
+export type BranchState = (typeof BRANCH_STATES)[number];
 
 /** Map id → node; a repeated id keeps its last occurrence, as Pi does. */
 function byId(nodes: readonly TreeNode[]): Map<string, TreeNode> {

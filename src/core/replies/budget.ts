@@ -6,13 +6,20 @@ import { DEFAULTS } from "../defaults.js";
 const FIRST_CUT = 4_000;
 const LAST_CUT = 200;
 
+/** A reply within its budget: the JSON text for a model, and the object it was made from (an MCP client's `structuredContent`). */
+export interface BoundedReply {
+	text: string;
+	truncated: boolean;
+	value: object;
+}
+
 /**
  * JSON text of a reply within `maxChars`: the longest message texts are cut first, then whole messages and
  * results are dropped from the end, and `contentTruncated: true` says so.
  */
-export function boundedJson(reply: object, maxChars: number = DEFAULTS.replyMaxChars): { text: string; truncated: boolean } {
+export function boundedJson(reply: object, maxChars: number = DEFAULTS.replyMaxChars): BoundedReply {
 	let text = JSON.stringify(reply, null, 1);
-	if (text.length <= maxChars) return { text, truncated: false };
+	if (text.length <= maxChars) return { text, truncated: false, value: reply };
 	const copy = JSON.parse(text) as Record<string, unknown>;
 	copy.contentTruncated = true;
 	const texts: { holder: { text: string; textTruncated?: boolean } }[] = [];
@@ -42,6 +49,8 @@ export function boundedJson(reply: object, maxChars: number = DEFAULTS.replyMaxC
 			text = JSON.stringify(copy, null, 1);
 		}
 	}
+	// Last resort, for a reply whose one remaining result is still too long: the text is cut mid-JSON; the
+	// value keeps the shortened object, which a client parses anyway.
 	if (text.length > maxChars) text = JSON.stringify(copy).slice(0, maxChars);
-	return { text, truncated: true };
+	return { text, truncated: true, value: copy };
 }

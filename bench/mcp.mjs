@@ -1,0 +1,257 @@
+// npm run bench:mcp [-- --mb 20 --reps 20]
+// `lookback mcp` against Node and the library on one corpus (bench/corpus/<mb>mb, generated once):
+// - server start → `tools/list` answered (a raw JSON-RPC client on the process's pipes: spawn, initialize,
+//   initialized and tools/list written at once, the clock stopped by the tools/list response), against
+//   `node -e 0` spawned and awaited the same way;
+// - a search round trip (tools/call search_sessions, the benchmark's query set, p50 of each query's runs, with
+//   the server's incremental sync before each search) against the same search through the library in this
+//   process: `index.search`, and `discover` + `boundedJson` (what the tool runs), and those after `index.sync`.
+// Writes bench/out/mcp-<mb>mb.json and prints a table.
+import { execFileSync, spawn } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { core, fileSource, fileStorage, LookbackIndex, loadEngine } from "../dist/index.js";
+import { benchCorpus, mostCommonProject } from "./corpus.mjs";
+import { benchQueries } from "./queries.mjs";
+
+const argv = process.argv.slice(2);
+const opt = (name, def) => {
+	const i = argv.indexOf(`--${name}`);
+	return i >= 0 ? argv[i + 1] : def;
+};
+const mb = Number(opt("mb", "20"));
+const reps = Number(opt("reps", "20"));
+mkdirSync("bench/out", { recursive: true });
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const f1 = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+
+const { dir } = benchCorpus(mb, { seed: 42 });
+const sessions = resolve(dir, "sessions");
+const indexPath = resolve("bench", "out", `mcp-${mb}mb.db`);
+const nowhere = resolve("bench", "out", "no-agent");
+const lookbackArgs = [
+	"--index",
+	indexPath,
+	"--agent-dir",
+	nowhere,
+	"--omp-agent-dir",
+	nowhere,
+	"--sessions-dir",
+	sessions,
+	"--only-sessions-dir",
+];
+rmSync(indexPath, { force: true });
+rmSync(`${indexPath}.locks`, { recursive: true, force: true });
+console.error(`[${mb} MB] indexing…`);
+execFileSync(process.execPath, ["dist/cli.js", "index", ...lookbackArgs], { stdio: "inherit" });
+
+/** `lookback mcp` on pipes, spoken to in raw JSON-RPC lines. */
+function rawServer() {
+	const child = spawn(process.execPath, ["dist/cli.js", "mcp", ...lookbackArgs], { stdio: ["pipe", "pipe", "ignore"] });
+	const waiting = new Map();
+	let buffer = "";
+	child.stdout.on("data", (chunk) => {
+		buffer += chunk;
+		for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
+			const message = JSON.parse(buffer.slice(0, nl));
+			buffer = buffer.slice(nl + 1);
+			waiting.get(message.id)?.(message);
+			waiting.delete(message.id);
+		}
+	});
+	let id = 0;
+	const exited = new Promise((resolve) => child.on("exit", resolve));
+	return {
+		pid: child.pid,
+		request(method, params) {
+			const n = ++id;
+			const answered = new Promise((resolve) => waiting.set(n, resolve));
+			child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: n, method, params })}\n`);
+			return answered;
+		},
+		notify: (method) => child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method })}\n`),
+		close() {
+			child.stdin.end();
+			return exited;
+		},
+	};
+}
+
+const INIT = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } };
+
+/**
+ * Spawn → tools/list answered, wall time; and the CPU time (user + sys, /usr/bin/time) of a server that is sent
+ * initialize and tools/list and then its stdin's end, so it exits once it has answered: on a shared machine the
+ * CPU time moves less with the load than the wall time does. No `initialized` is sent, so no first sync starts.
+ */
+async function startToList() {
+	const t = performance.now();
+	const child = spawn("/usr/bin/time", ["-f", "CPU %U %S", process.execPath, "dist/cli.js", "mcp", ...lookbackArgs], {
+		stdio: ["pipe", "pipe", "pipe"],
+	});
+	let out = "";
+	let err = "";
+	child.stderr.on("data", (c) => (err += c));
+	const exited = new Promise((resolve) => child.on("exit", resolve));
+	const listed = new Promise((resolve) =>
+		child.stdout.on("data", (c) => {
+			out += c;
+			if (out.includes('"id":2')) resolve();
+		}),
+	);
+	const line = (m) => `${JSON.stringify({ jsonrpc: "2.0", ...m })}\n`;
+	child.stdin.write(line({ id: 1, method: "initialize", params: INIT }) + line({ id: 2, method: "tools/list", params: {} }));
+	await listed;
+	const ms = performance.now() - t;
+	child.stdin.end();
+	await exited;
+	if (!/"name":"index_status"/.test(out)) throw new Error("tools/list did not list the tools");
+	const [, user, sys] = /CPU ([\d.]+) ([\d.]+)\s*$/.exec(err) ?? [];
+	return { ms, cpuMs: (Number(user) + Number(sys)) * 1000 };
+}
+
+async function nodeStart() {
+	const t = performance.now();
+	let err = "";
+	const child = spawn("/usr/bin/time", ["-f", "CPU %U %S", process.execPath, "-e", "0"], { stdio: ["ignore", "ignore", "pipe"] });
+	child.stderr.on("data", (c) => (err += c));
+	await new Promise((resolve) => child.on("exit", resolve));
+	const [, user, sys] = /CPU ([\d.]+) ([\d.]+)\s*$/.exec(err) ?? [];
+	return { ms: performance.now() - t, cpuMs: (Number(user) + Number(sys)) * 1000 };
+}
+
+const starts = { node: [], mcp: [] };
+for (let i = 0; i < Math.max(5, reps); i++) {
+	starts.node.push(await nodeStart());
+	starts.mcp.push(await startToList());
+}
+
+// Round trips on one warm server, its index synced (index_status "ready").
+const server = rawServer();
+await server.request("initialize", INIT);
+server.notify("notifications/initialized");
+for (let i = 0; i < 600; i++) {
+	const status = JSON.parse((await server.request("tools/call", { name: "index_status", arguments: {} })).result.content[0].text);
+	if (status.state === "ready") break;
+	await new Promise((r) => setTimeout(r, 50));
+}
+const queries = benchQueries({ project: mostCommonProject(sessions) });
+const request = (q) => ({ query: q.query, ...(q.since ? { since: q.since } : {}), ...(q.project ? { project: q.project } : {}) });
+
+const index = await LookbackIndex.open({ sql: await loadEngine(), storage: fileStorage(indexPath) });
+const source = fileSource([{ path: sessions, layout: "nested" }]);
+/** The session files as the server's replies see them (src/node/session-files.ts): size, and ranges for snippets. */
+const files = {
+	sizeOf: (path) => statSync(path, { throwIfNoEntry: false })?.size,
+	readRange(path, start, end) {
+		const fd = openSync(path, "r");
+		try {
+			const bytes = Buffer.alloc(end - start);
+			return bytes.subarray(0, readSync(fd, bytes, 0, end - start, start));
+		} finally {
+			closeSync(fd);
+		}
+	},
+};
+// Both sides run the whole query set twice first: V8 optimises the engine's wasm in the background over the
+// first few hundred milliseconds of searches, in the server and in this process alike.
+for (let round = 0; round < 2; round++) {
+	for (const q of queries) {
+		await server.request("tools/call", { name: "search_sessions", arguments: request(q) });
+		core.boundedJson(core.discover(index, request(q), files));
+	}
+}
+/** CPU time of a process so far (all its threads), from /proc: user + sys clock ticks, in ms. */
+function processCpuMs(pid) {
+	const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+	const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+	return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+const cpu = { server: -processCpuMs(server.pid), library: 0, calls: 0 };
+const rows = [];
+for (const q of queries) {
+	const times = { mcp: [], search: [], reply: [], syncReply: [] };
+	for (let r = 0; r < reps; r++) {
+		let t = performance.now();
+		const answer = await server.request("tools/call", { name: "search_sessions", arguments: request(q) });
+		const mcp = performance.now() - t;
+		if (answer.error || answer.result.isError) throw new Error(`${q.name}: ${JSON.stringify(answer.error ?? answer.result.content)}`);
+		t = performance.now();
+		index.search({ ...request(q), readRange: files.readRange });
+		const search = performance.now() - t;
+		t = performance.now();
+		core.boundedJson(core.discover(index, request(q), files));
+		const reply = performance.now() - t;
+		t = performance.now();
+		const before = process.cpuUsage();
+		await index.sync(source);
+		core.boundedJson(core.discover(index, request(q), files));
+		const syncReply = performance.now() - t;
+		const used = process.cpuUsage(before);
+		cpu.library += (used.user + used.system) / 1000;
+		cpu.calls++;
+		times.mcp.push(mcp);
+		times.search.push(search);
+		times.reply.push(reply);
+		times.syncReply.push(syncReply);
+	}
+	rows.push({
+		name: q.name,
+		mcp: median(times.mcp),
+		search: median(times.search),
+		reply: median(times.reply),
+		syncReply: median(times.syncReply),
+	});
+}
+cpu.server += processCpuMs(server.pid);
+await server.close();
+index.close();
+
+const result = {
+	mb,
+	reps,
+	node: process.version,
+	cpus: cpus().length,
+	cpu: cpus()[0]?.model,
+	start: {
+		nodeMs: median(starts.node.map((x) => x.ms)),
+		nodeCpuMs: median(starts.node.map((x) => x.cpuMs)),
+		mcpToolsListMs: median(starts.mcp.map((x) => x.ms)),
+		mcpCpuMs: median(starts.mcp.map((x) => x.cpuMs)),
+		runs: starts.mcp.length,
+	},
+	cpuPerSearch: { serverMs: cpu.server / cpu.calls, librarySyncReplyMs: cpu.library / cpu.calls, calls: cpu.calls },
+	search: {
+		rows,
+		mcpP50: median(rows.map((r) => r.mcp)),
+		searchP50: median(rows.map((r) => r.search)),
+		replyP50: median(rows.map((r) => r.reply)),
+		syncReplyP50: median(rows.map((r) => r.syncReply)),
+	},
+};
+writeFileSync(join("bench", "out", `mcp-${mb}mb.json`), `${JSON.stringify(result, null, 1)}\n`);
+const s = result.start;
+console.log(
+	`lookback mcp, ${mb} MB corpus, Node ${process.version}, ${cpus().length} CPUs (${result.cpu}); medians of ${s.runs} starts, ${reps} runs per query`,
+);
+console.log("");
+console.log("| | wall ms | CPU ms (user + sys) |");
+console.log("|---|---|---|");
+console.log(`| \`node -e 0\`, spawn → exit | ${f1(s.nodeMs)} | ${f1(s.nodeCpuMs)} |`);
+console.log(
+	`| \`lookback mcp\`, spawn → tools/list answered (CPU: to its exit right after) | ${f1(s.mcpToolsListMs)} (+${f1(s.mcpToolsListMs - s.nodeMs)} over Node) | ${f1(s.mcpCpuMs)} (+${f1(s.mcpCpuMs - s.nodeCpuMs)}) |`,
+);
+console.log("");
+console.log("| query | MCP round trip p50 | library search p50 | library discover + budget p50 | library sync + discover + budget p50 |");
+console.log("|---|---|---|---|---|");
+for (const r of rows) console.log(`| ${r.name} | ${f1(r.mcp)} | ${f1(r.search)} | ${f1(r.reply)} | ${f1(r.syncReply)} |`);
+const m = result.search;
+console.log(`| **median of the p50s** | **${f1(m.mcpP50)}** | ${f1(m.searchP50)} | ${f1(m.replyP50)} | ${f1(m.syncReplyP50)} |`);
+const c = result.cpuPerSearch;
+console.log("");
+console.log(
+	`CPU per search, mean of ${c.calls} calls: the server process (both its threads) ${f1(c.serverMs)} ms; the library's sync + discover + budget ${f1(c.librarySyncReplyMs)} ms.`,
+);

@@ -1,0 +1,101 @@
+/**
+ * `lookback mcp`: the search as an MCP server on stdio, for every agent that loads tools over MCP. A thin face:
+ * the tools' schemas (tool-specs.ts), their runs over the core's replies (tool-runs.ts), the index kept fresh in
+ * the background (server-index.ts). stdout carries only protocol messages; logs go to stderr.
+ */
+
+// The SDK's low-level Server rather than McpServer: our input schemas are plain JSON Schema, checked by
+// schema.ts with a one-line reason for the model, where McpServer wants zod shapes and answers a bad
+// argument with a dump of validation issues.
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import { boundedJson, errorMessage, LookbackError } from "../core/index.js";
+import type { NodeIndexOptions } from "../node/open.js";
+import { checkArguments } from "./schema.js";
+import { ServerIndex } from "./server-index.js";
+import { TOOL_RUNS, type ToolContext } from "./tool-runs.js";
+import { TOOL_SPECS } from "./tool-specs.js";
+
+export interface McpServerOptions {
+	index: NodeIndexOptions;
+	version: string;
+	/** The working directory whose recently changed sessions are taken to be the caller's. */
+	cwd: string;
+	log: (line: string) => void;
+}
+
+const INSTRUCTIONS = `lookback searches every past coding-agent session on this machine (Pi, oh-my-pi, Claude Code, Codex, Gemini CLI, OpenCode). Use search_sessions when the user refers to earlier work ("like we did last week", "the bug we fixed", "what did we decide about X") instead of asking them to paste it; then read_session to read what a result found.`;
+
+const NO_ELICITATION: jsonSchemaValidator = {
+	getValidator() {
+		throw new Error("lookback mcp asks the client nothing: there is no answer to validate");
+	},
+};
+
+/** A tool error: one line for the model, never a protocol error or a crash. */
+function toolError(error: unknown): CallToolResult {
+	const message = errorMessage(error).replace(/\s*\n\s*/g, " ");
+	return { content: [{ type: "text", text: message.startsWith("lookback: ") ? message : `lookback: ${message}` }], isError: true };
+}
+
+/** Serve until stdin closes (the client went away) or the process is told to stop. */
+export async function serveMcp(options: McpServerOptions): Promise<void> {
+	const index = new ServerIndex(options.index);
+	const ctx: ToolContext = { index, cwd: options.cwd };
+	const server = new Server(
+		{ name: "lookback", version: options.version },
+		{
+			capabilities: { tools: {} },
+			instructions: INSTRUCTIONS,
+			// The SDK checks a client's answers to elicitation with Ajv, built at start-up unless given this; the
+			// server never asks the client anything.
+			jsonSchemaValidator: NO_ELICITATION,
+		},
+	);
+
+	server.setRequestHandler(ListToolsRequestSchema, () => ({
+		tools: TOOL_SPECS.map((t) => ({
+			name: t.name,
+			title: t.title,
+			description: t.description,
+			inputSchema: t.inputSchema,
+			annotations: { readOnlyHint: true, openWorldHint: false },
+		})),
+	}));
+
+	server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+		const { name, arguments: args } = request.params;
+		const spec = TOOL_SPECS.find((t) => t.name === name);
+		if (!spec)
+			return toolError(new LookbackError("bad-argument", `unknown tool "${name}" (tools: ${TOOL_SPECS.map((t) => t.name).join(", ")})`));
+		try {
+			const reply = await TOOL_RUNS[spec.name](ctx, checkArguments(spec.inputSchema, args));
+			const { text, value } = boundedJson(reply);
+			return { content: [{ type: "text", text }], structuredContent: value as Record<string, unknown> };
+		} catch (error) {
+			if (!(error instanceof LookbackError))
+				options.log(`lookback mcp: ${spec.name} failed: ${(error as Error).stack ?? errorMessage(error)}`);
+			return toolError(error);
+		}
+	});
+
+	// The handshake is answered before anything is opened; the first index starts once it is done.
+	server.oninitialized = () => setImmediate(() => index.warmUp());
+
+	const closed = new Promise<void>((resolve) => {
+		const done = () => resolve();
+		process.stdin.once("end", done);
+		process.stdin.once("close", done);
+		process.once("SIGINT", done);
+		process.once("SIGTERM", done);
+		server.onclose = done;
+	});
+	server.onerror = (error) => options.log(`lookback mcp: ${errorMessage(error)}`);
+	await server.connect(new StdioServerTransport());
+	options.log(`lookback mcp ${options.version}: serving on stdio (working directory ${options.cwd})`);
+	await closed;
+	await index.close();
+	await server.close().catch(() => undefined);
+}

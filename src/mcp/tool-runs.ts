@@ -1,0 +1,148 @@
+/**
+ * What each MCP tool does: checked arguments in, the core's reply out (the same reply functions, budget and
+ * truncation markers as the Pi tool's), with where the index's sync stands and which calling sessions were
+ * left out. A problem is thrown as a `LookbackError`; the server turns it into a tool error.
+ */
+
+import {
+	type AgentKind,
+	type BranchState,
+	browseReply,
+	DEFAULTS,
+	discover,
+	isSessionPath,
+	LookbackError,
+	mebibytes,
+	oversizeError,
+	type Role,
+	readPage,
+	readWhole,
+	type Scope,
+	scroll,
+} from "../core/index.js";
+import type { NodeIndex } from "../node/open.js";
+import { sessionPathInRoots } from "../node/paths.js";
+import { sessionFiles } from "../node/session-files.js";
+import { callingSessions, leftOutNote } from "./calling-session.js";
+import type { Arguments } from "./schema.js";
+import type { ServerIndex } from "./server-index.js";
+import type { ToolName } from "./tool-specs.js";
+
+export interface ToolContext {
+	index: ServerIndex;
+	/** The server's working directory: its recently changed sessions are taken to be the caller's. */
+	cwd: string;
+}
+
+/** Arguments as the schema checked them: optional strings, numbers and booleans by name. */
+function str(args: Arguments, name: string): string | undefined {
+	const v = args[name];
+	return typeof v === "string" ? v : undefined;
+}
+function int(args: Arguments, name: string): number | undefined {
+	const v = args[name];
+	return typeof v === "number" ? v : undefined;
+}
+
+function filters(args: Arguments) {
+	return {
+		project: str(args, "project"),
+		// The schema's enums admit only these values.
+		agent: str(args, "agent") as AgentKind | undefined,
+		since: str(args, "since"),
+		until: str(args, "until"),
+		scope: str(args, "scope") as Scope | undefined,
+	};
+}
+
+async function searchSessions(ctx: ToolContext, args: Arguments): Promise<object> {
+	const { opened, state } = await ctx.index.fresh();
+	const calling = args.includeCallingSession === true ? undefined : callingSessions(opened.index, ctx.cwd);
+	const reply = discover(
+		opened.index,
+		{
+			query: str(args, "query") ?? "",
+			...filters(args),
+			role: str(args, "role") as Role | undefined,
+			branch: str(args, "branch") as BranchState | undefined,
+			limit: int(args, "limit"),
+			exclude: calling?.paths.size ? (hit) => calling.paths.has(hit.sessionPath) : undefined,
+		},
+		{ ...sessionFiles, full: args.detail === "full" },
+	);
+	// A query that could not be run at all (only operators, say) is the caller's to fix, not an empty answer.
+	if (reply.error) throw new LookbackError("bad-query", reply.error.replace(/^lookback: /, ""));
+	return { ...reply, ...state, ...(calling ? leftOutNote(calling, ctx.cwd) : {}) };
+}
+
+/** A session reference checked against the session folders; a session not indexed yet is looked for again after a sync. */
+async function sessionRef(ctx: ToolContext, ref: string): Promise<{ opened: NodeIndex; ref: string }> {
+	let opened = await ctx.index.open();
+	const path = isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : undefined;
+	const tooLarge = path ? oversizeError(path, sessionFiles) : undefined;
+	if (tooLarge) throw new LookbackError("file-too-large", tooLarge);
+	const target = path ?? ref;
+	try {
+		opened.index.session(target);
+		return { opened, ref: target };
+	} catch {
+		opened = (await ctx.index.fresh()).opened;
+	}
+	try {
+		opened.index.session(target);
+	} catch (error) {
+		const big = ctx.index.oversizedFiles().find((p) => p.includes(ref));
+		if (big)
+			throw new LookbackError(
+				"file-too-large",
+				`session ${ref} is in ${big}, which is over the ${mebibytes(DEFAULTS.maxFileBytes)} limit lookback reads`,
+			);
+		if (ctx.index.indexing && error instanceof LookbackError && error.code === "session-not-found")
+			throw new LookbackError(
+				"session-not-found",
+				`${error.message.replace(/^lookback: /, "")} (a first index is still running: see index_status)`,
+			);
+		throw error;
+	}
+	return { opened, ref: target };
+}
+
+async function readSession(ctx: ToolContext, args: Arguments): Promise<object> {
+	const around = str(args, "aroundMessageId");
+	const offset = int(args, "offset");
+	const pageLimit = int(args, "limit");
+	if (around !== undefined && (offset !== undefined || pageLimit !== undefined))
+		throw new LookbackError("bad-argument", "give aroundMessageId (a window around an entry) or offset and limit (a page), not both");
+	if (around === undefined && args.window !== undefined) throw new LookbackError("bad-argument", "window goes with aroundMessageId");
+	const { opened, ref } = await sessionRef(ctx, str(args, "sessionId") ?? "");
+	const branchTip = str(args, "branchTip");
+	if (around !== undefined)
+		return scroll(opened.index, ref, { aroundMessageId: around, window: int(args, "window"), branchTip, ...sessionFiles });
+	if (offset !== undefined || pageLimit !== undefined)
+		return readPage(opened.index, ref, { offset, limit: pageLimit, branchTip, ...sessionFiles });
+	return readWhole(opened.index, ref, { branchTip, ...sessionFiles });
+}
+
+async function listSessions(ctx: ToolContext, args: Arguments): Promise<object> {
+	const { opened, state } = await ctx.index.fresh();
+	const calling = args.includeCallingSession === true ? undefined : callingSessions(opened.index, ctx.cwd);
+	const limit = int(args, "limit") ?? DEFAULTS.searchLimit;
+	// Ask for as many more as are left out, so that leaving them out does not shorten the list.
+	const reply = browseReply(opened.index, { ...filters(args), limit: limit + (calling?.leftOut.length ?? 0) });
+	const sessions = reply.sessions.filter((s) => !calling?.paths.has(s.path)).slice(0, limit);
+	return { ...reply, total: sessions.length, sessions, ...state, ...(calling ? leftOutNote(calling, ctx.cwd) : {}) };
+}
+
+async function indexStatus(ctx: ToolContext): Promise<object> {
+	const status = ctx.index.status();
+	// A client that asks for the status first finds the first index started rather than waiting for a search.
+	if (status.state === "not-opened") ctx.index.warmUp();
+	return { ...status, cwd: ctx.cwd, callingSessionMinutes: Math.round(DEFAULTS.callingSessionMs / 60_000) };
+}
+
+export const TOOL_RUNS: Record<ToolName, (ctx: ToolContext, args: Arguments) => Promise<object>> = {
+	search_sessions: searchSessions,
+	read_session: readSession,
+	list_sessions: listSessions,
+	index_status: indexStatus,
+};
