@@ -4,6 +4,8 @@ import { execFileSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 
-for (const name of readdirSync(join("scripts", "agents")).filter((n) => /^ensure-.*\.mjs$/.test(n)).sort()) {
+for (const name of readdirSync(join("scripts", "agents"))
+	.filter((n) => /^ensure-.*\.mjs$/.test(n))
+	.sort()) {
 	execFileSync(process.execPath, [join("scripts", "agents", name)], { stdio: "inherit" });
 }

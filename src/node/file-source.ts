@@ -18,14 +18,15 @@ import {
 import { sessionPathInRoots } from "./paths.js";
 import { walkClaude } from "./walk-claude.js";
 import { type Found, listDir, type WalkSink } from "./walk-dirs.js";
+import { walkGemini } from "./walk-gemini.js";
 
 /** The walk of an agent with a layout of its own, under its root. */
 type AgentWalk = (root: string, base: Omit<Found, "path">, sink: WalkSink) => Promise<void>;
 
-const AGENT_WALKS: Record<AgentLayout, AgentWalk> = { claude: walkClaude };
+const AGENT_WALKS: Record<AgentLayout, AgentWalk> = { claude: walkClaude, gemini: walkGemini };
 
 /** Layouts of the agents that keep their sessions their own way. */
-type AgentLayout = "claude";
+type AgentLayout = "claude" | "gemini";
 
 export interface SessionRoot {
 	path: string;

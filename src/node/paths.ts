@@ -39,6 +39,12 @@ export function claudeConfigDir(env: Env = process.env): string {
 	return dir ? resolve(expandHome(dir)) : join(env.HOME || homedir(), ".claude");
 }
 
+/** Gemini CLI's dir: `$GEMINI_CLI_HOME/.gemini` when set and not empty, else `~/.gemini`. Chats are in its `tmp/<project>/chats/`. */
+export function geminiDir(env: Env = process.env): string {
+	const home = env.GEMINI_CLI_HOME;
+	return join(home ? resolve(expandHome(home)) : env.HOME || homedir(), ".gemini");
+}
+
 /** The default index file: `<agentDir>/lookback/index.db`. */
 export function defaultIndexPath(agentDir: string): string {
 	return join(agentDir, "lookback", "index.db");
@@ -69,7 +75,8 @@ function inside(child: string, parent: string): boolean {
  */
 export function sessionPathInRoots(path: string, roots: string[]): string {
 	const refuse = (why: string) => new LookbackError("path-outside-roots", `refusing "${path}": ${why}`);
-	if (!path.endsWith(".jsonl") && !path.endsWith(".jsonl.gz")) throw refuse("a session file ends in .jsonl (or .jsonl.gz, an omp archive)");
+	if (!path.endsWith(".jsonl") && !path.endsWith(".jsonl.gz") && !path.endsWith(".json"))
+		throw refuse("a session file ends in .jsonl (or .jsonl.gz, an omp archive, or .json, a Gemini CLI chat before 0.39)");
 	let real: string;
 	try {
 		real = realpathSync(resolve(path));

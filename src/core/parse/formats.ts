@@ -5,6 +5,7 @@
  */
 
 import { claudeFormat } from "./claude-format.js";
+import { geminiFormat } from "./gemini-format.js";
 import { splitLines } from "./jsonl.js";
 import { type ParsedChunk, type ParseState, parseSessionLines } from "./session-format.js";
 import type { AgentKind } from "./source.js";
@@ -26,11 +27,13 @@ export interface SessionFormat {
 	parseLines(lines: string[], state: ParseState, at?: LineOffsets): ParsedChunk;
 	/** The entries one line of a file stands for (a snippet cut from a long entry's unstored middle). */
 	entriesOfLine?(line: string): ParsedChunk["entries"];
+	/** A file that is one JSON document, not lines (Gemini CLI before 0.39): parsed whole, or undefined to read it as lines. */
+	parseDocument?(bytes: Uint8Array, state: ParseState): ParsedChunk | undefined;
 }
 
 const piFormat: SessionFormat = { growth: "append", parseLines: parseSessionLines };
 
-const FORMATS: Partial<Record<AgentKind, SessionFormat>> = { claude: claudeFormat };
+const FORMATS: Partial<Record<AgentKind, SessionFormat>> = { claude: claudeFormat, gemini: geminiFormat };
 
 /** The format of an agent's files (Pi's for Pi and omp, and for any agent without its own yet). */
 export function formatOf(agent: AgentKind | undefined): SessionFormat {
@@ -45,6 +48,8 @@ export interface ParsedBytes extends ParsedChunk {
 
 /** Parse a chunk of a file's bytes that starts at byte `base` (`ranges`: keep each entry's byte range). */
 export function parseBytes(format: SessionFormat, bytes: Uint8Array, state: ParseState, base: number, ranges: boolean): ParsedBytes {
+	const doc = base === 0 ? format.parseDocument?.(bytes, state) : undefined;
+	if (doc) return { ...doc, consumedBytes: bytes.length, pendingBytes: 0 };
 	const chunk = splitLines(bytes);
 	const parsed = format.parseLines(chunk.lines, state, ranges ? { ...chunk, base } : undefined);
 	return { ...parsed, consumedBytes: chunk.consumedBytes, pendingBytes: chunk.pendingBytes };
