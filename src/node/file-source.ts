@@ -19,14 +19,15 @@ import { sessionPathInRoots } from "./paths.js";
 import { walkClaude } from "./walk-claude.js";
 import { walkCodex } from "./walk-codex.js";
 import { type Found, listDir, type WalkSink } from "./walk-dirs.js";
+import { walkGemini } from "./walk-gemini.js";
 
 /** The walk of an agent with a layout of its own, under its root. */
 type AgentWalk = (root: string, base: Omit<Found, "path">, sink: WalkSink) => Promise<void>;
 
-const AGENT_WALKS: Record<AgentLayout, AgentWalk> = { claude: walkClaude, codex: walkCodex };
+const AGENT_WALKS: Record<AgentLayout, AgentWalk> = { claude: walkClaude, codex: walkCodex, gemini: walkGemini };
 
 /** Layouts of the agents that keep their sessions their own way. */
-type AgentLayout = "claude" | "codex";
+type AgentLayout = "claude" | "codex" | "gemini";
 
 export interface SessionRoot {
 	path: string;

@@ -5,7 +5,7 @@ import { AGENT_KINDS, type AgentKind, isAgentKind, LookbackError, LookbackIndex,
 import { chooseEngine, type EngineChoice, engineChoice } from "./engine-choice.js";
 import { fileSource, type SessionRoot } from "./file-source.js";
 import { fileStorage } from "./file-storage.js";
-import { claudeConfigDir, codexHome, customSessionDir, defaultIndexPath, type Env, ompAgentDir, piAgentDir } from "./paths.js";
+import { claudeConfigDir, codexHome, customSessionDir, defaultIndexPath, type Env, geminiDir, ompAgentDir, piAgentDir } from "./paths.js";
 
 export interface NodeIndexOptions {
 	/** Index file (default `<agentDir>/lookback/index.db`). */
@@ -50,6 +50,7 @@ export function piSessionRoots(
 		roots.push({ path: `${omp}/archive/sessions`, layout: "archive", agent: "omp" });
 		roots.push({ path: join(claudeConfigDir(env), "projects"), layout: "claude", agent: "claude" });
 		roots.push({ path: codexHome(env), layout: "codex", agent: "codex" });
+		roots.push({ path: join(geminiDir(env), "tmp"), layout: "gemini", agent: "gemini" });
 	}
 	for (const dir of options.sessionsDirs ?? []) roots.push({ path: dir, layout: "nested" });
 	const leaveOut = new Set(leftOutAgents(options.leaveOut, env));

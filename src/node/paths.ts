@@ -45,6 +45,12 @@ export function codexHome(env: Env = process.env): string {
 	return dir ? resolve(expandHome(dir)) : join(env.HOME || homedir(), ".codex");
 }
 
+/** Gemini CLI's dir: `$GEMINI_CLI_HOME/.gemini` when set and not empty, else `~/.gemini`. Chats are in its `tmp/<project>/chats/`. */
+export function geminiDir(env: Env = process.env): string {
+	const home = env.GEMINI_CLI_HOME;
+	return join(home ? resolve(expandHome(home)) : env.HOME || homedir(), ".gemini");
+}
+
 /** The default index file: `<agentDir>/lookback/index.db`. */
 export function defaultIndexPath(agentDir: string): string {
 	return join(agentDir, "lookback", "index.db");
@@ -75,8 +81,10 @@ function inside(child: string, parent: string): boolean {
  */
 export function sessionPathInRoots(path: string, roots: string[]): string {
 	const refuse = (why: string) => new LookbackError("path-outside-roots", `refusing "${path}": ${why}`);
-	if (!path.endsWith(".jsonl") && !path.endsWith(".jsonl.gz") && !path.endsWith(".jsonl.zst"))
-		throw refuse("a session file ends in .jsonl (or .jsonl.gz, an omp archive, or .jsonl.zst, a compressed Codex rollout)");
+	if (!path.endsWith(".jsonl") && !path.endsWith(".jsonl.gz") && !path.endsWith(".jsonl.zst") && !path.endsWith(".json"))
+		throw refuse(
+			"a session file ends in .jsonl (or .jsonl.gz, an omp archive; .jsonl.zst, a compressed Codex rollout; .json, a Gemini CLI chat before 0.39)",
+		);
 	let real: string;
 	try {
 		real = realpathSync(resolve(path));

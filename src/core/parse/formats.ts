@@ -6,6 +6,7 @@
 
 import { claudeFormat } from "./claude-format.js";
 import { codexFormat } from "./codex-format.js";
+import { geminiFormat } from "./gemini-format.js";
 import { parseJsonObject, splitLines } from "./jsonl.js";
 import { type ParsedChunk, type ParseState, parseSessionLines } from "./session-format.js";
 import type { AgentKind } from "./source.js";
@@ -31,11 +32,13 @@ export interface SessionFormat {
 	longLine?(head: string, start: number, state: ParseState): ParsedChunk["entries"][number] | undefined;
 	/** Whether a file's first record is this format's (a file found where no agent's folder says whose it is). */
 	sniff?(first: Record<string, unknown>): boolean;
+	/** A file that is one JSON document, not lines (Gemini CLI before 0.39): parsed whole, or undefined to read it as lines. */
+	parseDocument?(bytes: Uint8Array, state: ParseState): ParsedChunk | undefined;
 }
 
 const piFormat: SessionFormat = { growth: "append", parseLines: parseSessionLines };
 
-const FORMATS: Partial<Record<AgentKind, SessionFormat>> = { claude: claudeFormat, codex: codexFormat };
+const FORMATS: Partial<Record<AgentKind, SessionFormat>> = { claude: claudeFormat, codex: codexFormat, gemini: geminiFormat };
 
 /** Whether an agent's files are Pi's own format (read whole, within `DEFAULTS.maxFileBytes`). */
 export function isPiFormat(format: SessionFormat): boolean {
@@ -69,6 +72,8 @@ export interface ParsedBytes extends ParsedChunk {
 
 /** Parse a chunk of a file's bytes that starts at byte `base` (`ranges`: keep each entry's byte range). */
 export function parseBytes(format: SessionFormat, bytes: Uint8Array, state: ParseState, base: number, ranges: boolean): ParsedBytes {
+	const doc = base === 0 ? format.parseDocument?.(bytes, state) : undefined;
+	if (doc) return { ...doc, consumedBytes: bytes.length, pendingBytes: 0 };
 	const chunk = splitLines(bytes);
 	const parsed = format.parseLines(chunk.lines, state, ranges ? { ...chunk, base } : undefined);
 	return { ...parsed, consumedBytes: chunk.consumedBytes, pendingBytes: chunk.pendingBytes };

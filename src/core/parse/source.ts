@@ -13,6 +13,8 @@ export interface SessionFileInfo {
 	kind?: SessionKind;
 	/** For a sub-agent transcript: the session file that spawned it. */
 	spawnedBy?: string;
+	/** The project folder, when the walk knows it and the file may not say it (Gemini CLI's `tmp/<project>/.project_root`). */
+	cwd?: string;
 }
 
 /** Every agent whose sessions lookback reads: the one list the faces' agent filters and enums follow. */

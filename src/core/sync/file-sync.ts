@@ -178,7 +178,7 @@ export class FileSync {
 				problem,
 				sessionId,
 				header?.version ?? null,
-				header?.cwd ?? null,
+				header?.cwd ?? file.cwd ?? null,
 				toEpochMs(header?.timestamp) ?? null,
 				header?.parentSession ?? null,
 				header?.parentSession ? (parentIdOf(header.parentSession) ?? null) : null,
