@@ -17,8 +17,8 @@ import {
 	plainText,
 	summaryEntry,
 	toolResultEntry,
+	untestedVersion,
 	userEntry,
-	versionAbove,
 } from "./pi-shape.js";
 import type { ParsedChunk, ParseState, SessionEntry } from "./session-format.js";
 
@@ -117,7 +117,7 @@ export const claudeFormat: SessionFormat = {
 			}
 			const range = at ? { start: at.base + at.offsets[i], end: at.base + (at.offsets[i + 1] ?? at.consumedBytes) } : undefined;
 			const version = asString(obj.version);
-			if (version && versionAbove(version, CLAUDE_TESTED_VERSION) && (!cs.newestVersion || versionAbove(version, cs.newestVersion))) {
+			if (untestedVersion(version, CLAUDE_TESTED_VERSION, cs.newestVersion)) {
 				cs.newestVersion = version;
 				newVersion = `Claude Code ${version}`;
 			}

@@ -17,8 +17,8 @@ import {
 	metaEntry,
 	type PiBlock,
 	toolResultEntry,
+	untestedVersion,
 	userEntry,
-	versionAbove,
 } from "./pi-shape.js";
 import type { ParsedChunk, ParseState, SessionEntry } from "./session-format.js";
 
@@ -158,7 +158,7 @@ export const codexFormat: SessionFormat = {
 			const offset = at ? at.base + at.offsets[i] : undefined;
 			const id = offset !== undefined ? `o${offset.toString(36)}` : `n${lineNo.toString(36)}`;
 			const version = readMeta(obj, state, cs);
-			if (version && versionAbove(version, CODEX_TESTED_VERSION) && (!cs.newestVersion || versionAbove(version, cs.newestVersion))) {
+			if (untestedVersion(version, CODEX_TESTED_VERSION, cs.newestVersion)) {
 				cs.newestVersion = version;
 				newVersion = `Codex ${version}`;
 			}

@@ -78,7 +78,7 @@ export function asRecord(value: unknown): Record<string, unknown> | undefined {
 }
 
 /** Compare dotted versions ("2.1.39" < "2.1.332"); missing parts count as 0. */
-export function versionAbove(version: string, than: string): boolean {
+function versionAbove(version: string, than: string): boolean {
 	const a = version.split(/[.-]/).map((p) => Number.parseInt(p, 10) || 0);
 	const b = than.split(/[.-]/).map((p) => Number.parseInt(p, 10) || 0);
 	for (let i = 0; i < Math.max(a.length, b.length); i++) {
@@ -86,4 +86,9 @@ export function versionAbove(version: string, than: string): boolean {
 		if (d !== 0) return d > 0;
 	}
 	return false;
+}
+
+/** Whether a format version is newer than the newest tested and than any seen so far in this file (named once). */
+export function untestedVersion(version: string | undefined, tested: string, newestSeen: string | undefined): version is string {
+	return version !== undefined && versionAbove(version, tested) && (newestSeen === undefined || versionAbove(version, newestSeen));
 }

@@ -5,7 +5,6 @@
  */
 
 import { DEFAULTS } from "../defaults.js";
-import type { BranchState } from "../parse/branch.js";
 import type { Role } from "../parse/entry-text.js";
 import { compileQuery } from "../query/compile.js";
 import { parseQuery } from "../query/parser.js";
@@ -18,7 +17,7 @@ import { queryAll } from "../store/engine.js";
 import { STATE_NAME } from "../store/schema.js";
 import { isoOf } from "../text/time.js";
 import { type Candidate, entryBody } from "./run.js";
-import { correct, type ReadRange } from "./search.js";
+import { correct, type ReadRange, type SearchHit } from "./search.js";
 import { snippetOf } from "./shape.js";
 
 export interface InSessionRequest {
@@ -32,15 +31,8 @@ export interface InSessionRequest {
 	readRange?: ReadRange;
 }
 
-export interface InSessionMatch {
-	entryId: string;
-	role: Role;
-	type: string;
-	time?: string;
-	branchState: BranchState;
-	snippet: string;
-	inMiddle?: "read from the session file" | "unstored";
-}
+/** A matching entry: the entry fields of a search hit, without the session's (the reply names it once). */
+export type InSessionMatch = Pick<SearchHit, "entryId" | "role" | "type" | "time" | "branchState" | "snippet" | "inMiddle">;
 
 export interface InSessionResponse {
 	query: string;
