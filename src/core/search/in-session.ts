@@ -8,8 +8,7 @@ import { DEFAULTS } from "../defaults.js";
 import type { Role } from "../parse/entry-text.js";
 import { compileQuery } from "../query/compile.js";
 import { parseQuery } from "../query/parser.js";
-import type { Vocab } from "../query/rewrite.js";
-import { vocabularyExpander, wordForms } from "../query/vocabulary.js";
+import { searchVocabulary } from "../query/vocabulary.js";
 import type { SessionRow } from "../read/session-rows.js";
 import { decodeBody } from "../store/body-codec.js";
 import type { Database } from "../store/engine.js";
@@ -56,7 +55,7 @@ export function searchInSession(db: Database, row: SessionRow, request: InSessio
 	const response: InSessionResponse = { query: request.query, total: 0, offset, matches: [] };
 	const parsed = parseQuery(request.query);
 	if (!parsed.ok) return { ...response, error: parsed.error };
-	const vocab: Vocab = { expand: vocabularyExpander(db), forms: wordForms(db) };
+	const vocab = searchVocabulary(db);
 	const { root, corrected } = correct(db, request.query, parsed.root, vocab);
 	const positions = compileQuery(root, vocab.expand, { forms: vocab.forms });
 	const deep = compileQuery(root, vocab.expand, { forms: vocab.forms, positions: false });

@@ -54,6 +54,13 @@ function whereOf(plan: SearchPlan, table: Table): { where: string[]; params: (st
 	return { where: [...plan.filter.where, ...byRole, ...byState], params: plan.filter.params };
 }
 
+/** The rowids of a query's newest `count` matches, newest first. */
+function newestMatches(db: Database, table: Table, match: string, count: number): number[] {
+	return queryAll<{ id: number }>(db, `SELECT rowid AS id FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT ?`, [match, count]).map(
+		(r) => r.id,
+	);
+}
+
 /** For a query with more than `window` matches, the rowid of its window-th newest match. */
 function newestWindowStart(db: Database, table: Table, match: string, window: number): number | undefined {
 	const row = queryAll<{ id: number }>(db, `SELECT rowid AS id FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`, [
@@ -66,7 +73,9 @@ function newestWindowStart(db: Database, table: Table, match: string, window: nu
 /**
  * The entries matching a compiled query, best first. A query with more matches than the rank window is
  * ranked among its newest matches; when filters leave too few sessions there, the window widens (x8) until
- * they do or every match is ranked.
+ * they do or every match is ranked. The first pass reads the newest matches' rowids only: a query matching
+ * nothing (the usual fate of a long question as typed) costs that one pass and no ranking, and the ranking
+ * starts at the oldest match it needs.
  */
 export function rankedCandidates(
 	db: Database,
@@ -76,20 +85,24 @@ export function rankedCandidates(
 ): { candidates: Candidate[]; rankedNewest?: number } {
 	const roles = plan.roles.filter((r) => ROLES.includes(r));
 	const match = roles.length > 0 && table === "entries_fts" ? `{${roles.join(" ")}} : (${query.match})` : query.match;
+	const newest = newestMatches(db, table, match, plan.rankWindow + 1);
+	if (newest.length === 0) return { candidates: [] };
 	const { where, params } = whereOf(plan, table);
 	let candidates: Candidate[] = [];
-	let rankedNewest: number | undefined;
-	for (let window = plan.rankWindow; ; window *= 8) {
-		const boundary = newestWindowStart(db, table, match, window);
-		rankedNewest = boundary !== undefined ? window : undefined;
-		const ranked = `SELECT rowid AS rid, rank AS score FROM ${table} WHERE ${table} MATCH ?${boundary !== undefined ? " AND rowid >= ?" : ""} ORDER BY rank`;
+	let rankedNewest = newest.length > plan.rankWindow ? plan.rankWindow : undefined;
+	let from = newest[Math.min(plan.rankWindow, newest.length - 1)] as number | undefined;
+	for (let window = plan.rankWindow; ; ) {
+		const ranked = `SELECT rowid AS rid, rank AS score FROM ${table} WHERE ${table} MATCH ?${from !== undefined ? " AND rowid >= ?" : ""} ORDER BY rank`;
 		candidates = queryAll<Candidate>(
 			db,
 			`SELECT ${CANDIDATE_COLUMNS}, c.score FROM (${ranked}) c CROSS JOIN entries e ON e.id = c.rid CROSS JOIN sessions s ON s.id = e.session WHERE ${where.join(" AND ")} ORDER BY c.score, e.id DESC`,
-			boundary !== undefined ? [match, boundary, ...params] : [match, ...params],
+			from !== undefined ? [match, from, ...params] : [match, ...params],
 		);
 		const filtered = where.length > 1;
-		if (boundary === undefined || !filtered || new Set(candidates.map((c) => c.session)).size >= plan.limit) break;
+		if (rankedNewest === undefined || !filtered || new Set(candidates.map((c) => c.session)).size >= plan.limit) break;
+		window *= 8;
+		from = newestWindowStart(db, table, match, window);
+		rankedNewest = from !== undefined ? window : undefined;
 	}
 	return { candidates, rankedNewest };
 }

@@ -13,9 +13,9 @@ import type { BranchState } from "../parse/branch.js";
 import type { Role } from "../parse/entry-text.js";
 import type { CompileOptions } from "../query/compile.js";
 import { parseQuery, type QueryNode } from "../query/parser.js";
-import { plainWords, replaceWords, subjectOnly, typoFixes, type Vocab } from "../query/rewrite.js";
+import { plainWords, replaceWords, subjectOnly, typoFixes } from "../query/rewrite.js";
 import { filterSql, type SessionFilter } from "../query/session-filter.js";
-import { vocabularyExpander, wordForms } from "../query/vocabulary.js";
+import { searchVocabulary, type Vocab } from "../query/vocabulary.js";
 import type { SessionSummary } from "../read/session-rows.js";
 import type { Database } from "../store/engine.js";
 import type { SearchPlan } from "./run.js";
@@ -145,7 +145,7 @@ function searchOne(db: Database, request: SearchRequest): SearchResponse {
 	const parsed = parseQuery(request.query);
 	if (!parsed.ok) return { ...response, error: parsed.error };
 
-	const vocab: Vocab = { expand: vocabularyExpander(db), forms: wordForms(db) };
+	const vocab = searchVocabulary(db);
 	const { root, corrected } = correct(db, request.query, parsed.root, vocab);
 	const run: Run = { db, root, vocab, plan, corrected };
 	let lastError = "";

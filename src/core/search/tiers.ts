@@ -6,7 +6,8 @@
 
 import { type CompiledQuery, type CompileOptions, compileQuery } from "../query/compile.js";
 import type { QueryNode } from "../query/parser.js";
-import { subjectWords, type Vocab } from "../query/rewrite.js";
+import { subjectWords } from "../query/rewrite.js";
+import type { Vocab } from "../query/vocabulary.js";
 import type { Database } from "../store/engine.js";
 import { splitCjk } from "../text/cjk.js";
 import { rankedCandidates, type SearchPlan, type Table, wordCandidates } from "./run.js";
@@ -21,6 +22,7 @@ export type Found = Pick<SearchResponse, "results" | "totalSessions" | "rankedNe
 export type Tiers = { found: Found; match: string; fallbacks: string[] } | { error: string };
 
 function run(db: Database, query: CompiledQuery, plan: SearchPlan, table: Table): Found {
+	if (query.matchesNothing) return { results: [], totalSessions: 0 };
 	const { candidates, rankedNewest } = rankedCandidates(db, query, plan, table);
 	return { ...shapeResults(db, candidates, query, plan, table), rankedNewest };
 }
@@ -36,7 +38,8 @@ function merge(found: Found, more: Found, limit: number): { found: Found; added:
 	};
 }
 
-export function tiers(db: Database, root: QueryNode, vocab: Vocab, plan: SearchPlan, options: CompileOptions): Tiers {
+export function tiers(db: Database, root: QueryNode, vocab: Vocab, plan: SearchPlan, typed: CompileOptions): Tiers {
+	const options = { ...typed, absent: vocab.absent };
 	const exact = compileQuery(root, vocab.expand, options);
 	if (!exact.ok) return { error: exact.error };
 	let found = run(db, exact.query, plan, "entries_fts");
@@ -93,9 +96,9 @@ export function byMostWords(
 	const matches: string[] = [];
 	for (const unit of [...new Set(units)]) {
 		const node: QueryNode = { kind: "word", text: unit, prefix: false };
-		const head = compileQuery(node, vocab.expand, { forms: vocab.forms });
+		const head = compileQuery(node, vocab.expand, { forms: vocab.forms, absent: vocab.absent });
 		const deep = compileQuery(node, vocab.expand, { forms: vocab.forms, positions: false });
-		if (!head.ok || !deep.ok) continue;
+		if (!head.ok || !deep.ok || head.query.matchesNothing) continue;
 		words.push({ match: head.query.match, deepMatch: deep.query.match });
 		for (const t of head.query.terms) terms.add(t);
 		matches.push(head.query.match);
