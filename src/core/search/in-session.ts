@@ -15,7 +15,7 @@ import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
 import { STATE_NAME } from "../store/schema.js";
 import { isoOf } from "../text/time.js";
-import { type Candidate, entryBody } from "./run.js";
+import { type Candidate, storedEntry } from "./run.js";
 import { correct, type ReadRange, type SearchHit } from "./search.js";
 import { snippetOf } from "./shape.js";
 
@@ -68,7 +68,7 @@ export function searchInSession(db: Database, row: SessionRow, request: InSessio
 	const select = (table: "entries_fts" | "entries_deep", match: string) =>
 		queryAll<Row>(
 			db,
-			`SELECT e.id, e.session, e.entry_id, e.role, e.type, e.ts, e.state, e.off, e.len, e.seq, 0 AS score
+			`SELECT e.id, e.session, e.entry_id, e.role, e.type, e.ts, e.state, e.seq, 0 AS score
 			 FROM ${table} f CROSS JOIN entries e ON e.id = f.rowid
 			 WHERE ${table} MATCH ? AND f.rowid BETWEEN ? AND ? AND e.session = ?${byRole}`,
 			[match, range.lo, range.hi, row.id, ...roles],
@@ -79,14 +79,17 @@ export function searchInSession(db: Database, row: SessionRow, request: InSessio
 	if (deep.ok) for (const r of select("entries_deep", deep.query.match)) if (!found.has(r.id)) found.set(r.id, r);
 	const all = [...found.values()].sort((a, b) => a.seq - b.seq);
 	const page = all.slice(offset, offset + limit);
-	const matches = page.map((hit) => ({
-		entryId: hit.entry_id,
-		role: hit.role,
-		type: hit.type,
-		...(hit.ts !== null ? { time: isoOf(hit.ts) } : {}),
-		branchState: STATE_NAME[hit.state] ?? "active",
-		...snippetOf(decodeBody(entryBody(db, hit.id)), hit, row, positions.query.terms, hit.table, request.readRange),
-	}));
+	const matches = page.map((hit) => {
+		const stored = storedEntry(db, hit.id);
+		return {
+			entryId: hit.entry_id,
+			role: hit.role,
+			type: hit.type,
+			...(hit.ts !== null ? { time: isoOf(hit.ts) } : {}),
+			branchState: STATE_NAME[hit.state] ?? "active",
+			...snippetOf(decodeBody(stored.body), stored, row, positions.query.terms, hit.table, request.readRange),
+		};
+	});
 	return {
 		...response,
 		...corrected,

@@ -12,7 +12,6 @@ import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
 import { STATE_NAME } from "../store/schema.js";
 import type { SearchRequest } from "./search.js";
-import { sessionWeight, type WordRanked } from "./word-ranking.js";
 
 /** The FTS5 tables a query runs on: positions for the stored text, words only for the whole text of cut entries. */
 export type Table = "entries_fts" | "entries_deep";
@@ -35,13 +34,14 @@ export interface Candidate {
 	type: string;
 	ts: number | null;
 	state: number;
-	off: number | null;
-	len: number | null;
 	score: number;
 }
 
-/** The `entries` columns a search reads for each ranked match (a read snapshot covers them with an index). */
-export const CANDIDATE_FIELDS = ["id", "session", "entry_id", "role", "type", "ts", "state", "off", "len"] as const;
+/**
+ * The `entries` columns a search reads for each ranked match (a read snapshot covers them with an index). All of
+ * them precede the stored text in the row: a column after a long text is read through its overflow pages.
+ */
+export const CANDIDATE_FIELDS = ["id", "session", "entry_id", "role", "type", "ts", "state"] as const;
 const CANDIDATE_COLUMNS = CANDIDATE_FIELDS.map((field) => `e.${field}`).join(", ");
 
 /** Conditions on the joined entry (e) and session (s). */
@@ -107,26 +107,15 @@ export function rankedCandidates(
 	return { candidates, rankedNewest };
 }
 
-/** Entries ranked by their words, filtered, ordered by their session's weight then their own; score is minus the session's weight. */
-export function wordCandidates(db: Database, ranked: WordRanked[], plan: SearchPlan): Candidate[] {
-	if (ranked.length === 0) return [];
-	const weight = new Map(ranked.map((r) => [r.id, r.weight]));
+/** The entries of these rowids that the plan's filters keep, with their length (in no particular order). */
+export function filteredEntries(db: Database, ids: number[], plan: SearchPlan): (Candidate & { chars: number | null })[] {
+	if (ids.length === 0) return [];
 	const { where, params } = whereOf(plan, "entries_deep");
-	const rows = queryAll<Candidate>(
+	return queryAll<Candidate & { chars: number | null }>(
 		db,
-		`SELECT ${CANDIDATE_COLUMNS}, 0 AS score FROM entries e CROSS JOIN sessions s ON s.id = e.session WHERE e.id IN (${ranked.map((r) => r.id).join(",")}) AND ${where.join(" AND ")}`,
+		`SELECT ${CANDIDATE_COLUMNS}, e.chars, 0 AS score FROM entries e CROSS JOIN sessions s ON s.id = e.session WHERE e.id IN (${ids.join(",")}) AND ${where.join(" AND ")}`,
 		params,
 	);
-	const weightOf = (c: Candidate) => weight.get(c.id) ?? 0;
-	const bySession = new Map<number, Candidate[]>();
-	for (const row of rows.sort((a, b) => weightOf(b) - weightOf(a) || b.id - a.id)) {
-		const list = bySession.get(row.session) ?? [];
-		list.push(row);
-		bySession.set(row.session, list);
-	}
-	const sessions = [...bySession.values()].map((list) => ({ list, weight: sessionWeight(list.map(weightOf)) }));
-	sessions.sort((a, b) => b.weight - a.weight || b.list[0].id - a.list[0].id);
-	return sessions.flatMap(({ list, weight: w }) => list.map((c) => ({ ...c, score: -w })));
 }
 
 /** The session rows of the candidates, by rowid. */
@@ -137,7 +126,17 @@ export function sessionRows(db: Database, candidates: Candidate[]): Map<number, 
 	);
 }
 
-/** The stored body of an entry. */
-export function entryBody(db: Database, entryRowid: number): unknown {
-	return queryAll<{ body: unknown }>(db, "SELECT body FROM entries WHERE id = ?", [entryRowid])[0]?.body;
+/** Where an entry's line lies in its session file (bytes), for a snippet of text the index did not keep. */
+export interface LineAt {
+	off: number | null;
+	len: number | null;
+}
+
+/** The stored body of an entry, and where its line lies. */
+export function storedEntry(db: Database, entryRowid: number): { body: unknown } & LineAt {
+	return queryAll<{ body: unknown } & LineAt>(db, "SELECT body, off, len FROM entries WHERE id = ?", [entryRowid])[0] ?? {
+		body: undefined,
+		off: null,
+		len: null,
+	};
 }

@@ -10,7 +10,7 @@ import { subjectWords } from "../query/rewrite.js";
 import type { Vocab } from "../query/vocabulary.js";
 import type { Database } from "../store/engine.js";
 import { splitCjk } from "../text/cjk.js";
-import { rankedCandidates, type SearchPlan, type Table, wordCandidates } from "./run.js";
+import { rankedCandidates, type SearchPlan, type Table } from "./run.js";
 import type { SearchResponse } from "./search.js";
 import { shapeResults } from "./shape.js";
 import { rankByWords, type WeightedWord } from "./word-ranking.js";
@@ -103,10 +103,9 @@ export function byMostWords(
 		for (const t of head.query.terms) terms.add(t);
 		matches.push(head.query.match);
 	}
-	const ranked = rankByWords(db, words);
 	const found = shapeResults(
 		db,
-		wordCandidates(db, ranked, plan),
+		rankByWords(db, words, plan),
 		{ match: matches.join(" OR "), terms: [...terms] },
 		plan,
 		"entries_deep",
