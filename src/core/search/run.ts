@@ -54,11 +54,14 @@ function whereOf(plan: SearchPlan, table: Table): { where: string[]; params: (st
 	return { where: [...plan.filter.where, ...byRole, ...byState], params: plan.filter.params };
 }
 
-/** The rowids of a query's newest `count` matches, newest first. */
+/** The rowids of a query's newest `count` matches, newest first (as one row of text: sql.js builds an object per row). */
 function newestMatches(db: Database, table: Table, match: string, count: number): number[] {
-	return queryAll<{ id: number }>(db, `SELECT rowid AS id FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT ?`, [match, count]).map(
-		(r) => r.id,
-	);
+	const ids = queryAll<{ ids: string | null }>(
+		db,
+		`SELECT group_concat(id) AS ids FROM (SELECT rowid AS id FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT ?)`,
+		[match, count],
+	)[0]?.ids;
+	return ids ? ids.split(",").map(Number).sort((a, b) => b - a) : [];
 }
 
 /** For a query with more than `window` matches, the rowid of its window-th newest match. */
