@@ -96,6 +96,9 @@ function servedLines(s) {
 		`| read-optimised snapshot (optimize, candidate index, VACUUM INTO) of the ${f1(mb(s.indexBytes))} MB index | ${f1(mb(s.snapshot.bytes))} MB, made in ${f1(s.snapshot.ms / 1000)} s |`,
 		`| page load → first result, a deep link to \`${s.first.query}\` | ${f1(s.deepLink.firstResultMs)} ms; ${sent(s.deepLink)} (${((100 * s.deepLink.bytes) / s.snapshot.bytes).toFixed(2)}% of the file) |`,
 		`| opening the page: index open / recent sessions shown | ${f1(s.opened.readyMs)} / ${f1(s.opened.recentMs)} ms; ${sent(s.opened)} |`,
+		...(s.prefetched
+			? [`| fetched ahead while the landing shows (until the server is quiet) | ${f1(s.prefetched.ms)} ms; ${sent(s.prefetched)} |`]
+			: []),
 		`| first query, typed (\`${s.first.query}\`) | typed → shown ${f1(s.first.ms)} ms; ${sent(s.first)} |`,
 		`| ten more queries, typed (queries 2–11 of the set) | typed → shown p50 ${f1(s.tenMore.shownP50Ms)} ms; ${sent(s.tenMore)} in all (${((100 * s.tenMore.bytes) / s.snapshot.bytes).toFixed(1)}% of the file) |`,
 		`| query p50 in the page, the ${s.inPage.latencies.length} queries (the viewer's search call, limit 100, ${s.inPage.reps} runs each after a first) | median p50 ${f1(s.inPage.medianP50Ms)} ms, worst p95 ${f1(s.inPage.worstP95Ms)} ms; first run median ${f1(s.inPage.medianFirstMs)} ms |`,
