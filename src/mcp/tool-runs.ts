@@ -66,7 +66,8 @@ function filters(args: Arguments) {
 async function searchSessions(ctx: ToolContext, args: Arguments): Promise<object> {
 	const sessionId = str(args, "sessionId");
 	if (sessionId !== undefined) return searchInSession(ctx, sessionId, args);
-	if (args.offset !== undefined) throw new LookbackError("bad-argument", "offset goes with sessionId (paging the matches inside one session)");
+	if (args.offset !== undefined)
+		throw new LookbackError("bad-argument", "offset goes with sessionId (paging the matches inside one session)");
 	const { opened, state } = await ctx.index.fresh();
 	const calling = args.includeCallingSession === true ? undefined : callingSessions(opened.index, ctx.cwd);
 	const reply = discover(
@@ -123,12 +124,20 @@ async function sessionRef(ctx: ToolContext, ref: string): Promise<{ opened: Node
 async function searchInSession(ctx: ToolContext, sessionId: string, args: Arguments): Promise<object> {
 	const across = ACROSS_SESSIONS.filter((name) => args[name] !== undefined);
 	if (across.length > 0)
-		throw new LookbackError("bad-argument", `${across.join(", ")} ${across.length > 1 ? "go" : "goes"} with a search over sessions, not with sessionId`);
+		throw new LookbackError(
+			"bad-argument",
+			`${across.join(", ")} ${across.length > 1 ? "go" : "goes"} with a search over sessions, not with sessionId`,
+		);
 	const { opened, ref } = await sessionRef(ctx, sessionId);
 	const reply = inSessionReply(
 		opened.index,
 		ref,
-		{ query: str(args, "query") ?? "", offset: int(args, "offset"), limit: int(args, "limit"), role: str(args, "role") as Role | undefined },
+		{
+			query: str(args, "query") ?? "",
+			offset: int(args, "offset"),
+			limit: int(args, "limit"),
+			role: str(args, "role") as Role | undefined,
+		},
 		sessionFiles,
 	);
 	if (reply.error) throw new LookbackError("bad-query", reply.error.replace(/^lookback: /, ""));

@@ -10,7 +10,7 @@
 import { copyFileSync, mkdtempSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { CANDIDATE_FIELDS, type Database, indexBusyError, openAt } from "../core/index.js";
+import { CANDIDATE_FIELDS, CANDIDATE_INDEX, type Database, indexBusyError, openAt } from "../core/index.js";
 import { loadEngine } from "./engine.js";
 import { waitShared } from "./engine-locks.js";
 import { enginePathOf } from "./file-storage.js";
@@ -36,13 +36,12 @@ export interface ReadSnapshot {
  * share pages. Measured on a 231 MB snapshot, the 19 benchmark queries without a project filter, each in a fresh
  * worker: 12,607 → 8,407 requests and 455 → 216 MB; a common word since 30 days (the window widening until
  * it has enough sessions) 1,892 requests / 148 MB → 568 / 18 MB; a rare word 122 → 164 requests (its bodies are
- * then read apart from its candidates). SQLite picks the index over the row lookup only with the row counts of
- * `ANALYZE`, taken for `entries` alone. Best effort: where the columns differ, the snapshot is served without it.
+ * then read apart from its candidates). A search names the index where the file has it (CANDIDATE_INDEX). Best
+ * effort: where the columns differ, the snapshot is served without it.
  */
 function addCandidateIndex(db: Database): void {
 	try {
-		db.run(`CREATE INDEX entries_candidates ON entries(${CANDIDATE_FIELDS.join(", ")})`);
-		db.run("ANALYZE entries");
+		db.run(`CREATE INDEX ${CANDIDATE_INDEX} ON entries(${CANDIDATE_FIELDS.join(", ")})`);
 	} catch {
 		// not this schema's columns: no index, the rest of the snapshot as before
 	}

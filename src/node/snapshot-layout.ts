@@ -16,7 +16,7 @@
  * are), and each index built after its rows.
  */
 
-import type { Database } from "../core/index.js";
+import { CANDIDATE_INDEX, type Database } from "../core/index.js";
 
 /** Bytes of the file to prefetch, most useful first: [start, end) each. */
 export type ByteRanges = [number, number][];
@@ -29,7 +29,7 @@ const BULK = ["entries", "entries_fts_data", "entries_deep_data"];
 /** Tables read per word or per match, in the order they are copied after the others (the last is prefetched first). */
 const HOT = ["vocab", "meta", "sessions", "vocab_fts_data", "entries_deep_docsize", "entries_fts_docsize"];
 /** Indexes read per match: built last of all. */
-const HOT_INDEXES = ["entries_candidates"];
+const HOT_INDEXES = [CANDIDATE_INDEX];
 
 interface SchemaRow {
 	type: string;
@@ -111,8 +111,6 @@ export function layOutSnapshot(db: Database, to: string): ByteRanges {
 			db.run("ROLLBACK");
 			throw error;
 		}
-		// The row counts that make SQLite pick the covering index over the rows (see read-snapshot.ts).
-		db.run("ANALYZE copy.entries");
 		return [roots, ...warm.reverse()].filter(([start, end]) => end > start);
 	} finally {
 		db.run("DETACH copy");

@@ -23,6 +23,8 @@ export interface SearchPlan extends Pick<SearchRequest, "exclude" | "readRange">
 	states: BranchState[];
 	limit: number;
 	rankWindow: number;
+	/** How the search's queries name the entries table (`e`): through the covering index where the file has one (entriesFrom). */
+	entries: string;
 }
 
 /** A matching entry, best first. */
@@ -34,6 +36,7 @@ export interface Candidate {
 	type: string;
 	ts: number | null;
 	state: number;
+	chars: number | null;
 	score: number;
 }
 
@@ -41,7 +44,18 @@ export interface Candidate {
  * The `entries` columns a search reads for each ranked match (a read snapshot covers them with an index). All of
  * them precede the stored text in the row: a column after a long text is read through its overflow pages.
  */
-export const CANDIDATE_FIELDS = ["id", "session", "entry_id", "role", "type", "ts", "state"] as const;
+export const CANDIDATE_FIELDS = ["id", "session", "entry_id", "role", "type", "ts", "state", "chars"] as const;
+/** The covering index of CANDIDATE_FIELDS a read snapshot adds (src/node/read-snapshot.ts). */
+export const CANDIDATE_INDEX = "entries_candidates";
+
+/**
+ * The entries table as a search's queries name it: through the covering index where the open file has it (a read
+ * snapshot). Named, not left to SQLite's planner, which takes the index over the rows only for some sizes of table.
+ */
+export function entriesFrom(db: Database): string {
+	const indexed = queryAll(db, "SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?", [CANDIDATE_INDEX]).length > 0;
+	return indexed ? `entries e INDEXED BY ${CANDIDATE_INDEX}` : "entries e";
+}
 const CANDIDATE_COLUMNS = CANDIDATE_FIELDS.map((field) => `e.${field}`).join(", ");
 
 /** Conditions on the joined entry (e) and session (s). */
@@ -61,7 +75,12 @@ function newestMatches(db: Database, table: Table, match: string, count: number)
 		`SELECT group_concat(id) AS ids FROM (SELECT rowid AS id FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT ?)`,
 		[match, count],
 	)[0]?.ids;
-	return ids ? ids.split(",").map(Number).sort((a, b) => b - a) : [];
+	return ids
+		? ids
+				.split(",")
+				.map(Number)
+				.sort((a, b) => b - a)
+		: [];
 }
 
 /** For a query with more than `window` matches, the rowid of its window-th newest match. */
@@ -98,7 +117,7 @@ export function rankedCandidates(
 		const ranked = `SELECT rowid AS rid, rank AS score FROM ${table} WHERE ${table} MATCH ?${from !== undefined ? " AND rowid >= ?" : ""} ORDER BY rank`;
 		candidates = queryAll<Candidate>(
 			db,
-			`SELECT ${CANDIDATE_COLUMNS}, c.score FROM (${ranked}) c CROSS JOIN entries e ON e.id = c.rid CROSS JOIN sessions s ON s.id = e.session WHERE ${where.join(" AND ")} ORDER BY c.score, e.id DESC`,
+			`SELECT ${CANDIDATE_COLUMNS}, c.score FROM (${ranked}) c CROSS JOIN ${plan.entries} ON e.id = c.rid CROSS JOIN sessions s ON s.id = e.session WHERE ${where.join(" AND ")} ORDER BY c.score, e.id DESC`,
 			from !== undefined ? [match, from, ...params] : [match, ...params],
 		);
 		const filtered = where.length > 1;
@@ -110,13 +129,13 @@ export function rankedCandidates(
 	return { candidates, rankedNewest };
 }
 
-/** The entries of these rowids that the plan's filters keep, with their length (in no particular order). */
-export function filteredEntries(db: Database, ids: number[], plan: SearchPlan): (Candidate & { chars: number | null })[] {
+/** The entries of these rowids that the plan's filters keep (in no particular order). */
+export function filteredEntries(db: Database, ids: number[], plan: SearchPlan): Candidate[] {
 	if (ids.length === 0) return [];
 	const { where, params } = whereOf(plan, "entries_deep");
-	return queryAll<Candidate & { chars: number | null }>(
+	return queryAll<Candidate>(
 		db,
-		`SELECT ${CANDIDATE_COLUMNS}, e.chars, 0 AS score FROM entries e CROSS JOIN sessions s ON s.id = e.session WHERE e.id IN (${ids.join(",")}) AND ${where.join(" AND ")}`,
+		`SELECT ${CANDIDATE_COLUMNS}, 0 AS score FROM ${plan.entries} CROSS JOIN sessions s ON s.id = e.session WHERE e.id IN (${ids.join(",")}) AND ${where.join(" AND ")}`,
 		params,
 	);
 }
@@ -137,9 +156,11 @@ export interface LineAt {
 
 /** The stored body of an entry, and where its line lies. */
 export function storedEntry(db: Database, entryRowid: number): { body: unknown } & LineAt {
-	return queryAll<{ body: unknown } & LineAt>(db, "SELECT body, off, len FROM entries WHERE id = ?", [entryRowid])[0] ?? {
-		body: undefined,
-		off: null,
-		len: null,
-	};
+	return (
+		queryAll<{ body: unknown } & LineAt>(db, "SELECT body, off, len FROM entries WHERE id = ?", [entryRowid])[0] ?? {
+			body: undefined,
+			off: null,
+			len: null,
+		}
+	);
 }

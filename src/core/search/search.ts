@@ -18,7 +18,7 @@ import { filterSql, type SessionFilter } from "../query/session-filter.js";
 import { searchVocabulary, type Vocab } from "../query/vocabulary.js";
 import type { SessionSummary } from "../read/session-rows.js";
 import type { Database } from "../store/engine.js";
-import type { SearchPlan } from "./run.js";
+import { entriesFrom, type SearchPlan } from "./run.js";
 import { byMostWords, type Tiers, tiers } from "./tiers.js";
 import { fusedSearch, phrasingsOf } from "./variants.js";
 
@@ -140,6 +140,7 @@ function searchOne(db: Database, request: SearchRequest): SearchResponse {
 		rankWindow: request.rankWindow ?? DEFAULTS.rankWindow,
 		exclude: request.exclude,
 		readRange: request.readRange,
+		entries: entriesFrom(db),
 	};
 	const response: SearchResponse = { query: request.query, results: [], totalSessions: 0 };
 	const parsed = parseQuery(request.query);

@@ -103,13 +103,7 @@ export function byMostWords(
 		for (const t of head.query.terms) terms.add(t);
 		matches.push(head.query.match);
 	}
-	const found = shapeResults(
-		db,
-		rankByWords(db, words, plan),
-		{ match: matches.join(" OR "), terms: [...terms] },
-		plan,
-		"entries_deep",
-	);
+	const found = shapeResults(db, rankByWords(db, words, plan), { match: matches.join(" OR "), terms: [...terms] }, plan, "entries_deep");
 	if (found.results.length === 0) return undefined;
 	return pairs
 		? {
