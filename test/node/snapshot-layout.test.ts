@@ -101,7 +101,11 @@ async function servedIndex(prefetch: boolean) {
 		fsyncs: 0,
 	});
 	const index = await LookbackIndex.open({ sql: engine, storage: readOnlyStorage(engine, `${mount}/index.db`, "the snapshot") });
-	return { index, file, close: () => (index.close(), closeSync(fd)) };
+	const close = () => {
+		index.close();
+		closeSync(fd);
+	};
+	return { index, file, close };
 }
 
 describe("the served snapshot", () => {
