@@ -29,6 +29,11 @@ export const DEFAULTS = {
 	columnWeights: { user: 3.0, assistant: 2.0, tool: 0.5, summary: 2.5, meta: 4.0 } satisfies Record<Role, number>,
 	/** A query word of at least this many characters also matches indexed words that contain it. */
 	substringMinChars: 3,
+	/**
+	 * The same for a word among others: three letters inside longer words are mostly other words (`out` →
+	 * `about`, `route`, `layout`, `timeout`), tens of thousands of entries at 2 GB that a query must read and rank.
+	 */
+	substringMinCharsAmongWords: 4,
 	/** How many indexed words one query word may expand to (shortest first). */
 	substringMaxExpansions: 24,
 	/**
@@ -55,8 +60,8 @@ export const DEFAULTS = {
 	 * 20,000 read 4× the rows for the same golden set).
 	 */
 	wordRankScan: 5_000,
-	/** "Most of the words" ranking: best-scored entries looked up and ranked by session. */
-	wordRankTop: 2_000,
+	/** "Most of the words" ranking: best-scored entries looked up and ranked by session (2,000 read 4× the rows for the same first sessions). */
+	wordRankTop: 500,
 	/** Default number of sessions a search returns. */
 	searchLimit: 10,
 	/** Maximum number of sessions a search may return. */

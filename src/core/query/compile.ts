@@ -26,6 +26,8 @@ export interface CompileOptions {
 	positions?: boolean;
 	/** Words the index surely lacks (a vocabulary word it never saw): a query requiring one matches nothing, and is not run. */
 	absent?: (word: string) => boolean;
+	/** Words and phrases of the whole query, when the tree compiled is one of them (default: the tree's). */
+	queryWords?: number;
 }
 
 /** A query word as typed that may be stemmed: letters only, capitalised at most at its start (`reserveStock`, `SQLite`, `PGBOUNCER` are names). */
@@ -54,12 +56,16 @@ class Compiler {
 	readonly absentWords = new Set<string>();
 	private readonly substrings: boolean;
 	private readonly positions: boolean;
+	/** Shortest word that also matches the indexed words containing it. */
+	private readonly fragmentMin: number;
 	constructor(
 		private readonly expand: Expander,
 		private readonly options: CompileOptions,
+		words: number,
 	) {
 		this.substrings = options.substrings ?? true;
 		this.positions = options.positions ?? true;
+		this.fragmentMin = words > 1 ? DEFAULTS.substringMinCharsAmongWords : DEFAULTS.substringMinChars;
 	}
 
 	node(node: QueryNode, positive: boolean): string | undefined {
@@ -132,7 +138,7 @@ class Compiler {
 	private single(word: string, positive: boolean, stemmable: boolean): { match: string; absent: boolean } {
 		const more = new Set<string>();
 		if (!isQuestionWord(word)) {
-			if (this.substrings && word.length >= DEFAULTS.substringMinChars) for (const w of this.expand(word)) more.add(w);
+			if (this.substrings && word.length >= this.fragmentMin) for (const w of this.expand(word)) more.add(w);
 			if (this.options.forms && stemmable) for (const w of this.options.forms(word)) more.add(w);
 		}
 		more.delete(word);
@@ -177,9 +183,22 @@ function requiresAbsent(node: QueryNode, absent: Set<string>): boolean {
 	}
 }
 
+/** The words and phrases of a query tree. */
+function wordCount(node: QueryNode): number {
+	switch (node.kind) {
+		case "word":
+		case "phrase":
+			return 1;
+		case "not":
+			return wordCount(node.item);
+		default:
+			return node.items.reduce((n, item) => n + wordCount(item), 0);
+	}
+}
+
 /** Compile a parsed query. */
 export function compileQuery(root: QueryNode, expand: Expander, options: CompileOptions = {}): CompileResult {
-	const compiler = new Compiler(expand, options);
+	const compiler = new Compiler(expand, options, options.queryWords ?? wordCount(root));
 	const match = compiler.node(root, true);
 	if (match === undefined) {
 		return { ok: false, error: "the query has no word to search for outside NOT (add a word that must match)" };

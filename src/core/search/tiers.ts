@@ -28,7 +28,7 @@ function run(db: Database, query: CompiledQuery, plan: SearchPlan, table: Table)
 }
 
 /** Sessions of `more` not already in `found`, after them. */
-function merge(found: Found, more: Found, limit: number): { found: Found; added: number } {
+export function merge(found: Found, more: Found, limit: number): { found: Found; added: number } {
 	const seen = new Set(found.results.map((r) => r.path));
 	const add = more.results.filter((r) => !seen.has(r.path));
 	const results = [...found.results, ...add].slice(0, limit);
@@ -38,14 +38,23 @@ function merge(found: Found, more: Found, limit: number): { found: Found; added:
 	};
 }
 
-export function tiers(db: Database, root: QueryNode, vocab: Vocab, plan: SearchPlan, typed: CompileOptions): Tiers {
+/** The tiers of `root`: all of them, or the query as typed only. */
+export function tiers(
+	db: Database,
+	root: QueryNode,
+	vocab: Vocab,
+	plan: SearchPlan,
+	typed: CompileOptions,
+	which: "all" | "as typed" = "all",
+): Tiers {
 	const options = { ...typed, absent: vocab.absent };
 	const exact = compileQuery(root, vocab.expand, options);
 	if (!exact.ok) return { error: exact.error };
 	let found = run(db, exact.query, plan, "entries_fts");
 	const fallbacks: string[] = [];
 	// A query matching more entries than the rank window is common enough: the sessions missing are older, not elsewhere.
-	if (found.results.length >= plan.limit || found.rankedNewest !== undefined) return { found, match: exact.query.match, fallbacks };
+	if (which === "as typed" || found.results.length >= plan.limit || found.rankedNewest !== undefined)
+		return { found, match: exact.query.match, fallbacks };
 	const forms = compileQuery(root, vocab.expand, { ...options, forms: vocab.forms });
 	if (forms.ok && forms.query.match !== exact.query.match) {
 		const more = merge(found, run(db, forms.query, plan, "entries_fts"), plan.limit);
@@ -96,8 +105,8 @@ export function byMostWords(
 	const matches: string[] = [];
 	for (const unit of [...new Set(units)]) {
 		const node: QueryNode = { kind: "word", text: unit, prefix: false };
-		const head = compileQuery(node, vocab.expand, { forms: vocab.forms, absent: vocab.absent });
-		const deep = compileQuery(node, vocab.expand, { forms: vocab.forms, positions: false });
+		const head = compileQuery(node, vocab.expand, { forms: vocab.forms, absent: vocab.absent, queryWords: units.length });
+		const deep = compileQuery(node, vocab.expand, { forms: vocab.forms, positions: false, queryWords: units.length });
 		if (!head.ok || !deep.ok || head.query.matchesNothing) continue;
 		words.push({ match: head.query.match, deepMatch: deep.query.match });
 		for (const t of head.query.terms) terms.add(t);
