@@ -289,7 +289,7 @@ function recordEntries(obj: Record<string, unknown>, c: LineContext): SessionEnt
 		case "token_usage_record": {
 			// One response's usage, named by the thread's totals after it (what a `token_count` of the same response names too).
 			c.cs.records = true;
-			const thread = asString(payload?.thread_id) ?? c.cs.ownId ?? "";
+			const thread = asString(payload?.thread_id) ?? c.cs.ownId ?? c.state.header?.id ?? "";
 			return usageFor(c, place, asRecord(payload?.usage), totalsKey(thread, asRecord(payload?.thread_token_usage)));
 		}
 		case "compacted": {
@@ -448,7 +448,7 @@ function eventMessage(event: Record<string, unknown>, c: LineContext, place: () 
 			if (!totals) return undefined;
 			const last = c.cs.totals ? difference(totals, c.cs.totals) : asRecord(info?.last_token_usage);
 			c.cs.totals = totals;
-			return usageFor(c, place, last, totalsKey(c.cs.ownId ?? "", totals));
+			return usageFor(c, place, last, totalsKey(c.cs.ownId ?? c.state.header?.id ?? "", totals));
 		}
 		case "thread_rolled_back": {
 			// The last n turns are dropped: what follows hangs where they began, and they are left abandoned.
