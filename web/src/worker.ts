@@ -51,6 +51,7 @@ const calls: { [K in keyof Calls]: (args: Parameters<Calls[K]>[0]) => ReturnType
 	browse: (args) => onIndex((index) => index.browse(args)),
 	read: ({ ref, ...options }) => onIndex((index) => index.read(ref, options)),
 	landing: () => onIndex((index) => ({ activity: index.activity(), projects: index.projects() })),
+	dashboard: (args) => onIndex((index) => index.dashboard(args)),
 	transfer: () => ({ ...(served?.file?.counters ?? { requests: 0, bytes: 0 }), file: localReads() }),
 	openLocal: async ({ keep, store }) => openLocal(await engine, keep, store),
 	scan: (args) => scan(args, (progress) => (self as unknown as Worker).postMessage({ progress } satisfies ProgressMessage)),

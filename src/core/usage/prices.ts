@@ -5,17 +5,18 @@
  */
 
 import type { TokenCounts } from "../parse/entry-usage.js";
-import { MODEL_PRICES } from "./model-prices.generated.js";
+import { MODEL_PRICES, PRICES_FROM } from "./model-prices.generated.js";
 
 /** USD per million tokens: input, output, cache read, cache write; tiers apply above a prompt size. */
 type Rates = [number, number, number, number];
 type Tier = [above: number, ...rates: Rates];
 type Entry = Rates | [...Rates, Tier[]];
 
-const MODELS = MODEL_PRICES.models as Record<string, Record<string, Entry>>;
+// Read through a cast, not a copy: a bundle that only names PRICE_SOURCE (the viewer's page) leaves the table out.
+const MODELS = MODEL_PRICES as Record<string, Record<string, Entry>>;
 
 /** The registry release the prices come from (stored in the index, so estimates are made again when it changes). */
-export const PRICE_SOURCE: string = MODEL_PRICES.source;
+export const PRICE_SOURCE: string = PRICES_FROM;
 
 /** Providers tried for a model whose own provider has no price for it, by the family its id names. */
 const FAMILIES: [RegExp, string][] = [
