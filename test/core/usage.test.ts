@@ -8,7 +8,8 @@ import { appendFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "n
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/main.js";
-import { PRICE_SOURCE } from "../../src/core/index.js";
+import { browseReply, PRICE_SOURCE, storeAction } from "../../src/core/index.js";
+import { summaryLines } from "../../src/extension/render.js";
 import { openNodeIndex } from "../../src/node/open.js";
 import { copyFixtures, indexOf, SAMPLE, tempDir } from "../helpers.js";
 import { ompStore } from "../omp/omp-store.js";
@@ -185,6 +186,12 @@ describe("usage of Pi's sessions", () => {
 		const listed = index.browse({ limit: 100 });
 		expect(listed.find((s) => s.sessionId === SAMPLE.v1)?.usage).toEqual({ tokens: 21_428, costUsd: 0.070596 });
 		expect(index.stats().usage).toEqual({ tokens: PI_TOTAL.tokens, costUsd: PI_TOTAL.costUsd, estimatedUsd: 0, unpricedMessages: 0 });
+		// The Pi tool's list modes (browse, and the store's list, which the MCP list tool shares) name it too.
+		const browsed = browseReply(index, { limit: 20 });
+		expect(browsed.sessions.find((s) => s.sessionId === SAMPLE.v1)?.usage).toEqual({ tokens: 21_428, costUsd: 0.070596 });
+		const listed2 = storeAction(index, "list", { limit: 20 });
+		expect(listed2.results.find((r) => r.sessionId === SAMPLE.v1)?.usage?.costUsd).toBe(0.070596);
+		expect(summaryLines(browsed).find((l) => l.includes("Changelog for 2.3.0"))).toMatch(/ · \$0\.04$/);
 		index.close();
 	});
 });
