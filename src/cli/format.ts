@@ -138,7 +138,7 @@ export function formatStats(stats: IndexStats, indexPath: string, engine: Engine
 }
 
 /** What the indexed sessions cost, estimates and gaps named. */
-export function usageLine(u: IndexStats["usage"]): string {
+function usageLine(u: IndexStats["usage"]): string {
 	if (u.tokens === 0 && u.costUsd === 0) return "no tokens recorded";
 	const parts = [`${formatUsd(u.costUsd)} over ${u.tokens.toLocaleString("en-US")} tokens`];
 	if (u.estimatedUsd > 0) parts.push(`${formatUsd(u.estimatedUsd)} of it estimated from list prices`);

@@ -76,7 +76,7 @@ function piUsage(usage: unknown): { tokens?: TokenCounts; cost?: number } {
 }
 
 /** Paths a patch in Codex's `apply_patch` form adds, updates, deletes or moves to. */
-export function patchFiles(patch: string): string[] {
+function patchFiles(patch: string): string[] {
 	const files: string[] = [];
 	for (const m of patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm)) {
 		const path = (m[1] ?? m[2]).trim();
@@ -86,7 +86,7 @@ export function patchFiles(patch: string): string[] {
 }
 
 /** Files one tool call writes or edits: an edit tool's path argument, or the files of a patch in any of its arguments. */
-export function touchedFiles(tool: string, args: unknown): string[] {
+function touchedFiles(tool: string, args: unknown): string[] {
 	const a = record(args);
 	const out: string[] = [];
 	if (EDIT_TOOLS.has(tool.toLowerCase()) && a)

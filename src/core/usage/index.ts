@@ -4,7 +4,6 @@ export { type Dashboard, type DashboardRequest, usageDashboard } from "./dashboa
 export { PRICE_SOURCE } from "./prices.js";
 export {
 	USAGE_GROUPS,
-	type UsageFilter,
 	type UsageGroup,
 	type UsageReport,
 	type UsageRequest,

@@ -77,7 +77,7 @@ const SUMS = `count(DISTINCT h.session) AS sessions, coalesce(sum(h.messages), 0
 const HOURS = "(SELECT *, hour * 3600000 AS ts FROM usage_hours)";
 
 /** The filter over `usage_hours` (aliased h) and `sessions` (s); sub-agents count by default, their tokens were spent too. */
-export function usageWhere(filter: UsageFilter): { where: string; params: (string | number)[] } {
+function usageWhere(filter: UsageFilter): { where: string; params: (string | number)[] } {
 	const { where, params } = filterSql(filter, { time: "entry", sessions: "s", entries: "h", defaultScope: "all" });
 	if (filter.sessionRow !== undefined) {
 		where.push("h.session = ?");
@@ -93,7 +93,7 @@ export function periodSql(by: "day" | "week" | "month", utc: boolean): string {
 	return by === "week" ? `date(${at}, 'weekday 0', '-6 days')` : `date(${at})`;
 }
 
-export function totalsOf(r: Omit<UsageTotals, "tokens">): UsageTotals {
+function totalsOf(r: Omit<UsageTotals, "tokens">): UsageTotals {
 	const round = (x: number) => Math.round(x * 1e6) / 1e6;
 	return {
 		sessions: r.sessions,

@@ -10,10 +10,10 @@ import uPlot from "uplot";
 import { compactCount, type Dashboard, formatUsd } from "../../../src/core/index.js";
 
 /** Colours of the series (Tableau 10), "other" in grey. */
-export const COLOURS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#9c755f"];
+const COLOURS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#9c755f"];
 const OTHER = "#bab0ac";
 
-export const colourOf = (series: string[], i: number) => (series[i] === "other" ? OTHER : COLOURS[i % COLOURS.length]);
+const colourOf = (series: string[], i: number) => (series[i] === "other" ? OTHER : COLOURS[i % COLOURS.length]);
 
 interface Props {
 	dashboard: Dashboard;
@@ -42,7 +42,7 @@ function keyOf(date: Date, period: Dashboard["period"]): string {
 }
 
 /** Every period from the first to the last, empty ones as zeros (bars keep their place in time). */
-export function filledPoints(d: Dashboard): Dashboard["points"] {
+function filledPoints(d: Dashboard): Dashboard["points"] {
 	if (d.points.length === 0) return [];
 	const byKey = new Map(d.points.map((p) => [p.period, p]));
 	const out: Dashboard["points"] = [];
