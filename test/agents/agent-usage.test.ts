@@ -4,7 +4,7 @@
  * of Pi's registry where the agent recorded no cost; and Codex's usage reports read across a file's growth.
  */
 
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LookbackIndex, memoryStorage } from "../../src/core/index.js";
@@ -92,6 +92,85 @@ describe("usage of the other agents", () => {
 		expect(t.costUsd).toBeCloseTo((110 * 2 + 55 * 12) / 1e6, 9);
 		expect(t.estimatedUsd).toBe(t.costUsd);
 		expect(index.usage({ by: "model" }).rows.map((r) => [r.key, r.provider])).toEqual([["gemini-3.1-pro-preview", "google"]]);
+		index.close();
+	});
+
+	it("Claude Code: one API message over several lines counted once, with its last line's usage; an old line's costUSD as recorded", async () => {
+		const root = join(tempDir("claude-usage"), "projects");
+		const dir = join(root, "-home-user-app");
+		mkdirSync(dir, { recursive: true });
+		const base = { sessionId: "0b9e5f6a-1111-4222-8333-944445555666", cwd: "/home/user/app", version: "2.1.300", isSidechain: false };
+		const line = (uuid: string, parent: string | null, type: string, message: object, extra: object = {}) =>
+			JSON.stringify({ ...base, uuid, parentUuid: parent, type, timestamp: "2026-12-02T10:00:00.000Z", message, ...extra });
+		const usage = (output: number) => ({
+			input_tokens: 1000,
+			cache_read_input_tokens: 2000,
+			cache_creation_input_tokens: 0,
+			output_tokens: output,
+		});
+		writeFileSync(
+			join(dir, `${base.sessionId}.jsonl`),
+			`${[
+				line("u1", null, "user", { role: "user", content: "edit the config" }),
+				line("a1", "u1", "assistant", {
+					id: "msg_1",
+					role: "assistant",
+					model: "claude-sonnet-4-5-20250929",
+					content: [{ type: "text", text: "on it" }],
+					usage: usage(5),
+				}),
+				line("a2", "a1", "assistant", {
+					id: "msg_1",
+					role: "assistant",
+					model: "claude-sonnet-4-5-20250929",
+					content: [
+						{
+							type: "tool_use",
+							id: "t1",
+							name: "Edit",
+							input: { file_path: "/home/user/app/config.ts", old_string: "a", new_string: "b" },
+						},
+					],
+					usage: usage(40),
+				}),
+				line(
+					"a3",
+					"a2",
+					"assistant",
+					{ id: "msg_2", role: "assistant", model: "claude-3-5-sonnet-20241022", content: [{ type: "text", text: "done" }] },
+					{
+						costUSD: 0.25,
+					},
+				),
+			].join("\n")}\n`,
+		);
+		const { index } = await indexOver([{ path: root, layout: "claude", agent: "claude" }]);
+		// msg_1 once with its last line's 40 output tokens, priced as claude-sonnet-4-5 ($3 / $15 / $0.30 per million):
+		// 1000×3 + 40×15 + 2000×0.3 = 4,200 µ$; msg_2 recorded no tokens but its cost, $0.25.
+		const t = index.usage().total;
+		expect(t).toMatchObject({ messages: 2, input: 1000, output: 40, cacheRead: 2000, toolCalls: 1, unpricedMessages: 0 });
+		expect(t.costUsd).toBeCloseTo(0.25 + 0.0042, 9);
+		expect(t.estimatedUsd).toBeCloseTo(0.0042, 9);
+		expect(index.read(base.sessionId, { usage: true }).usage?.files).toEqual([{ path: "/home/user/app/config.ts", edits: 1 }]);
+		index.close();
+	});
+
+	it("Gemini CLI: cached prompt tokens as cache reads, thoughts as output, the tools' prompt as input", async () => {
+		const home = tempDir("gemini-usage");
+		const chats = join(home, "tmp", "proj", "chats");
+		mkdirSync(chats, { recursive: true });
+		const name = "session-2026-12-01T11-33-d46b784e.jsonl";
+		const text = readFileSync(join(FIXTURES, "gemini", "home", ".gemini", "tmp", "proj", "chats", name), "utf8");
+		writeFileSync(
+			join(chats, name),
+			text.replaceAll(
+				'"tokens":{"input":10,"output":5,"cached":0,"thoughts":0,"tool":0,"total":15}',
+				'"tokens":{"input":1000,"output":50,"cached":400,"thoughts":20,"tool":5,"total":1075}',
+			),
+		);
+		const { index } = await indexOver([{ path: join(home, "tmp"), layout: "gemini", agent: "gemini" }]);
+		// Two gemini messages: each 1000 + 5 − 400 input, 400 cache read, 50 + 20 output.
+		expect(index.usage().total).toMatchObject({ messages: 2, input: 1210, cacheRead: 800, output: 140 });
 		index.close();
 	});
 });
