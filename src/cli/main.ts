@@ -13,6 +13,7 @@ import {
 	LookbackError,
 	ROLES,
 	type Role,
+	redactsByDefault,
 	type SyncReport,
 } from "../core/index.js";
 import { engineChoice } from "../node/engine-choice.js";
@@ -21,6 +22,7 @@ import { type NodeIndex, type NodeIndexOptions, openNodeIndex } from "../node/op
 import { sessionPathInRoots } from "../node/paths.js";
 import { serveViewer } from "../node/serve.js";
 import { intOption, option, type ParsedArgs, parseArgs } from "./args.js";
+import { runExport } from "./export.js";
 import {
 	formatBrowse,
 	formatInSession,
@@ -61,6 +63,8 @@ usage:
   lookback search QUERY --session ID   every match inside one session, in order (--offset N for the next page)
   lookback read SESSION [--around ENTRY] [--window N] [--branch-tip ENTRY]
   lookback browse [--limit N] [--project P] [--since T] [--until T]
+  lookback export SESSION [--format md|html|json] [--branch active|all] [--out FILE] [--no-redact]
+                                       the session as a readable conversation, secrets redacted
   lookback stats                       what the index holds and costs
   lookback serve [--port N]            the browser viewer on 127.0.0.1 (read-only)
   lookback mcp                         an MCP server on stdio for Claude Code, Codex, Gemini CLI, OpenCode, Cursor
@@ -92,6 +96,7 @@ const COMMANDS: Record<string, { positionals: "none" | "one" | "many"; options: 
 	search: { positionals: "many", options: ["since", "until", "project", "role", "limit", "agent", "session", "offset", "variant"] },
 	read: { positionals: "one", options: ["around", "window", "branch-tip"] },
 	browse: { positionals: "none", options: ["since", "until", "project", "limit", "agent"] },
+	export: { positionals: "one", options: ["format", "branch", "out"] },
 	stats: { positionals: "none", options: [] },
 	serve: { positionals: "none", options: ["port"] },
 	mcp: { positionals: "none", options: [] },
@@ -239,9 +244,21 @@ async function runCommand(ctx: Context): Promise<number> {
 			emit(ctx, "browse", { sessions }, formatBrowse(sessions, ctx.style), sync);
 			return 0;
 		}
+		case "export": {
+			await syncFirst(ctx);
+			const ref = args.positionals[0];
+			const target = isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : ref;
+			return runExport({ args, index, ref: target, stdout: ctx.io.stdout, stderr: ctx.io.stderr });
+		}
 		case "serve": {
 			await syncFirst(ctx);
-			const serving = await serveViewer({ indexPath: opened.indexPath, webDir: webDir(), port: intOption(args, "port", 1, 65535) });
+			const roots = opened.source.roots();
+			const serving = await serveViewer({
+				indexPath: opened.indexPath,
+				webDir: webDir(),
+				port: intOption(args, "port", 1, 65535),
+				sessionFile: (path) => sessionFileIn(path, roots),
+			});
 			ctx.io.stdout(`lookback: the viewer is at ${serving.url} (127.0.0.1 only, read-only; Ctrl+C to stop)\n`);
 			await new Promise<void>((resolve) => process.once("SIGINT", () => resolve()));
 			await serving.close();
@@ -254,6 +271,15 @@ async function runCommand(ctx: Context): Promise<number> {
 		}
 	}
 	return 2;
+}
+
+/** A session file inside the session folders, by its real path, or undefined. */
+function sessionFileIn(path: string, roots: string[]): string | undefined {
+	try {
+		return sessionPathInRoots(path, roots);
+	} catch {
+		return undefined;
+	}
 }
 
 function indexOptions(args: ParsedArgs, io: CliIO): NodeIndexOptions {
@@ -295,7 +321,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 			// Loaded only here: the MCP SDK would add its start-up to every other command. The server opens the
 			// index itself, after answering the client's handshake.
 			const { serveMcp } = await import("../mcp/server.js");
-			await serveMcp({ index: indexOptions(args, io), version: VERSION, cwd: process.cwd(), log: (line) => io.stderr(`${line}\n`) });
+			await serveMcp({
+				index: indexOptions(args, io),
+				version: VERSION,
+				cwd: process.cwd(),
+				log: (line) => io.stderr(`${line}\n`),
+				redact: redactsByDefault(io.env),
+			});
 			return 0;
 		}
 		opened = await openNodeIndex(indexOptions(args, io));
