@@ -3,6 +3,7 @@
 
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
+import { secretlintInBrowser } from "./esbuild-plugins.mjs";
 
 mkdirSync("dist/web", { recursive: true });
 for (const [name, entry] of [
@@ -23,6 +24,7 @@ for (const [name, entry] of [
 		jsxImportSource: "preact",
 		// The Emscripten glue mentions Node modules it only uses under Node.
 		external: ["fs", "path", "crypto"],
+		plugins: [secretlintInBrowser],
 		logLevel: "warning",
 	});
 copyFileSync("wasm/dist/sql-wasm.wasm", "dist/web/sql-wasm.wasm");

@@ -13,6 +13,7 @@ import {
 	LookbackError,
 	ROLES,
 	type Role,
+	redactsByDefault,
 	type SyncReport,
 	USAGE_GROUPS,
 	type UsageGroup,
@@ -23,6 +24,7 @@ import { type NodeIndex, type NodeIndexOptions, openNodeIndex } from "../node/op
 import { sessionPathInRoots } from "../node/paths.js";
 import { serveViewer } from "../node/serve.js";
 import { intOption, option, type ParsedArgs, parseArgs } from "./args.js";
+import { runExport } from "./export.js";
 import {
 	formatBrowse,
 	formatInSession,
@@ -68,6 +70,8 @@ usage:
   lookback browse [--limit N] [--project P] [--since T] [--until T]
   lookback usage [--by G] [filters]    tokens, cost, sessions, messages and tool calls, by day, week, month,
                                        project, model, agent or session (--utc: UTC days)
+  lookback export SESSION [--format md|html|json] [--branch active|all] [--out FILE] [--no-redact]
+                                       the session as a readable conversation, secrets redacted
   lookback stats                       what the index holds and costs
   lookback serve [--port N]            the browser viewer on 127.0.0.1 (read-only)
   lookback mcp                         an MCP server on stdio for Claude Code, Codex, Gemini CLI, OpenCode, Cursor
@@ -99,6 +103,7 @@ const COMMANDS: Record<string, { positionals: "none" | "one" | "many"; options: 
 	search: { positionals: "many", options: ["since", "until", "project", "role", "limit", "agent", "session", "offset", "variant"] },
 	read: { positionals: "one", options: ["around", "window", "branch-tip"] },
 	browse: { positionals: "none", options: ["since", "until", "project", "limit", "agent"] },
+	export: { positionals: "one", options: ["format", "branch", "out"] },
 	stats: { positionals: "none", options: [] },
 	usage: { positionals: "none", options: ["since", "until", "project", "agent", "by", "limit", "utc"] },
 	serve: { positionals: "none", options: ["port"] },
@@ -253,9 +258,21 @@ async function runCommand(ctx: Context): Promise<number> {
 			emit(ctx, "browse", { sessions }, formatBrowse(sessions, ctx.style), sync);
 			return 0;
 		}
+		case "export": {
+			await syncFirst(ctx);
+			const ref = args.positionals[0];
+			const target = isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : ref;
+			return runExport({ args, index, ref: target, stdout: ctx.io.stdout, stderr: ctx.io.stderr });
+		}
 		case "serve": {
 			await syncFirst(ctx);
-			const serving = await serveViewer({ indexPath: opened.indexPath, webDir: webDir(), port: intOption(args, "port", 1, 65535) });
+			const roots = opened.source.roots();
+			const serving = await serveViewer({
+				indexPath: opened.indexPath,
+				webDir: webDir(),
+				port: intOption(args, "port", 1, 65535),
+				sessionFile: (path) => sessionFileIn(path, roots),
+			});
 			ctx.io.stdout(`lookback: the viewer is at ${serving.url} (127.0.0.1 only, read-only; Ctrl+C to stop)\n`);
 			await new Promise<void>((resolve) => process.once("SIGINT", () => resolve()));
 			await serving.close();
@@ -283,6 +300,15 @@ async function runCommand(ctx: Context): Promise<number> {
 		}
 	}
 	return 2;
+}
+
+/** A session file inside the session folders, by its real path, or undefined. */
+function sessionFileIn(path: string, roots: string[]): string | undefined {
+	try {
+		return sessionPathInRoots(path, roots);
+	} catch {
+		return undefined;
+	}
 }
 
 function indexOptions(args: ParsedArgs, io: CliIO): NodeIndexOptions {
@@ -324,7 +350,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 			// Loaded only here: the MCP SDK would add its start-up to every other command. The server opens the
 			// index itself, after answering the client's handshake.
 			const { serveMcp } = await import("../mcp/server.js");
-			await serveMcp({ index: indexOptions(args, io), version: VERSION, cwd: process.cwd(), log: (line) => io.stderr(`${line}\n`) });
+			await serveMcp({
+				index: indexOptions(args, io),
+				version: VERSION,
+				cwd: process.cwd(),
+				log: (line) => io.stderr(`${line}\n`),
+				redact: redactsByDefault(io.env),
+			});
 			return 0;
 		}
 		opened = await openNodeIndex(indexOptions(args, io));

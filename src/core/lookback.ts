@@ -16,10 +16,13 @@ import {
 	projectCounts,
 	type ReadOptions,
 	readSession,
+	readTree,
 	resolveSession,
 	type SessionRow,
 	type SessionSummary,
+	type SessionTree,
 	type SessionView,
+	type TreeOptions,
 } from "./read/index.js";
 import {
 	type InSessionRequest,
@@ -168,6 +171,11 @@ export class LookbackIndex {
 
 	read(ref: string, options: ReadOptions = {}): SessionView {
 		return this.reading((db) => readSession(db, resolveSession(db, ref), options));
+	}
+
+	/** Every entry of a session and its messages whole (long ones read from the file with `readRange`): what an export shows. */
+	readTree(ref: string, options: TreeOptions = {}): SessionTree {
+		return this.reading((db) => readTree(db, resolveSession(db, ref), options));
 	}
 
 	browse(options: BrowseOptions = {}): SessionSummary[] {

@@ -33,6 +33,13 @@ const FILTERS: Record<string, PropertySchema> = {
 	},
 };
 
+/** Every tool that answers with session text takes it; applied by server.ts to the whole reply. */
+const REDACT: PropertySchema = {
+	type: "boolean",
+	description:
+		"Replace API keys, tokens, private keys and passwords in the reply by [REDACTED:kind] markers, counted in redactions (default false, or true when the server runs with LOOKBACK_REDACT=1). Pass true when what you read will be shared: pasted into an issue, a pull request, a message or a file others see.",
+};
+
 const limit = (what: string, byDefault: number, max: number): PropertySchema => ({
 	type: "integer",
 	minimum: 1,
@@ -76,6 +83,7 @@ ${BUDGET}`,
 					enum: ["full"],
 					description: '"full": the messages around the hit for every result, not only the first.',
 				},
+				redact: REDACT,
 			},
 			required: ["query"],
 			additionalProperties: false,
@@ -113,6 +121,7 @@ ${BUDGET}`,
 					minLength: 1,
 					description: "Stay on the branch ending at this entry (the branchTip of a previous reply).",
 				},
+				redact: REDACT,
 			},
 			required: ["sessionId"],
 			additionalProperties: false,
@@ -126,7 +135,7 @@ Sessions of this server's working directory changed in the last ${minutes} minut
 ${BUDGET}`,
 		inputSchema: {
 			type: "object",
-			properties: { ...FILTERS, limit: limit("Sessions", DEFAULTS.searchLimit, DEFAULTS.replyMaxSessions) },
+			properties: { ...FILTERS, limit: limit("Sessions", DEFAULTS.searchLimit, DEFAULTS.replyMaxSessions), redact: REDACT },
 			additionalProperties: false,
 		},
 	},

@@ -272,6 +272,7 @@ function App() {
 							linkTo={hrefOf}
 							onOpen={openSession}
 							onClose={() => go({ session: "", entry: "" })}
+							exportAs={(format, branch) => db.call("export", { ref: session.view!.session.path, format, branch })}
 						/>
 					) : landing && !view.session ? (
 						<div class="landing">

@@ -6,6 +6,8 @@ import type {
 	Dashboard,
 	DashboardRequest,
 	EngineIoCounters,
+	ExportBranchChoice,
+	ExportFormat,
 	ProjectCount,
 	ReadOptions,
 	SearchRequest,
@@ -81,6 +83,13 @@ export interface Calls {
 	search(args: Omit<SearchRequest, "exclude">): SearchResponse;
 	browse(args: BrowseOptions): SessionSummary[];
 	read(args: { ref: string } & ReadOptions): SessionView;
+	/** A session exported (redacted), for the page to download: `redacted` counts the secrets replaced. */
+	export(args: { ref: string; format: ExportFormat; branch: ExportBranchChoice }): {
+		content: string;
+		fileName: string;
+		mimeType: string;
+		redacted: number;
+	};
 	landing(args: Record<string, never>): { activity: ActivityDay[]; projects: ProjectCount[] };
 	/** The usage dashboard, summed in the worker (the page gets a few hundred numbers). */
 	dashboard(args: DashboardRequest): Dashboard;

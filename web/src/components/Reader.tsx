@@ -4,9 +4,17 @@
  */
 
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
-import { type LinkedSession, type SessionView, type SideBranch, shortTime } from "../../../src/core/index.js";
+import {
+	type ExportBranchChoice,
+	type ExportFormat,
+	type LinkedSession,
+	type SessionView,
+	type SideBranch,
+	shortTime,
+} from "../../../src/core/index.js";
 import { BranchSummary, ForkMarker } from "./Branches.js";
 import { CopyButton } from "./CopyButton.js";
+import { ExportButtons, type ExportedFile } from "./ExportButtons.js";
 import { FindBar } from "./FindBar.js";
 import { useFindHighlights } from "./find-highlight.js";
 import { plural, titleOf } from "./format.js";
@@ -19,6 +27,8 @@ interface Props extends Opener {
 	view: SessionView;
 	entry: string;
 	onClose(): void;
+	/** The session exported (redacted) for a download. */
+	exportAs(format: ExportFormat, branch: ExportBranchChoice): Promise<ExportedFile>;
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string | undefined): Map<string, T[]> {
@@ -36,7 +46,7 @@ const STRETCH: Record<string, string> = {
 	abandoned: "the abandoned branch starts here",
 };
 
-export function Reader({ view, entry, linkTo, onOpen, onClose }: Props) {
+export function Reader({ view, entry, linkTo, onOpen, onClose, exportAs }: Props) {
 	const s = view.session;
 	const structure = view.structure;
 	const to: Opener = { linkTo, onOpen };
@@ -132,6 +142,7 @@ export function Reader({ view, entry, linkTo, onOpen, onClose }: Props) {
 				<BranchSummary view={view} to={to} />
 				{view.usage ? <SessionUsage usage={view.usage} /> : null}
 				<CopyButton text={s.resumeHint} />
+				<ExportButtons exportAs={exportAs} branched={(structure?.leaves ?? 1) > 1} />
 				{finding ? (
 					<FindBar
 						input={findInput}
