@@ -21,6 +21,7 @@ export default mergeConfig(
 				"test/mcp/claude-e2e.test.ts", // Claude Code from the registry
 				"test/mcp/codex-e2e.test.ts", // Codex from the registry
 				"test/engines/**", // node:sqlite (Node 22) and bun:sqlite
+				"test/core/model-prices.test.ts", // Pi's current release in .tools (its model registry)
 				"test/reliability/stress.test.ts", // one minute of killed writers, on every engine
 				"test/package/**", // npm pack, npm install from the registry, pi install
 				"test/agents/*-cli.test.ts", // the other agents' real CLIs, installed from the registry

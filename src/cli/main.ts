@@ -15,6 +15,8 @@ import {
 	type Role,
 	redactsByDefault,
 	type SyncReport,
+	USAGE_GROUPS,
+	type UsageGroup,
 } from "../core/index.js";
 import { engineChoice } from "../node/engine-choice.js";
 import { readFileRange } from "../node/file-range.js";
@@ -35,6 +37,7 @@ import {
 	makeStyle,
 	type Style,
 } from "./format.js";
+import { formatUsage } from "./usage-format.js";
 
 export interface CliIO {
 	stdout: (text: string) => void;
@@ -42,6 +45,8 @@ export interface CliIO {
 	env: Record<string, string | undefined>;
 	/** Whether stdout/stderr are terminals (progress bar, colour). */
 	isTTY: boolean;
+	/** The terminal's width, when stdout is one. */
+	columns?: number;
 }
 
 const VERSION = "0.1.0";
@@ -63,6 +68,8 @@ usage:
   lookback search QUERY --session ID   every match inside one session, in order (--offset N for the next page)
   lookback read SESSION [--around ENTRY] [--window N] [--branch-tip ENTRY]
   lookback browse [--limit N] [--project P] [--since T] [--until T]
+  lookback usage [--by G] [filters]    tokens, cost, sessions, messages and tool calls, by day, week, month,
+                                       project, model, agent or session (--utc: UTC days)
   lookback export SESSION [--format md|html|json] [--branch active|all] [--out FILE] [--no-redact]
                                        the session as a readable conversation, secrets redacted
   lookback stats                       what the index holds and costs
@@ -98,6 +105,7 @@ const COMMANDS: Record<string, { positionals: "none" | "one" | "many"; options: 
 	browse: { positionals: "none", options: ["since", "until", "project", "limit", "agent"] },
 	export: { positionals: "one", options: ["format", "branch", "out"] },
 	stats: { positionals: "none", options: [] },
+	usage: { positionals: "none", options: ["since", "until", "project", "agent", "by", "limit", "utc"] },
 	serve: { positionals: "none", options: ["port"] },
 	mcp: { positionals: "none", options: [] },
 };
@@ -106,7 +114,7 @@ const COMMON = new Set(["index", "agent-dir", "omp-agent-dir", "sessions-dir", "
 function checkCommand(args: ParsedArgs): void {
 	const spec = COMMANDS[args.command];
 	if (!spec) throw new LookbackError("bad-argument", `unknown command "${args.command}" (commands: ${Object.keys(COMMANDS).join(", ")})`);
-	for (const name of args.options.keys()) {
+	for (const name of [...args.options.keys(), ...[...args.flags].filter((f) => f === "utc")]) {
 		if (!COMMON.has(name) && !spec.options.includes(name))
 			throw new LookbackError("bad-argument", `${args.command} does not take --${name}`);
 	}
@@ -121,6 +129,12 @@ function agentOption(args: ParsedArgs): AgentKind | undefined {
 	const agent = option(args, "agent");
 	if (agent === undefined || isAgentKind(agent)) return agent;
 	throw new LookbackError("bad-argument", `--agent must be one of ${AGENT_KINDS.join(", ")}, not "${agent}"`);
+}
+
+function groupOption(args: ParsedArgs): UsageGroup | undefined {
+	const by = option(args, "by");
+	if (by === undefined || (USAGE_GROUPS as readonly string[]).includes(by)) return by as UsageGroup | undefined;
+	throw new LookbackError("bad-argument", `--by must be one of ${USAGE_GROUPS.join(", ")}, not "${by}"`);
 }
 
 function leftOutOption(args: ParsedArgs): AgentKind[] | undefined {
@@ -262,6 +276,21 @@ async function runCommand(ctx: Context): Promise<number> {
 			ctx.io.stdout(`lookback: the viewer is at ${serving.url} (127.0.0.1 only, read-only; Ctrl+C to stop)\n`);
 			await new Promise<void>((resolve) => process.once("SIGINT", () => resolve()));
 			await serving.close();
+			return 0;
+		}
+		case "usage": {
+			const request = {
+				by: groupOption(args),
+				since: option(args, "since"),
+				until: option(args, "until"),
+				project: option(args, "project"),
+				agent: agentOption(args),
+				limit: intOption(args, "limit", 1, 10_000),
+				utc: args.flags.has("utc"),
+			};
+			const sync = await syncFirst(ctx);
+			const report = index.usage(request);
+			emit(ctx, "usage", report, formatUsage(report, ctx.style, ctx.io.columns), sync);
 			return 0;
 		}
 		case "stats": {

@@ -165,4 +165,19 @@ export {
 	type SqlJsStatic,
 } from "./store/index.js";
 export type { SyncOptions, SyncProgress, SyncReport } from "./sync/index.js";
-export { flatten, isSessionPath, parseTimeFilter, shortTime } from "./text/index.js";
+export { compactCount, flatten, formatUsd, isSessionPath, parseTimeFilter, shortTime } from "./text/index.js";
+// What the sessions used and cost
+export {
+	type Dashboard,
+	type DashboardRequest,
+	PRICE_SOURCE,
+	type SessionCost,
+	type SessionUsage,
+	type ToolCount,
+	USAGE_GROUPS,
+	type UsageGroup,
+	type UsageReport,
+	type UsageRequest,
+	type UsageRow,
+	type UsageTotals,
+} from "./usage/index.js";

@@ -53,6 +53,7 @@ import {
 	transactions,
 } from "./store/index.js";
 import { type SyncOptions, type SyncReport, syncIndex } from "./sync/index.js";
+import { type Dashboard, type DashboardRequest, type UsageReport, type UsageRequest, usageDashboard, usageReport } from "./usage/index.js";
 
 export interface OpenIndexOptions {
 	/** An initialised FTS5 sql.js module (see `loadEngine` in the Node and web adapters). */
@@ -194,6 +195,16 @@ export class LookbackIndex {
 	/** Projects with their session and message counts. */
 	projects(): ProjectCount[] {
 		return this.reading((db) => projectCounts(db));
+	}
+
+	/** Tokens, cost, sessions, messages and tool calls, grouped (`by`, default day) under a session filter. */
+	usage(request: UsageRequest = {}): UsageReport {
+		return this.reading((db) => usageReport(db, request));
+	}
+
+	/** The viewer's dashboard: cost over time, activity per day, top projects, models, tools and sessions. */
+	dashboard(request: DashboardRequest = {}): Dashboard {
+		return this.reading((db) => usageDashboard(db, request));
 	}
 
 	/** Sessions, messages and last sync, without reading the entries (see `stats` for every figure). */

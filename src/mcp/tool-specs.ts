@@ -130,7 +130,7 @@ ${BUDGET}`,
 	{
 		name: "list_sessions",
 		title: "List recent sessions",
-		description: `List past coding-agent sessions (${AGENTS}), most recently active first, each with its sessionId, project, working directory, start and last-activity times, message count, a preview of its first prompt and a resumeHint. Filter by project, agent and time; time bounds select sessions active in that span.
+		description: `List past coding-agent sessions (${AGENTS}), most recently active first, each with its sessionId, project, working directory, start and last-activity times, message count, a preview of its first prompt, a resumeHint, and what it used where its files say (usage: tokens, costUsd in USD, estimated: true when priced from list prices). Filter by project, agent and time; time bounds select sessions active in that span.
 Sessions of this server's working directory changed in the last ${minutes} minutes are left out as the calling session (leftOut lists them; includeCallingSession: true keeps them).
 ${BUDGET}`,
 		inputSchema: {

@@ -3,6 +3,8 @@
 import type {
 	ActivityDay,
 	BrowseOptions,
+	Dashboard,
+	DashboardRequest,
 	EngineIoCounters,
 	ExportBranchChoice,
 	ExportFormat,
@@ -89,6 +91,8 @@ export interface Calls {
 		redacted: number;
 	};
 	landing(args: Record<string, never>): { activity: ActivityDay[]; projects: ProjectCount[] };
+	/** The usage dashboard, summed in the worker (the page gets a few hundred numbers). */
+	dashboard(args: DashboardRequest): Dashboard;
 	transfer(args: Record<string, never>): Transfer;
 	/** No-server mode: the index this browser keeps (`keep` false: the page found no IndexedDB; `store` "indexeddb": not in OPFS). */
 	openLocal(args: { keep: boolean; store?: "indexeddb" }): IndexInfo;

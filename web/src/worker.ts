@@ -62,6 +62,7 @@ const calls: { [K in keyof Calls]: (args: Parameters<Calls[K]>[0]) => ReturnType
 		return { content: file.content, fileName: file.fileName, mimeType: file.mimeType, redacted };
 	},
 	landing: () => onIndex((index) => ({ activity: index.activity(), projects: index.projects() })),
+	dashboard: (args) => onIndex((index) => index.dashboard(args)),
 	transfer: () => ({ ...(served?.file?.counters ?? { requests: 0, bytes: 0 }), file: localReads() }),
 	openLocal: async ({ keep, store }) => openLocal(await engine, keep, store),
 	scan: (args) => scan(args, (progress) => (self as unknown as Worker).postMessage({ progress } satisfies ProgressMessage)),

@@ -20,6 +20,7 @@ import { useFindHighlights } from "./find-highlight.js";
 import { plural, titleOf } from "./format.js";
 import { Message } from "./Message.js";
 import { type Opener, SessionLink } from "./SessionLink.js";
+import { SessionUsage } from "./SessionUsage.js";
 import { VirtualList } from "./VirtualList.js";
 
 interface Props extends Opener {
@@ -139,6 +140,7 @@ export function Reader({ view, entry, linkTo, onOpen, onClose, exportAs }: Props
 					{spawned.get("")?.length ? <span class="subagents">sub-agents: {agentLinks(spawned.get("")!)}</span> : null}
 				</div>
 				<BranchSummary view={view} to={to} />
+				{view.usage ? <SessionUsage usage={view.usage} /> : null}
 				<CopyButton text={s.resumeHint} />
 				<ExportButtons exportAs={exportAs} branched={(structure?.leaves ?? 1) > 1} />
 				{finding ? (
