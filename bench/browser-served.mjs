@@ -107,15 +107,15 @@ const opened = { readyMs: (await marks(page)).ready, recentMs: (await marks(page
 // A person reads the landing page before typing; meanwhile the page fetches ahead what nearly every query reads.
 // Wait until the server has sent nothing for 500 ms (at most 10 s), and count what it sent from the landing on.
 before = await sent();
-const t1 = performance.now();
+const reading = performance.now();
 let quietSince = performance.now();
-for (let last = before; performance.now() - quietSince < 500 && performance.now() - t1 < 10_000; ) {
+for (let last = before; performance.now() - quietSince < 500 && performance.now() - reading < 10_000; ) {
 	await new Promise((r) => setTimeout(r, 100));
 	const now = await sent();
 	if (now.requests !== last.requests) quietSince = performance.now();
 	last = now;
 }
-const prefetched = { ms: quietSince - t1, ...since(before, await sent()) };
+const prefetched = { ms: quietSince - reading, ...since(before, await sent()) };
 const first = { query: FIRST.query, ...(await typed(page, FIRST.query)) };
 const more = [];
 for (const q of TEN_MORE) more.push({ query: q.query, ...(await typed(page, q.query)) });

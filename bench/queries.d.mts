@@ -1,4 +1,5 @@
 /** Types of the benchmark's query set, for the tests that run it. */
+export const REFERENCE: string;
 export function benchQueries(ctx: { project: string }): {
 	name: string;
 	query: string;

@@ -80,13 +80,13 @@ describe("what a question costs", () => {
 			console.log(`${c.queries} FTS5 queries, ${c.terms} terms, ${c.rows} rows: ${c.q} [${c.fallbacks.join("+")}]`);
 		// Bounded by design: the question as typed, its subject words in three tiers at most, and two reads per word
 		// (or CJK pair) of at most DEFAULTS.wordRankScan rowids for the words fallback. Before (the tiers of the whole
-		// question, then of its subject words, each a pass and a ranking, every word expanded), on this corpus: the
-		// ten-word question 6 queries of 780 terms (now 4 of 220), the thirteen-word one 6 of 1,228 (4 of 312), the
-		// ledger one 22 of 1,056 (8 of 104), the bloom-filter one 16 of 948 (11 of 374).
+		// question, then of its subject words, each a pass and a ranking, every word expanded 24 ways), on this corpus:
+		// the ten-word question 6 queries of 780 terms (now 3 of 69), the thirteen-word one 6 of 1,228 (4 of 120), the
+		// ledger one 22 of 1,056 (8 of 44), the bloom-filter one 16 of 948 (11 of 182); the two words 2 of 96.
 		for (const c of questions) {
 			const units = c.q.includes(" ") ? c.q.split(" ").length : c.q.length - 1;
 			expect(c.queries, c.q).toBeLessThanOrEqual(2 * units + 4);
-			expect(c.terms, c.q).toBeLessThanOrEqual(4 * words.terms);
+			expect(c.terms, c.q).toBeLessThanOrEqual(2 * words.terms);
 			expect(c.rows, c.q).toBeLessThanOrEqual(2 * units * DEFAULTS.wordRankScan);
 		}
 		expect(questions[0].queries).toBeLessThanOrEqual(6);

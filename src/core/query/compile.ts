@@ -3,7 +3,8 @@
  * Words of 3+ characters also match indexed words that contain them (through the vocabulary's trigram
  * index); with `forms`, plain English words also match the vocabulary words sharing their stem; CJK runs
  * become bigram phrases; a lone CJK character becomes a prefix query. Without `positions` (the deep table
- * holds words only), a phrase becomes all of its words. A question's words (`the`, `did`) match only
+ * holds words only), a phrase becomes all of its words. The words of a long query share one budget of
+ * substring expansions (DEFAULTS.substringQueryExpansions). A question's words (`the`, `did`) match only
  * themselves: no one remembers an identifier by them, and expanded they would match almost every entry
  * (`the` → `other`, `there`, …; `did` → `candidate`) at the cost of a term each.
  */
@@ -58,6 +59,8 @@ class Compiler {
 	private readonly positions: boolean;
 	/** Shortest word that also matches the indexed words containing it. */
 	private readonly fragmentMin: number;
+	/** Indexed words containing it that one word of this query may expand to (the query's words share a budget). */
+	private readonly perWord: number;
 	constructor(
 		private readonly expand: Expander,
 		private readonly options: CompileOptions,
@@ -66,6 +69,7 @@ class Compiler {
 		this.substrings = options.substrings ?? true;
 		this.positions = options.positions ?? true;
 		this.fragmentMin = words > 1 ? DEFAULTS.substringMinCharsAmongWords : DEFAULTS.substringMinChars;
+		this.perWord = Math.max(DEFAULTS.substringMinExpansions, Math.floor(DEFAULTS.substringQueryExpansions / Math.max(1, words)));
 	}
 
 	node(node: QueryNode, positive: boolean): string | undefined {
@@ -138,7 +142,7 @@ class Compiler {
 	private single(word: string, positive: boolean, stemmable: boolean): { match: string; absent: boolean } {
 		const more = new Set<string>();
 		if (!isQuestionWord(word)) {
-			if (this.substrings && word.length >= this.fragmentMin) for (const w of this.expand(word)) more.add(w);
+			if (this.substrings && word.length >= this.fragmentMin) for (const w of this.expand(word).slice(0, this.perWord)) more.add(w);
 			if (this.options.forms && stemmable) for (const w of this.options.forms(word)) more.add(w);
 		}
 		more.delete(word);
