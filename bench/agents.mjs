@@ -77,6 +77,7 @@ for (const c of parts.has("indexing") ? corpora : []) {
 		wasm,
 		native,
 		ratio: native.syncMs / wasm.syncMs,
+		cpuRatio: native.syncCpuMs / wasm.syncCpuMs,
 	});
 }
 
@@ -134,28 +135,45 @@ const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${(totalmem()
 const date = new Date().toISOString().slice(0, 10);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
+const callsOf = (r) => (r.calls ? `${r.calls.stat} stats, ${r.calls.readdir} folder listings, ${r.calls.readFile} files read` : "—");
+const p50s = (r) => r.latencies.map((q) => q.p50);
+const p95s = (r) => r.latencies.map((q) => q.p95);
+const perQuery = (key) => median(mixed.latencies.map((q, i) => q[key] / piOnly.latencies[i][key])).toFixed(2);
 const lines = [
 	`lookback, every agent's sessions: ${date}, ${machine}; the ${mb} MB Pi corpus written in each agent's format`,
 	"",
-	"| agent | JSONL MB (on disk) | entries | wasm index s | native index s | wasm MB/s | wasm / native | peak RSS MB |",
-	"|---|---|---|---|---|---|---|---|",
-	...indexing.map(
-		(r) =>
-			`| ${r.agent} | ${f1(r.bytes / 1e6)}${r.diskBytes !== r.bytes ? ` (${f1(r.diskBytes / 1e6)})` : ""} | ${r.entries} | ${f1(r.wasm.syncMs / 1000)} | ${f1(r.native.syncMs / 1000)} | ${f1(r.bytes / 1e6 / (r.wasm.syncMs / 1000))} | ${r.ratio.toFixed(2)}× | ${f1(r.wasm.peakRssMB)} |`,
-	),
-	"",
-	`Queries on a mixed index (the same ${mb} MB of sessions shared out among ${everyAgent.join(", ")}, each in its own format: ${mixed.files} files, ${mixed.entries} entries) against the Pi-only index (${piOnly.files} files, ${piOnly.entries} entries), wasm engine, both in one process, each query on one then the other in turns:`,
-	"",
-	"| query | Pi-only p50 / p95 ms | mixed p50 / p95 ms | sessions found, Pi-only / mixed |",
-	"|---|---|---|---|",
-	...piOnly.latencies.map((q, i) => {
-		const m = mixed.latencies[i];
-		return `| ${q.name} | ${f1(q.p50)} / ${f1(q.p95)} | ${f1(m.p50)} / ${f1(m.p95)} | ${q.sessions} / ${m.sessions} |`;
-	}),
-	"",
-	`Median over queries: Pi-only p50 ${f1(median(piOnly.latencies.map((q) => q.p50)))} ms, mixed ${f1(median(mixed.latencies.map((q) => q.p50)))} ms (${ratio(median(mixed.latencies.map((q) => q.p50)), median(piOnly.latencies.map((q) => q.p50)))}); p95 ${f1(median(piOnly.latencies.map((q) => q.p95)))} ms, mixed ${f1(median(mixed.latencies.map((q) => q.p95)))} ms.  `,
-	`No-change sync of ${files} files: Pi only p50 ${f1(manyPi.p50)} ms (CPU ${f1(manyPi.cpuP50)} ms); shared among ${everyAgent.join(", ")} p50 ${f1(manyMixed.p50)} ms (CPU ${f1(manyMixed.cpuP50)} ms): ${ratio(manyMixed.p50, manyPi.p50)} wall, ${ratio(manyMixed.cpuP50, manyPi.cpuP50)} CPU.`,
-	"",
+	...(indexing.length === 0
+		? []
+		: [
+				"| agent | JSONL MB (on disk) | entries | wasm index s (CPU s) | native index s (CPU s) | wasm MB/s | wasm / native, wall (CPU) | peak RSS MB |",
+				"|---|---|---|---|---|---|---|---|",
+				...indexing.map(
+					(r) =>
+						`| ${r.agent} | ${f1(r.bytes / 1e6)}${r.diskBytes !== r.bytes ? ` (${f1(r.diskBytes / 1e6)})` : ""} | ${r.entries} | ${f1(r.wasm.syncMs / 1000)} (${f1(r.wasm.syncCpuMs / 1000)}) | ${f1(r.native.syncMs / 1000)} (${f1(r.native.syncCpuMs / 1000)}) | ${f1(r.bytes / 1e6 / (r.wasm.syncMs / 1000))} | ${r.ratio.toFixed(2)}× (${r.cpuRatio.toFixed(2)}×) | ${f1(r.wasm.peakRssMB)} |`,
+				),
+				"",
+			]),
+	...(piOnly.latencies.length === 0
+		? []
+		: [
+				`Queries on a mixed index (the same ${mb} MB of sessions shared out among ${everyAgent.join(", ")}, each in its own format: ${mixed.files} files, ${mixed.entries} entries) against the Pi-only index (${piOnly.files} files, ${piOnly.entries} entries), wasm engine, both in one process, each query on one then the other in turns:`,
+				"",
+				"| query | Pi-only p50 / p95 ms (CPU p50) | mixed p50 / p95 ms (CPU p50) | sessions found, Pi-only / mixed |",
+				"|---|---|---|---|",
+				...piOnly.latencies.map((q, i) => {
+					const m = mixed.latencies[i];
+					return `| ${q.name} | ${f1(q.p50)} / ${f1(q.p95)} (${f1(q.cpuP50)}) | ${f1(m.p50)} / ${f1(m.p95)} (${f1(m.cpuP50)}) | ${q.sessions} / ${m.sessions} |`;
+				}),
+				"",
+				`Median over queries: Pi-only p50 ${f1(median(p50s(piOnly)))} ms, mixed ${f1(median(p50s(mixed)))} ms; p95 ${f1(median(p95s(piOnly)))} ms, mixed ${f1(median(p95s(mixed)))} ms. Mixed against Pi-only, the median of the per-query ratios: p50 ${perQuery("p50")}×, p95 ${perQuery("p95")}×, CPU time p50 ${perQuery("cpuP50")}×.`,
+				"",
+			]),
+	...(manyPi.p50 === undefined
+		? []
+		: [
+				`No-change sync of ${files} files: Pi only p50 ${f1(manyPi.p50)} ms (CPU ${f1(manyPi.cpuP50)} ms); shared among ${everyAgent.join(", ")} p50 ${f1(manyMixed.p50)} ms (CPU ${f1(manyMixed.cpuP50)} ms): ${ratio(manyMixed.p50, manyPi.p50)} wall, ${ratio(manyMixed.cpuP50, manyPi.cpuP50)} CPU; file system calls per sync, Pi only ${callsOf(manyPi)}, shared ${callsOf(manyMixed)}.`,
+				"",
+			]),
 ];
 const text = lines.join("\n");
 console.log(text);
