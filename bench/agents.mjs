@@ -135,6 +135,11 @@ const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${(totalmem()
 const date = new Date().toISOString().slice(0, 10);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
+/** Files the sync skipped (too large to read whole, …), when any. */
+const skippedOf = (build) => {
+	const n = Object.values(build.skipped ?? {}).reduce((a, b) => a + b, 0);
+	return n > 0 ? ` (${n} files skipped: ${JSON.stringify(build.skipped)})` : "";
+};
 const callsOf = (r) => (r.calls ? `${r.calls.stat} stats, ${r.calls.readdir} folder listings, ${r.calls.readFile} files read` : "—");
 const p50s = (r) => r.latencies.map((q) => q.p50);
 const p95s = (r) => r.latencies.map((q) => q.p95);
@@ -149,7 +154,7 @@ const lines = [
 				"|---|---|---|---|---|---|---|---|",
 				...indexing.map(
 					(r) =>
-						`| ${r.agent} | ${f1(r.bytes / 1e6)}${r.diskBytes !== r.bytes ? ` (${f1(r.diskBytes / 1e6)})` : ""} | ${r.entries} | ${f1(r.wasm.syncMs / 1000)} (${f1(r.wasm.syncCpuMs / 1000)}) | ${f1(r.native.syncMs / 1000)} (${f1(r.native.syncCpuMs / 1000)}) | ${f1(r.bytes / 1e6 / (r.wasm.syncMs / 1000))} | ${r.ratio.toFixed(2)}× (${r.cpuRatio.toFixed(2)}×) | ${f1(r.wasm.peakRssMB)} |`,
+						`| ${r.agent} | ${f1(r.bytes / 1e6)}${r.diskBytes !== r.bytes ? ` (${f1(r.diskBytes / 1e6)})` : ""} | ${r.entries}${skippedOf(r.wasm)} | ${f1(r.wasm.syncMs / 1000)} (${f1(r.wasm.syncCpuMs / 1000)}) | ${f1(r.native.syncMs / 1000)} (${f1(r.native.syncCpuMs / 1000)}) | ${f1(r.bytes / 1e6 / (r.wasm.syncMs / 1000))} | ${r.ratio.toFixed(2)}× (${r.cpuRatio.toFixed(2)}×) | ${f1(r.wasm.peakRssMB)} |`,
 				),
 				"",
 			]),

@@ -30,14 +30,15 @@ const a = process.argv.indexOf("--agents");
 const agents = a >= 0 ? process.argv[a + 1].split(",") : ["pi"];
 const base = join("bench", "corpus", agents.length === 1 && agents[0] === "pi" ? `many-${count}` : `many-${count}-${agents.join("-")}`);
 const root = join(base, "sessions");
-/** Each agent's root in its own layout, and how one small session of it is written. */
+/** Each agent's root in its own layout; its small sessions are written by `write` (below). A new agent: one entry. */
 const LAYOUTS = {
-	pi: { path: root, layout: "nested", agent: "pi" },
-	claude: { path: join(base, "claude", "projects"), layout: "claude", agent: "claude" },
-	codex: { path: join(base, "codex"), layout: "codex", agent: "codex" },
-	gemini: { path: join(base, "gemini", "tmp"), layout: "gemini", agent: "gemini" },
+	pi: { path: root, layout: "nested", agent: "pi", write: piSession },
+	claude: { path: join(base, "claude", "projects"), layout: "claude", agent: "claude", write: claudeSession },
+	codex: { path: join(base, "codex"), layout: "codex", agent: "codex", write: codexSession },
+	gemini: { path: join(base, "gemini", "tmp"), layout: "gemini", agent: "gemini", write: geminiSession },
 };
-const roots = agents.map((name) => LAYOUTS[name]);
+for (const name of agents) if (!LAYOUTS[name]) throw new Error(`sync-many: no small-session writer for ${name} (LAYOUTS)`);
+const roots = agents.map((name) => ({ path: LAYOUTS[name].path, layout: LAYOUTS[name].layout, agent: name }));
 function claudeSession(n) {
 	const id = `0000${n.toString(16).padStart(4, "0")}-0000-4000-8000-000000000000`;
 	const dir = join(LAYOUTS.claude.path, `-home-dev-p${n % 30}`);
@@ -107,44 +108,33 @@ function geminiSession(n) {
 		`${lines.map((l) => JSON.stringify(l)).join("\n")}\n`,
 	);
 }
+/** A Pi session in its project's folder. */
+function piSession(n) {
+	const dir = join(root, `--home-dev-p${n % 30}--`);
+	mkdirSync(dir, { recursive: true });
+	const id = `0000${n.toString(16).padStart(4, "0")}-0000-7000-8000-000000000000`;
+	const lines = [
+		{ type: "session", version: 3, id, timestamp: "2026-11-01T00:00:00Z", cwd: `/home/dev/p${n % 30}` },
+		{
+			type: "message",
+			id: "a1",
+			parentId: null,
+			timestamp: "2026-11-01T00:00:01Z",
+			message: { role: "user", content: [{ type: "text", text: `task ${n}: fix the flaky test in module${n % 97}` }], timestamp: 0 },
+		},
+		{
+			type: "message",
+			id: "a2",
+			parentId: "a1",
+			timestamp: "2026-11-01T00:00:02Z",
+			message: { role: "assistant", content: [{ type: "text", text: `done with task ${n}` }], timestamp: 0 },
+		},
+	];
+	writeFileSync(join(dir, `2026-11-01T00-00-00-000Z_${id}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+}
 if (!existsSync(base)) {
 	if (agents.includes("codex")) await init();
-	for (let n = 0; n < count; n++) {
-		const agent = agents[n % agents.length];
-		if (agent === "claude") {
-			claudeSession(n);
-			continue;
-		}
-		if (agent === "codex") {
-			codexSession(n);
-			continue;
-		}
-		if (agent === "gemini") {
-			geminiSession(n);
-			continue;
-		}
-		const dir = join(root, `--home-dev-p${n % 30}--`);
-		mkdirSync(dir, { recursive: true });
-		const id = `0000${n.toString(16).padStart(4, "0")}-0000-7000-8000-000000000000`;
-		const lines = [
-			{ type: "session", version: 3, id, timestamp: "2026-11-01T00:00:00Z", cwd: `/home/dev/p${n % 30}` },
-			{
-				type: "message",
-				id: "a1",
-				parentId: null,
-				timestamp: "2026-11-01T00:00:01Z",
-				message: { role: "user", content: [{ type: "text", text: `task ${n}: fix the flaky test in module${n % 97}` }], timestamp: 0 },
-			},
-			{
-				type: "message",
-				id: "a2",
-				parentId: "a1",
-				timestamp: "2026-11-01T00:00:02Z",
-				message: { role: "assistant", content: [{ type: "text", text: `done with task ${n}` }], timestamp: 0 },
-			},
-		];
-		writeFileSync(join(dir, `2026-11-01T00-00-00-000Z_${id}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
-	}
+	for (let n = 0; n < count; n++) LAYOUTS[agents[n % agents.length]].write(n);
 }
 const indexPath = join("bench", "out", `${base.split(/[\\/]/).pop()}.db`);
 for (const leftover of [indexPath, `${indexPath}.locks`]) rmSync(leftover, { force: true, recursive: true });

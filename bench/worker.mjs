@@ -80,6 +80,7 @@ async function build() {
 		vocabulary: st.vocabulary,
 		peakRssMB: peakRssMB(),
 		warnings: report.warnings,
+		skipped: report.skipped,
 	};
 }
 
