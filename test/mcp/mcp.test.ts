@@ -66,6 +66,45 @@ describe("lookback mcp", () => {
 		expect(chinese[0].sessionId).toBe(SAMPLE.chinese);
 	});
 
+	it("takes the agent's other phrasings, and searches inside one session page by page", async () => {
+		const s = await server(agentDir());
+		const { tools } = await s.client.listTools();
+		const props = tools.find((t) => t.name === "search_sessions")!.inputSchema.properties as Record<string, { maxItems?: number }>;
+		expect(props.queryVariants.maxItems).toBe(DEFAULTS.maxQueryVariants);
+		// Only the variant names the session: the Spanish query alone finds nothing.
+		expect((json(await call(s, "search_sessions", { query: "cola de mensajes replicada" })).results as Hit[]).length).toBe(0);
+		const fused = json(await call(s, "search_sessions", { query: "cola de mensajes replicada", queryVariants: ["RabbitMQ"] }));
+		const first = (fused.results as (Hit & { foundBy?: string[] })[])[0];
+		expect(first.sessionId).toBe(SAMPLE.branched);
+		expect(first.foundBy).toEqual(["RabbitMQ"]);
+		expect(fused.variants).toEqual(["RabbitMQ"]);
+
+		type InSession = { mode: string; total: number; next?: number; matches: { entryId: string; branchState: string; snippet: string }[] };
+		const whole = json(await call(s, "search_sessions", { query: "queue", sessionId: SAMPLE.branched, limit: 50 })) as InSession;
+		expect(whole.mode).toBe("in-session");
+		expect(whole.total).toBe(whole.matches.length);
+		expect(new Set(whole.matches.map((m) => m.branchState))).toEqual(new Set(["active", "abandoned"]));
+		const paged: string[] = [];
+		for (let offset: number | undefined = 0, calls = 0; offset !== undefined && calls < 20; calls++) {
+			const page = json(await call(s, "search_sessions", { query: "queue", sessionId: SAMPLE.branched, limit: 2, offset })) as InSession;
+			paged.push(...page.matches.map((m) => m.entryId));
+			offset = page.next;
+		}
+		expect(paged).toEqual(whole.matches.map((m) => m.entryId));
+		for (const [args, reason] of [
+			[{ query: "queue", sessionId: SAMPLE.branched, project: "x" }, /project goes with a search over sessions/],
+			[{ query: "queue", sessionId: SAMPLE.branched, queryVariants: ["a"] }, /queryVariants goes with a search over sessions/],
+			[{ query: "queue", offset: 2 }, /offset goes with sessionId/],
+			[{ query: "queue", queryVariants: "RabbitMQ" }, /queryVariants must be a list of strings/],
+			[{ query: "queue", queryVariants: ["a", "b", "c", "d"] }, /queryVariants holds at most 3/],
+			[{ query: "queue", sessionId: "no-such-session" }, /no indexed session/],
+		] as const) {
+			const r = await call(s, "search_sessions", args);
+			expect(r.isError, `${JSON.stringify(args)} → ${r.text}`).toBe(true);
+			expect(r.text).toMatch(reason);
+		}
+	});
+
 	it("reads a session whole, around an entry, and page by page", async () => {
 		const s = await server(agentDir());
 		const whole = json(await call(s, "read_session", { sessionId: SAMPLE.bash }));
