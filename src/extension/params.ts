@@ -1,7 +1,13 @@
 /** The `session_search` tool's parameters, every one optional and described for the model. */
 
 import { type Static, Type } from "@sinclair/typebox";
-import { AGENT_KINDS, DEFAULTS, ROLES, SCOPES, type StoreAction } from "../core/index.js";
+// The few modules these come from, not the core's barrel: the extension's entry loads this file, and Pi pays for
+// every module it loads before the first search needs it.
+import { DEFAULTS } from "../core/defaults.js";
+import type { StoreAction } from "../core/index.js";
+import { ROLES } from "../core/parse/roles.js";
+import { AGENT_KINDS } from "../core/parse/source.js";
+import { SCOPES } from "../core/query/session-filter.js";
 
 /** A string enum as plain JSON Schema `{type: "string", enum}` (what pi-ai's StringEnum makes; Google's API rejects anyOf of literals). */
 function StringEnum<T extends readonly string[]>(values: T, options: { description: string }) {

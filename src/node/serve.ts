@@ -19,6 +19,8 @@ export interface ServeOptions {
 	webDir: string;
 	/** Port on 127.0.0.1 (default: any free one). */
 	port?: number;
+	/** Who makes the read-optimised copy (default: this process; `lookback serve` has its indexer process make it). */
+	makeSnapshot?: (indexPath: string, to: string) => Promise<void>;
 }
 
 export interface Serving {
@@ -57,7 +59,7 @@ function byteRange(header: string | undefined, size: number): { start: number; e
 }
 
 export async function serveViewer(options: ServeOptions): Promise<Serving> {
-	const snapshot = readSnapshots(options.indexPath);
+	const snapshot = readSnapshots(options.indexPath, options.makeSnapshot);
 	const page = (name: string) => join(options.webDir, name);
 	const routes: Record<string, string> = {
 		"/": page("index.html"),

@@ -1,0 +1,33 @@
+/**
+ * The indexer process: started by a long-lived host (the Pi and omp extension, `lookback serve`, `lookback
+ * mcp`) through indexer.ts, it parses, indexes and commits so that the host's event loop never does. Built as
+ * dist/indexer.js for Node (started with --no-concurrent-recompilation, so that its exit cannot hang in V8's
+ * shutdown deadlock, nodejs/node#54918); Bun runs this file as it is. When its host goes away it finishes the
+ * sync at hand — a first index survives a short print-mode run — and exits.
+ */
+
+import { setPriority } from "node:os";
+import type { FromIndexer, ToIndexer } from "./indexer-messages.js";
+import { IndexerWork } from "./indexer-work.js";
+
+const send = process.send?.bind(process);
+if (!send) {
+	process.stderr.write("lookback: indexer-child runs as the indexer process of a lookback host (src/node/indexer.ts)\n");
+	process.exit(2);
+}
+process.title = "lookback-indexer";
+try {
+	// Behind the host and the person's other work on a busy machine: the index can wait a moment, a keystroke cannot.
+	setPriority(10);
+} catch {
+	// not allowed here: the default priority
+}
+
+const work = new IndexerWork((message: FromIndexer) => {
+	if (process.connected) send(message);
+});
+process.on("message", (message: ToIndexer) => work.handle(message));
+process.on("disconnect", () => {
+	work.hostGone();
+	void work.idle().then(() => process.exit(0));
+});
