@@ -15,8 +15,13 @@ import { fileURLToPath } from "node:url";
 const FLAG = "--no-concurrent-recompilation";
 const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
 
+/** Node ≥ 22.15 replaces this process with the new one (POSIX); elsewhere this one stays to hand things on. */
+const execve = (process as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never }).execve;
+
 if (isBun || process.execArgv.includes(FLAG)) await import("./cli-main.js");
-else {
+else if (execve && process.platform !== "win32") {
+	execve(process.execPath, [process.execPath, FLAG, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], process.env);
+} else {
 	const child = spawn(process.execPath, [FLAG, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
 		stdio: "inherit",
 	});

@@ -24,7 +24,8 @@ try {
 }
 
 const work = new IndexerWork((message: FromIndexer) => {
-	if (process.connected) send(message);
+	// A host that has just gone (its exit not yet seen as "disconnect") makes the write fail: nobody is left to tell.
+	if (process.connected) send(message, undefined, undefined, () => undefined);
 });
 process.on("message", (message: ToIndexer) => work.handle(message));
 process.on("disconnect", () => {

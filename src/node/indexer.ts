@@ -11,7 +11,7 @@
  */
 
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, openSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { LookbackError } from "../core/errors.js";
 import type { SyncReport } from "../core/index.js";
@@ -79,9 +79,11 @@ function childCommand(): { exe: string; args: string[]; env: Record<string, stri
 function childTransport(onMessage: (m: FromIndexer) => void, onGone: (why: string) => void): Transport | undefined {
 	const command = childCommand();
 	if (!command) return undefined;
+	// Its errors go nowhere unless LOOKBACK_INDEXER_LOG names a file to append them to.
+	const log = process.env.LOOKBACK_INDEXER_LOG;
 	const child = spawn(command.exe, command.args, {
 		// Nothing of the host's terminal: the child must never write into a TUI, nor die with the host's pipes.
-		stdio: ["ignore", "ignore", "ignore", "ipc"],
+		stdio: ["ignore", "ignore", log ? openSync(log, "a") : "ignore", "ipc"],
 		detached: true,
 		env: { ...process.env, ...command.env },
 	});
