@@ -117,8 +117,8 @@ async function printRun({ extension, prompt, indexPath }) {
 			for (const line of readFileSync(join(sessions, name, f), "utf8").split("\n")) {
 				if (!line.includes('"toolName":"session_search"') || !line.includes('"toolResult"')) continue;
 				const e = JSON.parse(line);
-				if (extension && e.message.isError) throw new Error(`session_search failed: ${e.message.content[0].text}`);
-				reply = extension ? JSON.parse(e.message.content[0].text) : undefined;
+				if (!extension) continue;
+				reply = e.message.isError ? { error: e.message.content[0].text } : JSON.parse(e.message.content[0].text);
 			}
 		}
 	}
@@ -135,7 +135,9 @@ async function printRuns(options, fresh = false) {
 		if (fresh) await stopIndexer(indexPath);
 	}
 	const indexing = runs.map((r) => r.reply?.indexing).filter(Boolean);
+	const errors = runs.map((r) => r.reply?.error).filter(Boolean);
 	return {
+		...(errors.length ? { errors } : {}),
 		ms: median(runs.map((r) => r.ms)),
 		rssMB: median(runs.map((r) => r.rssMB)),
 		...(indexing.length ? { indexing: indexing[0] } : {}),

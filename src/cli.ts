@@ -20,7 +20,11 @@ const execve = (process as { execve?: (file: string, args: string[], env: NodeJS
 
 if (isBun || process.execArgv.includes(FLAG)) await import("./cli-main.js");
 else if (execve && process.platform !== "win32") {
-	execve(process.execPath, [process.execPath, FLAG, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], process.env);
+	execve(
+		process.execPath,
+		[process.execPath, FLAG, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+		process.env,
+	);
 } else {
 	const child = spawn(process.execPath, [FLAG, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
 		stdio: "inherit",

@@ -13,6 +13,7 @@ import { DEFAULTS } from "../core/defaults.js";
 import { errorMessage } from "../core/errors.js";
 import type { EngineInfo, SyncReport } from "../core/index.js";
 import { type SyncState, syncState } from "../core/replies/sync-state.js";
+import { IndexLocks } from "./index-locks.js";
 import { Indexer, type IndexerHooks, type IndexerPlace } from "./indexer.js";
 import { bytesLeft } from "./indexer-slot.js";
 import type { NodeIndex, NodeIndexOptions } from "./open.js";
@@ -35,6 +36,10 @@ export interface IndexStatus {
 	error?: string;
 }
 
+/** At most this long a read waits, off the event loop, for another process's commit to end (the engine's own wait follows). */
+const COMMIT_WAIT_MS = 10_000;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 export interface HostIndexOptions extends IndexerHooks {
 	/** A search waits for a sync of at most this many bytes (default `DEFAULTS.syncWaitBytes`). */
 	waitBytes?: number;
@@ -43,7 +48,9 @@ export interface HostIndexOptions extends IndexerHooks {
 export class HostIndex {
 	readonly indexer: Indexer;
 	private opening?: Promise<NodeIndex>;
-	private opened?: NodeIndex;
+	private current?: NodeIndex;
+	/** This host's view of the lock files (to see another process commit), once the index is open. */
+	private locks = { pendingFree: () => true };
 	private failure?: string;
 	private readonly waitBytes: number;
 
@@ -55,14 +62,26 @@ export class HostIndex {
 		this.waitBytes = hooks.waitBytes ?? DEFAULTS.syncWaitBytes;
 	}
 
-	/** The index, opened on first use (after the indexer, which creates or rebuilds it); a failed open is tried again by the next call. */
-	open(): Promise<NodeIndex> {
+	/**
+	 * The index, opened on first use (after the indexer, which creates or rebuilds it); a failed open is tried
+	 * again by the next call. Resolves once no other process is committing: a read started during a commit
+	 * waits for it inside the engine, where the wait blocks the host's event loop; this wait does not.
+	 */
+	async open(): Promise<NodeIndex> {
+		const opened = await this.opened();
+		const deadline = Date.now() + COMMIT_WAIT_MS;
+		while (!this.locks.pendingFree() && Date.now() < deadline) await sleep(2);
+		return opened;
+	}
+
+	private opened(): Promise<NodeIndex> {
 		this.opening ??= this.indexer
-			.ready()
+			.awaited(this.indexer.ready())
 			.then(async () => (await import("./open.js")).openNodeIndex(this.options))
 			.then(
 				(opened) => {
-					this.opened = opened;
+					this.current = opened;
+					this.locks = new IndexLocks(opened.indexPath);
 					this.failure = undefined;
 					return opened;
 				},
@@ -88,18 +107,21 @@ export class HostIndex {
 
 	/** The index brought up to date when that is little work, and what the reply should say about it. */
 	async fresh(): Promise<{ opened: NodeIndex; state: SyncState }> {
-		const [opened, state] = await Promise.all([this.open(), this.settle()]);
-		return { opened, state };
+		// The engine loads and the index opens here while the indexer syncs.
+		const opening = this.opened();
+		opening.catch(() => undefined);
+		const state = await this.settle();
+		return { opened: await this.open(), state };
 	}
 
 	/** Wait for the sync (started now, or the one running) when little is left of it; what a reply should say about it. */
 	async settle(): Promise<SyncState> {
 		const run = this.indexer.sync();
 		// Where a sync that runs already stands now (a first index near its end is worth the wait), else its plan.
-		const plan = this.indexer.progress ?? (await run.planned);
+		const plan = this.indexer.progress ?? (await this.indexer.awaited(run.planned));
 		if (plan && bytesLeft(plan) > this.waitBytes) return this.indexingState();
 		try {
-			return syncState(await run.done);
+			return syncState(await this.indexer.awaited(run.done));
 		} catch (error) {
 			return { syncWarning: { kind: "sync-failed", error: errorMessage(error) } };
 		}
@@ -122,7 +144,7 @@ export class HostIndex {
 	}
 
 	status(): IndexStatus {
-		const opened = this.opened;
+		const opened = this.current;
 		if (!opened)
 			return { state: this.failure ? "failed" : this.opening ? "opening" : "not-opened", ...(this.failure ? { error: this.failure } : {}) };
 		const r = this.indexer.lastReport;
@@ -155,8 +177,8 @@ export class HostIndex {
 	/** Close the index here and let go of the indexer: a sync it runs goes on to its end in its own process. */
 	close(): void {
 		this.indexer.close();
-		this.opened?.index.close();
-		this.opened = undefined;
+		this.current?.index.close();
+		this.current = undefined;
 		this.opening = undefined;
 	}
 }

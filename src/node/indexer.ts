@@ -117,7 +117,6 @@ export class Indexer {
 	private transport?: Transport;
 	private opened?: Deferred<string>;
 	private current?: { planned: Deferred<IndexingProgress | undefined>; done: Deferred<SyncReport | undefined> };
-	private openPending = false;
 	private readonly snapshots = new Map<number, Deferred<void>>();
 	private nextSnapshot = 1;
 	/** Holds the host's event loop open while it awaits the indexer (the channel itself holds nothing). */
@@ -147,16 +146,9 @@ export class Indexer {
 		const onMessage = (message: FromIndexer) => this.receive(message);
 		const transport = (!this.hooks.inProcess && childTransport(onMessage, (why) => this.gone(transport, why))) || hostTransport(onMessage);
 		this.transport = transport;
-		const opened = (this.opened = deferred());
-		this.openPending = true;
-		const settled = () => {
-			if (this.opened === opened) this.openPending = false;
-			this.hold();
-		};
-		opened.promise.then(settled, settled);
+		this.opened = deferred();
 		// The environment decides the session roots and the engine: the indexer gets a plain copy of it.
 		transport.send({ type: "open", options: { ...this.options, env: { ...(this.options.env ?? process.env) } } });
-		this.hold();
 		return transport;
 	}
 
@@ -167,11 +159,9 @@ export class Indexer {
 		const error = new Error(why);
 		this.opened?.reject(error);
 		this.opened = undefined;
-		this.openPending = false;
 		this.endSync(error);
 		for (const s of this.snapshots.values()) s.reject(error);
 		this.snapshots.clear();
-		this.hold();
 	}
 
 	private receive(message: FromIndexer): void {
@@ -185,7 +175,6 @@ export class Indexer {
 				this.transport?.close();
 				this.transport = undefined;
 				this.opened = undefined;
-				this.openPending = false;
 				this.endSync(new Error(message.error));
 				break;
 			case "progress":
@@ -208,7 +197,6 @@ export class Indexer {
 				break;
 			}
 		}
-		this.hold();
 	}
 
 	private endSync(error: Error | undefined, report?: SyncReport): void {
@@ -222,9 +210,26 @@ export class Indexer {
 		this.hooks.onSynced?.();
 	}
 
-	/** Keep the loop open while anything is awaited from the indexer, and only then. */
+	/**
+	 * Wait for `promise` with the host's event loop held open (the channel to the indexer holds nothing, so a host
+	 * with nothing else to do would exit in the middle). A sync started and not awaited holds nothing: a
+	 * print-mode Pi exits when it is done, and the sync goes on in the indexer.
+	 */
+	async awaited<T>(promise: Promise<T>): Promise<T> {
+		this.awaiting++;
+		this.hold();
+		try {
+			return await promise;
+		} finally {
+			this.awaiting--;
+			this.hold();
+		}
+	}
+
+	private awaiting = 0;
+
 	private hold(): void {
-		const waiting = this.current !== undefined || this.snapshots.size > 0 || this.openPending;
+		const waiting = this.awaiting > 0;
 		if (waiting && !this.keepAlive) this.keepAlive = setInterval(() => undefined, 1 << 30);
 		else if (!waiting && this.keepAlive) {
 			clearInterval(this.keepAlive);
@@ -244,7 +249,6 @@ export class Indexer {
 			const transport = this.start();
 			this.current = { planned: deferred(), done: deferred() };
 			transport.send({ type: "sync" });
-			this.hold();
 		}
 		return { planned: this.current.planned.promise, done: this.current.done.promise };
 	}
@@ -261,8 +265,7 @@ export class Indexer {
 		const waiting = deferred<void>();
 		this.snapshots.set(id, waiting);
 		transport.send({ type: "snapshot", id, from, to });
-		this.hold();
-		return waiting.promise;
+		return this.awaited(waiting.promise);
 	}
 
 	/** Let go of the indexer: a sync it runs goes on to its end in its own process, and then it exits. */
