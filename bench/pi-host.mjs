@@ -33,7 +33,12 @@ const PI =
 	release === "0.73.1"
 		? [resolve("node_modules", ".bin", "pi")]
 		: [NODE22, resolve(".tools", "pi-current", "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js")];
-const files = readdirSync(sessions, { recursive: true }).filter((f) => String(f).endsWith(".jsonl")).length;
+/** Session files lookback indexes (Pi's own sessions of the bench's working folder are in a skipped `--tmp-…` folder). */
+const files = readdirSync(sessions, { recursive: true }).filter(
+	(f) => String(f).endsWith(".jsonl") && !/^--(private-)?tmp-/.test(String(f)),
+).length;
+/** No wait of the bench is unbounded: a first index of 2 GB takes minutes, none takes an hour. */
+const WAIT_MS = 3_600_000;
 const scratch = mkdtempSync(join(tmpdir(), "lookback-pi-host-"));
 const cwd = join(scratch, "proj");
 mkdirSync(cwd, { recursive: true });
@@ -231,7 +236,7 @@ async function firstIndex(extension, bareMs = 20_000) {
 				await sleep(bareMs);
 				return { ready, done: Date.now() };
 			}
-			while ((await sessionsIn(indexPath)) < files) await sleep(1000);
+			while ((await sessionsIn(indexPath)) < files && Date.now() - ready < WAIT_MS) await sleep(1000);
 			return { ready, done: Date.now() };
 		},
 	});
@@ -283,8 +288,10 @@ async function runsUntilComplete() {
 		await printRun({ extension: true, prompt: "hello", indexPath });
 		runs++;
 		firstExit ??= Date.now();
-		// A first index that goes on after a run's exit is let finish before deciding on another run.
-		while (indexerRunning(indexPath)) await sleep(1000);
+		// A first index that goes on after a run's exit is let finish before deciding on another run: its process may
+		// not have taken the indexer slot yet when Pi exits (it loads its engine first), so it is given a few seconds.
+		for (let i = 0; i < 20 && !indexerRunning(indexPath); i++) await sleep(250);
+		for (const until = Date.now() + WAIT_MS; indexerRunning(indexPath) && Date.now() < until; ) await sleep(1000);
 		if ((await sessionsIn(indexPath)) >= files) break;
 	}
 	return {

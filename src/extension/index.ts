@@ -7,10 +7,12 @@
 
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { DEFAULTS, thousands } from "../core/defaults.js";
-import { type CallArgs, type SessionSearchParams, sessionSearchParams } from "./params.js";
+import type { CallArgs } from "./modes.js";
+import { type SessionSearchParams, sessionSearchParams } from "./params.js";
 import { renderCall, renderResult } from "./render.js";
 import type { ToolDetails } from "./run-tool.js";
 import { endSession, hostIndex, startBackgroundIndex } from "./shared-index.js";
+import { loadTool } from "./tool-loader.js";
 
 const DESCRIPTION = `Search every past session on this machine (all projects) of every coding agent: Pi, omp, Claude Code, Codex, Gemini CLI and OpenCode, without re-reading files. Each result names its agent and the command that resumes it; pass agent to search one agent only.
 Modes: query → sessions ranked by their best matching message (the top one with the messages around the hit and the session's first and last messages); sessionId → read that session's active branch (first ${DEFAULTS.readHead} and last ${DEFAULTS.readTail} messages when long); sessionId + aroundMessageId → the messages around an entry (pass branchTip to stay on a branch); no arguments → recent sessions; action keyword/content/list → omp-session-store style.
@@ -38,7 +40,7 @@ export default function lookbackExtension(pi: ExtensionAPI): void {
 		// omp hides extension tools from the model unless they are "essential"; Pi ignores the field.
 		...({ loadMode: "essential" } as object),
 		async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
-			const [{ runSessionSearch }, { liveContextFilter }] = await Promise.all([import("./run-tool.js"), import("./live-context.js")]);
+			const { runSessionSearch, liveContextFilter } = await loadTool();
 			const host = hostIndex(ctx.sessionManager.getSessionDir() || undefined);
 			const run = await runSessionSearch(host, params as SessionSearchParams, liveContextFilter(ctx.sessionManager));
 			return { content: [{ type: "text", text: run.text }], details: run.details };

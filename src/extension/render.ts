@@ -4,7 +4,7 @@
  */
 
 import { Text } from "@mariozechner/pi-tui";
-import { type CallArgs, callSubject, modeOf } from "./params.js";
+import { type CallArgs, callSubject, modeOf } from "./modes.js";
 
 /** Last `count` lines and how many came before them. */
 export function collapsed(lines: string[], count = 5): { shown: string[]; hidden: number } {

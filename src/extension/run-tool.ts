@@ -24,7 +24,8 @@ import { ompMetadata } from "../node/omp-files.js";
 import type { NodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
 import { sessionFiles } from "../node/session-files.js";
-import { type Mode, modeOf, type SessionSearchParams } from "./params.js";
+import { type Mode, modeOf } from "./modes.js";
+import type { SessionSearchParams } from "./params.js";
 import { summaryLines } from "./summary-lines.js";
 import type { ToolReply } from "./tool-reply.js";
 

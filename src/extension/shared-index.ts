@@ -10,6 +10,7 @@ import { HostIndex } from "../node/host-index.js";
 import type { IndexingProgress } from "../node/indexer-slot.js";
 import { bytesLeft } from "../node/indexer-slot.js";
 import { piAgentDir } from "../node/paths.js";
+import { loadTool } from "./tool-loader.js";
 
 /** The part of Pi's and omp's `ctx.ui` the status line needs. */
 interface StatusLine {
@@ -52,7 +53,7 @@ export function hostIndex(sessionDir?: string): HostIndex {
 		const extra = sessionDir && !sessionDir.startsWith(agentSessions) ? [sessionDir] : [];
 		return new HostIndex(
 			{ sessionsDirs: extra, indexPath: process.env.LOOKBACK_INDEX || undefined },
-			{ onProgress: showProgress, onSynced: clearProgress },
+			{ onProgress: showProgress, onSynced: clearProgress, open: async (options) => (await loadTool()).openNodeIndex(options) },
 		);
 	})();
 	return shared.host;

@@ -43,6 +43,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export interface HostIndexOptions extends IndexerHooks {
 	/** A search waits for a sync of at most this many bytes (default `DEFAULTS.syncWaitBytes`). */
 	waitBytes?: number;
+	/** How the index is opened here (default `openNodeIndex`, loaded when first needed; the Pi extension's comes from its tool bundle). */
+	open?: (options: NodeIndexOptions) => Promise<NodeIndex>;
 }
 
 export class HostIndex {
@@ -53,6 +55,7 @@ export class HostIndex {
 	private locks = { pendingFree: () => true };
 	private failure?: string;
 	private readonly waitBytes: number;
+	private readonly openHere?: HostIndexOptions["open"];
 
 	constructor(
 		private readonly options: NodeIndexOptions,
@@ -60,6 +63,7 @@ export class HostIndex {
 	) {
 		this.indexer = new Indexer(options, hooks);
 		this.waitBytes = hooks.waitBytes ?? DEFAULTS.syncWaitBytes;
+		this.openHere = hooks.open;
 	}
 
 	/**
@@ -77,7 +81,7 @@ export class HostIndex {
 	private opened(): Promise<NodeIndex> {
 		this.opening ??= this.indexer
 			.awaited(this.indexer.ready())
-			.then(async () => (await import("./open.js")).openNodeIndex(this.options))
+			.then(async () => (this.openHere ? this.openHere(this.options) : (await import("./open.js")).openNodeIndex(this.options)))
 			.then(
 				(opened) => {
 					this.current = opened;

@@ -5,9 +5,9 @@
  * open, so the host exits as it would without it, while a sync it started — a first index — goes on to its end.
  *
  * Which file the child runs: `dist/indexer.js` (built by `npm run build`, by `prepack` into the package, and
- * by `prepare` in a clone after `npm ci`), found beside the bundle or from the sources; Bun runs the
- * TypeScript source itself where no build is there. Where neither can run (Node with the sources only), the
- * same work runs in the host's process, in batches of about half a second (`DEFAULTS.syncBatchMs`).
+ * by `prepare` in a clone after `npm ci`; built-files.ts finds it and refuses one older than the sources); Bun
+ * runs the TypeScript source itself where no build is there. Where neither can run (Node with the sources
+ * only), the same work runs in the host's process, in batches of about half a second (`DEFAULTS.syncBatchMs`).
  */
 
 import { spawn } from "node:child_process";
@@ -15,6 +15,7 @@ import { existsSync, openSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { LookbackError } from "../core/errors.js";
 import type { SyncReport } from "../core/index.js";
+import { builtFile } from "./built-files.js";
 import type { FromIndexer, ToIndexer } from "./indexer-messages.js";
 import type { IndexingProgress } from "./indexer-slot.js";
 import type { NodeIndexOptions } from "./open.js";
@@ -65,7 +66,7 @@ const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
 
 /** The file the indexer process runs and how to start it, or undefined where none can run. */
 function childCommand(): { exe: string; args: string[]; env: Record<string, string> } | undefined {
-	const built = ["./indexer.js", "../../dist/indexer.js"].map((p) => fileURLToPath(new URL(p, import.meta.url))).find(existsSync);
+	const built = builtFile("indexer.js");
 	if (isBun) {
 		const file = built ?? fileURLToPath(new URL("./indexer-child.ts", import.meta.url));
 		// BUN_BE_BUN: a host compiled into one executable with Bun runs as Bun itself, not as that host.

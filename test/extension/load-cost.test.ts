@@ -3,6 +3,8 @@
  * load with the first search or command, left out). Counted from esbuild's metafile of the entry: Pi runs each
  * of these through jiti at every start, so the engine, the parsers, the index and the replies must not be among them.
  */
+import { isBuiltin } from "node:module";
+import { join } from "node:path";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { EXTENSION, REPO } from "../agents.js";
@@ -34,7 +36,7 @@ async function staticModules(entry: string): Promise<string[]> {
 describe("the extension's entry", () => {
 	it("loads no engine, parser, index or reply before the first search", async () => {
 		const modules = await staticModules(EXTENSION);
-		expect(modules.length).toBeLessThanOrEqual(20);
+		expect(modules.length).toBeLessThanOrEqual(24);
 		for (const heavy of [
 			/^src\/core\/(sync|search|store|replies\/(?!sync-state)|parse\/formats|index\.ts)/,
 			/^src\/node\/(engine|open|file-source|indexer-work)\.ts$/,
@@ -42,5 +44,20 @@ describe("the extension's entry", () => {
 			/node_modules/,
 		])
 			expect(modules.filter((m) => heavy.test(m))).toEqual([]);
+	});
+
+	it("leaves the tool's half to a bundle Node loads itself, with no Pi package in it", async () => {
+		const result = await build({
+			entryPoints: [join(REPO, "src", "extension", "tool-entry.ts")],
+			bundle: true,
+			platform: "node",
+			format: "cjs",
+			write: false,
+			metafile: true,
+			logLevel: "silent",
+			external: ["@mariozechner/*", "@sinclair/typebox"],
+		});
+		const externals = Object.values(result.metafile.inputs).flatMap((i) => i.imports.filter((x) => x.external).map((x) => x.path));
+		expect(externals.filter((p) => !isBuiltin(p) && p !== "bun:sqlite")).toEqual([]);
 	});
 });
