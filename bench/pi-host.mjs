@@ -47,6 +47,10 @@ const leave = ["models.json", "auth.json"].filter((f) => !existsSync(join(corpus
 writeFileSync(join(corpus, "models.json"), fakeModelsJson(model.url));
 const SEARCH = `CALL session_search ${JSON.stringify({ query: "zanzibarRetryPolicy" })}`;
 
+/** Pi processes run, and those that did not exit in time. */
+let piRuns = 0;
+let hangs = 0;
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -110,9 +114,18 @@ async function printRun({ extension, prompt, indexPath }) {
 	const t = performance.now();
 	const code = await new Promise((done) => {
 		const child = spawn(exe, piArgs, { cwd, env: envFor(indexPath, probeOut), stdio: ["ignore", "ignore", "inherit"] });
-		child.on("exit", (c) => done(c));
+		// Pi that has not exited 2 minutes after its start hangs (the exit deadlock of nodejs/node#54918, say): counted.
+		const timer = setTimeout(() => {
+			hangs++;
+			child.kill("SIGKILL");
+		}, 120_000);
+		child.on("exit", (c) => {
+			clearTimeout(timer);
+			done(c);
+		});
 	});
 	const ms = performance.now() - t;
+	piRuns++;
 	if (code !== 0) throw new Error(`pi exited ${code}`);
 	const probe = JSON.parse(readFileSync(probeOut, "utf8"));
 	let reply;
@@ -330,6 +343,7 @@ result.sync = await syncWithSearch(true);
 result.syncBare = await syncWithSearch(false);
 console.error(`[pi-host ${release}] short runs until the first index is complete…`);
 result.untilComplete = await runsUntilComplete();
+result.exits = { piRuns, hangs };
 await model.close();
 rmSync(scratch, { recursive: true, force: true });
 for (const f of leave) rmSync(join(corpus, f), { force: true });

@@ -162,6 +162,7 @@ function piHostLines(pi) {
 		out.push(
 			`| first index in a long-lived Pi, wall s; status-line updates | ${cell((c) => `${f1(c.firstIndex.indexMs / 1000)}; ${c.firstIndex.statusLine.updates}`)} | |`,
 		);
+		out.push(`| print-mode Pi runs that did not exit within 2 minutes | ${cell((c) => `${c.exits.hangs} of ${c.exits.piRuns}`)} | 0 |`);
 		out.push("");
 	}
 	return out;

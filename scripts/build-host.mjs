@@ -18,7 +18,7 @@ export const common = {
 
 export async function buildHostFiles() {
 	const { build } = await import("esbuild");
-	await build({ ...common, entryPoints: ["src/node/indexer-child.ts"], outfile: "dist/indexer.js" });
+	await build({ ...common, entryPoints: ["src/indexer.ts"], outfile: "dist/indexer.js" });
 	// CommonJS, so that Pi's jiti-loaded code can `require` it (src/extension/tool-loader.ts); `import.meta.url` of the
 	// sources (the engine's folder) becomes the bundle's own. Pi's packages stay out: the tool's half imports none.
 	await build({

@@ -1,18 +1,20 @@
 /**
  * The lookback Pi extension: the `session_search` tool, the `/lookback` command and its overlay, background
- * indexing from session_start on an indexer process. A thin face over the core's agent replies. This entry
- * loads only what registration needs (the parameters and the renderers): the engine, the index and the
- * replies load with the first search, so that a session that never searches pays next to nothing.
+ * indexing from session_start on an indexer process, which also answers the tool's searches. A thin face over
+ * the core's agent replies. This entry loads only what registration needs (the parameters and the renderers):
+ * Pi's process never loads the engine or opens the index for the tool, and a session that never searches pays
+ * next to nothing (the overlay and `/lookback`, for people, read the index in Pi's process).
  */
 
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { DEFAULTS, thousands } from "../core/defaults.js";
+import { liveContext } from "./live-context.js";
 import type { CallArgs } from "./modes.js";
 import { type SessionSearchParams, sessionSearchParams } from "./params.js";
 import { renderCall, renderResult } from "./render.js";
-import type { ToolDetails } from "./run-tool.js";
+import type { ToolDetails, ToolRun } from "./run-tool.js";
 import { endSession, hostIndex, startBackgroundIndex } from "./shared-index.js";
-import { loadTool } from "./tool-loader.js";
+import type { SessionSearchCall } from "./tool-calls.js";
 
 const DESCRIPTION = `Search every past session on this machine (all projects) of every coding agent: Pi, omp, Claude Code, Codex, Gemini CLI and OpenCode, without re-reading files. Each result names its agent and the command that resumes it; pass agent to search one agent only.
 Modes: query → sessions ranked by their best matching message (the top one with the messages around the hit and the session's first and last messages); sessionId → read that session's active branch (first ${DEFAULTS.readHead} and last ${DEFAULTS.readTail} messages when long); sessionId + aroundMessageId → the messages around an entry (pass branchTip to stay on a branch); no arguments → recent sessions; action keyword/content/list → omp-session-store style.
@@ -40,9 +42,10 @@ export default function lookbackExtension(pi: ExtensionAPI): void {
 		// omp hides extension tools from the model unless they are "essential"; Pi ignores the field.
 		...({ loadMode: "essential" } as object),
 		async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
-			const { runSessionSearch, liveContextFilter } = await loadTool();
+			// The search runs in the indexer process: Pi's event loop only awaits its answer.
 			const host = hostIndex(ctx.sessionManager.getSessionDir() || undefined);
-			const run = await runSessionSearch(host, params as SessionSearchParams, liveContextFilter(ctx.sessionManager));
+			const call: SessionSearchCall = { params: params as SessionSearchParams, live: liveContext(ctx.sessionManager) };
+			const run = await host.call<ToolRun>("session_search", call);
 			return { content: [{ type: "text", text: run.text }], details: run.details };
 		},
 		// Pi calls renderCall(args, theme, context); omp calls renderCall(args, options, theme).

@@ -19,7 +19,7 @@ import {
 	storeAction,
 } from "../core/index.js";
 import { loadEngine } from "../node/engine.js";
-import type { HostIndex } from "../node/host-index.js";
+import type { LocalIndex } from "../node/indexer-work.js";
 import { ompMetadata } from "../node/omp-files.js";
 import type { NodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
@@ -44,7 +44,7 @@ export interface ToolRun {
 const files: HostFiles = sessionFiles;
 
 /** A session reference checked against the roots: a path must be a .jsonl inside them; an id not indexed may be an oversized file. */
-async function sessionRef(host: HostIndex, ref: string): Promise<{ opened: NodeIndex; ref: string }> {
+async function sessionRef(host: LocalIndex, ref: string): Promise<{ opened: NodeIndex; ref: string }> {
 	let opened = await host.open();
 	const path = isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : undefined;
 	const tooLarge = path ? oversizeError(path, files) : undefined;
@@ -74,7 +74,11 @@ async function sessionRef(host: HostIndex, ref: string): Promise<{ opened: NodeI
 }
 
 /** Run one call: a search first brings the index up to date when that is little work, else answers from what is indexed. */
-export async function runSessionSearch(host: HostIndex, params: SessionSearchParams, exclude?: SearchRequest["exclude"]): Promise<ToolRun> {
+export async function runSessionSearch(
+	host: LocalIndex,
+	params: SessionSearchParams,
+	exclude?: SearchRequest["exclude"],
+): Promise<ToolRun> {
 	const mode = modeOf(params);
 	const needsSync = mode === "discovery" || mode === "browse" || mode === "keyword" || mode === "content" || mode === "list";
 	const { opened, state: sync }: { opened: NodeIndex; state: SyncState } = needsSync

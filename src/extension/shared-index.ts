@@ -53,7 +53,12 @@ export function hostIndex(sessionDir?: string): HostIndex {
 		const extra = sessionDir && !sessionDir.startsWith(agentSessions) ? [sessionDir] : [];
 		return new HostIndex(
 			{ sessionsDirs: extra, indexPath: process.env.LOOKBACK_INDEX || undefined },
-			{ onProgress: showProgress, onSynced: clearProgress, open: async (options) => (await loadTool()).openNodeIndex(options) },
+			{
+				onProgress: showProgress,
+				onSynced: clearProgress,
+				open: async (options) => (await loadTool()).openNodeIndex(options),
+				calls: async () => (await loadTool()).TOOL_CALLS,
+			},
 		);
 	})();
 	return shared.host;

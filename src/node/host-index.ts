@@ -103,6 +103,11 @@ export class HostIndex {
 		this.indexer.sync().done.catch((error: unknown) => (this.failure = errorMessage(error)));
 	}
 
+	/** Run a call of the indexer's (src/indexer.ts) there, syncing there first as `fresh` would. */
+	call<T>(name: string, args: unknown): Promise<T> {
+		return this.indexer.call<T>(name, args, this.waitBytes);
+	}
+
 	/** Open the index and index what is new in the background (a server, once its client is connected). */
 	warmUp(): void {
 		this.background();

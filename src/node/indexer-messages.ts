@@ -1,4 +1,4 @@
-/** What a host and its indexer (indexer-child.ts, or the same calls in the host's process) say to each other. */
+/** What a host and its indexer (src/indexer.ts, or the same work in the host's process) say to each other. */
 
 import type { LookbackErrorCode, SyncReport } from "../core/index.js";
 import type { IndexingProgress } from "./indexer-slot.js";
@@ -12,7 +12,9 @@ export type ToIndexer =
 	/** Stop a running sync at its next file (what it finished is committed). */
 	| { type: "stop" }
 	/** Make the read-optimised copy `lookback serve` hands out (read-snapshot.ts) from `from` into `to`. */
-	| { type: "snapshot"; id: number; from: string; to: string };
+	| { type: "snapshot"; id: number; from: string; to: string }
+	/** Run a call the indexer's entry registered (src/indexer.ts), syncing first when that reads at most `waitBytes`. */
+	| { type: "call"; id: number; call: string; args: unknown; waitBytes?: number };
 
 export type FromIndexer =
 	| { type: "opened"; indexPath: string }
@@ -22,4 +24,5 @@ export type FromIndexer =
 	/** The sync ended: its report (none when it was stopped before it began). */
 	| { type: "synced"; report?: SyncReport }
 	| { type: "sync-failed"; error: string }
-	| { type: "snapshot-done"; id: number; error?: string; code?: LookbackErrorCode };
+	/** The answer to a snapshot or a call of that id: its value, or its error (with the code of a LookbackError). */
+	| { type: "answer"; id: number; value?: unknown; error?: string; code?: LookbackErrorCode };

@@ -1,6 +1,6 @@
 /**
  * The indexer of a long-lived host (the Pi and omp extension, `lookback serve`, `lookback mcp`): a child
- * process (indexer-child.ts) that parses, indexes and commits, so that the host's event loop only reads and
+ * process (src/indexer.ts) that parses, indexes and commits, so that the host's event loop only reads and
  * awaits results. One per host process, started on first use; it is detached and holds nothing of the host
  * open, so the host exits as it would without it, while a sync it started — a first index — goes on to its end.
  *
@@ -18,6 +18,7 @@ import type { SyncReport } from "../core/index.js";
 import { builtFile } from "./built-files.js";
 import type { FromIndexer, ToIndexer } from "./indexer-messages.js";
 import type { IndexingProgress } from "./indexer-slot.js";
+import type { IndexerCall } from "./indexer-work.js";
 import type { NodeIndexOptions } from "./open.js";
 
 export type IndexerPlace = "child process" | "host process";
@@ -29,6 +30,8 @@ export interface IndexerHooks {
 	onSynced?: () => void;
 	/** Run the work in this process even where a child could run it (tests). */
 	inProcess?: boolean;
+	/** The calls the work answers when it runs in this process (the indexer process's entry registers its own). */
+	calls?: () => Promise<Record<string, IndexerCall>>;
 }
 
 /** One sync as its requester sees it: `planned` settles once its work is known (or it ended), `done` at its end. */
@@ -68,7 +71,7 @@ const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
 function childCommand(): { exe: string; args: string[]; env: Record<string, string> } | undefined {
 	const built = builtFile("indexer.js");
 	if (isBun) {
-		const file = built ?? fileURLToPath(new URL("./indexer-child.ts", import.meta.url));
+		const file = built ?? fileURLToPath(new URL("../indexer.ts", import.meta.url));
 		// BUN_BE_BUN: a host compiled into one executable with Bun runs as Bun itself, not as that host.
 		return existsSync(file) ? { exe: process.execPath, args: [file], env: { BUN_BE_BUN: "1" } } : undefined;
 	}
@@ -105,8 +108,10 @@ function childTransport(onMessage: (m: FromIndexer) => void, onGone: (why: strin
 }
 
 /** The work in the host's own process (loaded when first needed: it holds the engine and the parsers). */
-function hostTransport(onMessage: (m: FromIndexer) => void): Transport {
-	const work = import("./indexer-work.js").then(({ IndexerWork }) => new IndexerWork((message) => setImmediate(() => onMessage(message))));
+function hostTransport(onMessage: (m: FromIndexer) => void, calls: IndexerHooks["calls"]): Transport {
+	const work = Promise.all([import("./indexer-work.js"), calls?.() ?? {}]).then(
+		([{ IndexerWork }, registered]) => new IndexerWork((message) => setImmediate(() => onMessage(message)), registered),
+	);
 	return {
 		place: "host process",
 		send: (message) => void work.then((w) => w.handle(message)),
@@ -118,8 +123,9 @@ export class Indexer {
 	private transport?: Transport;
 	private opened?: Deferred<string>;
 	private current?: { planned: Deferred<IndexingProgress | undefined>; done: Deferred<SyncReport | undefined> };
-	private readonly snapshots = new Map<number, Deferred<void>>();
-	private nextSnapshot = 1;
+	/** Snapshots and calls waiting for their answer, by id. */
+	private readonly answers = new Map<number, Deferred<unknown>>();
+	private nextId = 1;
 	/** Holds the host's event loop open while it awaits the indexer (the channel itself holds nothing). */
 	private keepAlive?: ReturnType<typeof setInterval>;
 	/** Where the running sync stands; undefined when none runs. */
@@ -145,7 +151,9 @@ export class Indexer {
 	private start(): Transport {
 		if (this.transport) return this.transport;
 		const onMessage = (message: FromIndexer) => this.receive(message);
-		const transport = (!this.hooks.inProcess && childTransport(onMessage, (why) => this.gone(transport, why))) || hostTransport(onMessage);
+		const transport =
+			(!this.hooks.inProcess && childTransport(onMessage, (why) => this.gone(transport, why))) ||
+			hostTransport(onMessage, this.hooks.calls);
 		this.transport = transport;
 		this.opened = deferred();
 		// The environment decides the session roots and the engine: the indexer gets a plain copy of it.
@@ -161,8 +169,8 @@ export class Indexer {
 		this.opened?.reject(error);
 		this.opened = undefined;
 		this.endSync(error);
-		for (const s of this.snapshots.values()) s.reject(error);
-		this.snapshots.clear();
+		for (const waiting of this.answers.values()) waiting.reject(error);
+		this.answers.clear();
 	}
 
 	private receive(message: FromIndexer): void {
@@ -190,10 +198,10 @@ export class Indexer {
 			case "sync-failed":
 				this.endSync(new Error(message.error));
 				break;
-			case "snapshot-done": {
-				const waiting = this.snapshots.get(message.id);
-				this.snapshots.delete(message.id);
-				if (message.error === undefined) waiting?.resolve();
+			case "answer": {
+				const waiting = this.answers.get(message.id);
+				this.answers.delete(message.id);
+				if (message.error === undefined) waiting?.resolve(message.value);
 				else waiting?.reject(message.code ? new LookbackError(message.code, message.error) : new Error(message.error));
 				break;
 			}
@@ -260,12 +268,24 @@ export class Indexer {
 	}
 
 	/** Have the indexer make `lookback serve`'s read-optimised copy of `from` at `to` (read-snapshot.ts). */
-	snapshot(from: string, to: string): Promise<void> {
+	async snapshot(from: string, to: string): Promise<void> {
+		await this.ask((id) => ({ type: "snapshot", id, from, to }));
+	}
+
+	/**
+	 * Run a call the indexer's entry registered (src/indexer.ts) in the indexer, on its connection: the index
+	 * synced there first when that reads at most `waitBytes`. Its answer is plain JSON.
+	 */
+	call<T>(call: string, args: unknown, waitBytes?: number): Promise<T> {
+		return this.ask((id) => ({ type: "call", id, call, args, waitBytes })) as Promise<T>;
+	}
+
+	private ask(message: (id: number) => ToIndexer): Promise<unknown> {
 		const transport = this.start();
-		const id = this.nextSnapshot++;
-		const waiting = deferred<void>();
-		this.snapshots.set(id, waiting);
-		transport.send({ type: "snapshot", id, from, to });
+		const id = this.nextId++;
+		const waiting = deferred<unknown>();
+		this.answers.set(id, waiting);
+		transport.send(message(id));
 		return this.awaited(waiting.promise);
 	}
 

@@ -3,10 +3,11 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { boundedJson, DEFAULTS, type ToolHit } from "../../src/core/index.js";
 import { runAction } from "../../src/extension/handoff.js";
-import { liveContextFilter } from "../../src/extension/live-context.js";
+import { liveContext, liveContextFilter } from "../../src/extension/live-context.js";
 import { collapsed, renderResult } from "../../src/extension/render.js";
 import { runSessionSearch } from "../../src/extension/run-tool.js";
 import { summaryLines } from "../../src/extension/summary-lines.js";
+import type { SessionSearchCall } from "../../src/extension/tool-calls.js";
 import { HostIndex, type HostIndexOptions } from "../../src/node/host-index.js";
 import type { NodeIndexOptions } from "../../src/node/open.js";
 import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
@@ -252,6 +253,36 @@ describe("reply shaping", () => {
 		expect(small.join("\n")).not.toContain("line 4");
 		const big = renderResult(result, { expanded: true, isPartial: false }, theme).render(120).join("\n");
 		expect(big).toContain("{ the whole reply }");
+	});
+});
+
+describe("the tool's calls in the indexer process", () => {
+	it("answers session_search there, as in the host, while the host never opens the index", async () => {
+		const { opened: host, agentDir } = await agent();
+		const sm = newSession(join(agentDir, "sessions"), "/home/dev/current");
+		sm.appendMessage(userMessage("the live pelican talk"));
+		sm.appendMessage(assistantMessage("pelican noted"));
+		const call: SessionSearchCall = { params: { query: "pelican OR amqplib", detail: "full" }, live: liveContext(sm) };
+		const there = await host.call<{ text: string; details: { mode: string } }>("session_search", call);
+		expect(host.status().state).toBe("not-opened");
+		expect(host.indexer.place).toBe("child process");
+		const reply = JSON.parse(there.text);
+		expect(reply.results[0].sessionId).toBe(SAMPLE.branched);
+		// The live context was left out there, as the host's own filter would.
+		expect(JSON.stringify(reply)).not.toContain("the live pelican talk");
+		expect(there.details.mode).toBe("discovery");
+		const here = JSON.parse((await runSessionSearch(host, call.params, liveContextFilter(sm))).text);
+		expect(here.results.map((r: { sessionId: string }) => r.sessionId)).toEqual(
+			reply.results.map((r: { sessionId: string }) => r.sessionId),
+		);
+	});
+
+	it("says why a call failed there, with the error's code", async () => {
+		const { opened: host } = await agent();
+		await expect(host.call("session_search", { params: { sessionId: "ffffffff" } })).rejects.toMatchObject({
+			code: "session-not-found",
+			message: expect.stringMatching(/no indexed session/),
+		});
 	});
 });
 
