@@ -178,7 +178,11 @@ function delays(probe, from, to) {
 	const xs = probe.samples.filter(([at]) => at >= from && at <= to).map(([, late]) => late);
 	const sorted = [...xs].sort((a, b) => a - b);
 	const q = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-	return { samples: xs.length, p50: q(0.5), p99: q(0.99), max: sorted.at(-1) ?? 0, over50: xs.filter((x) => x > 50).length };
+	// When the worst ones came, in ms from the window's start: to tell a start-up moment from the steady state.
+	const worst = probe.samples
+		.filter(([at, late]) => at >= from && at <= to && late > 50)
+		.map(([at, late]) => [at - from, Math.round(late)]);
+	return { samples: xs.length, p50: q(0.5), p99: q(0.99), max: sorted.at(-1) ?? 0, over50: worst.length, worst: worst.slice(0, 10) };
 }
 
 /** Pi in RPC mode (a long-lived host), driven line by line; `until` decides when to end it. */

@@ -161,11 +161,12 @@ export class IndexerWork {
 				await sleep(FOLLOW_MS);
 			}
 			this.following = false;
+			let report: SyncReport;
 			try {
 				let posted = 0;
 				let planned = false;
 				slot.publish({ done: 0, total: 0, bytesRead: 0, workBytes: 0, path: "" }, true);
-				const report = await opened.index.sync(opened.source, {
+				report = await opened.index.sync(opened.source, {
 					signal: stop.signal,
 					onProgress: (p) => {
 						const first = !planned;
@@ -177,11 +178,12 @@ export class IndexerWork {
 						this.setProgress(progressOf(p), false);
 					},
 				});
-				this.lastReport = report;
-				this.post({ type: "synced", report });
 			} finally {
 				slot.release();
 			}
+			// Said only once the slot is free: whoever hears "synced" finds no indexer running.
+			this.lastReport = report;
+			this.post({ type: "synced", report });
 		} catch (error) {
 			this.lastError = errorMessage(error);
 			this.post({ type: "sync-failed", error: this.lastError });

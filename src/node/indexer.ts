@@ -11,7 +11,7 @@
  */
 
 import { spawn } from "node:child_process";
-import { existsSync, openSync } from "node:fs";
+import { closeSync, existsSync, openSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { LookbackError } from "../core/errors.js";
 import type { SyncReport } from "../core/index.js";
@@ -84,13 +84,14 @@ function childTransport(onMessage: (m: FromIndexer) => void, onGone: (why: strin
 	const command = childCommand();
 	if (!command) return undefined;
 	// Its errors go nowhere unless LOOKBACK_INDEXER_LOG names a file to append them to.
-	const log = process.env.LOOKBACK_INDEXER_LOG;
+	const log = process.env.LOOKBACK_INDEXER_LOG ? openSync(process.env.LOOKBACK_INDEXER_LOG, "a") : undefined;
 	const child = spawn(command.exe, command.args, {
 		// Nothing of the host's terminal: the child must never write into a TUI, nor die with the host's pipes.
-		stdio: ["ignore", "ignore", log ? openSync(log, "a") : "ignore", "ipc"],
+		stdio: ["ignore", "ignore", log ?? "ignore", "ipc"],
 		detached: true,
 		env: { ...process.env, ...command.env },
 	});
+	if (log !== undefined) closeSync(log);
 	child.unref();
 	(child.channel as { unref?: () => void } | undefined)?.unref?.();
 	child.on("message", (message: FromIndexer) => onMessage(message));
