@@ -1,6 +1,6 @@
 /** A `session_search` reply as a few human lines: what the collapsed view and the `/lookback` command show. */
 
-import { type BranchState, DEFAULTS, flatten, type Reply, shortTime, thousands } from "../core/index.js";
+import { type BranchState, DEFAULTS, flatten, formatUsd, type Reply, type SessionCost, shortTime, thousands } from "../core/index.js";
 import type { ToolReply } from "./tool-reply.js";
 
 /** One found session as the collapsed view shows it. */
@@ -11,6 +11,8 @@ interface HitLine {
 	hits?: number;
 	branchState?: BranchState;
 	snippet: string;
+	/** What a listed session cost, where known. */
+	usage?: SessionCost;
 }
 
 /** Characters of a snippet or message on one line of the collapsed view. */
@@ -23,6 +25,7 @@ function hitLines(hits: HitLine[]): string[] {
 			shortTime(h.time),
 			h.hits ? `${h.hits} hits` : "",
 			h.branchState && h.branchState !== "active" ? h.branchState : "",
+			h.usage?.costUsd !== undefined ? `${formatUsd(h.usage.costUsd)}${h.usage.estimated ? " (estimated)" : ""}` : "",
 		].filter(Boolean);
 		return [`${i + 1}. ${h.title} · ${facts.join(" · ")}`, `   ${h.snippet.slice(0, LINE_CHARS)}`];
 	});
@@ -38,6 +41,7 @@ function foundSessions(reply: Reply): { lines: HitLine[]; total: number; notice?
 			hits: h.hits,
 			branchState: h.branchState,
 			snippet: h.snippet,
+			usage: h.usage,
 		}));
 		return { lines, total: reply.total, notice: reply.notice };
 	}
@@ -46,7 +50,13 @@ function foundSessions(reply: Reply): { lines: HitLine[]; total: number; notice?
 			return { lines: reply.results.map((h) => ({ ...h, title: h.name ?? h.sessionId })), total: reply.total, notice: reply.notice };
 		case "browse":
 			return {
-				lines: reply.sessions.map((s) => ({ title: s.name ?? s.sessionId, project: s.project, time: s.modified, snippet: "" })),
+				lines: reply.sessions.map((s) => ({
+					title: s.name ?? s.sessionId,
+					project: s.project,
+					time: s.modified,
+					snippet: "",
+					usage: s.usage,
+				})),
 				total: reply.total,
 			};
 		default:
