@@ -16,6 +16,7 @@ export default mergeConfig(
 				"test/extension/pi-error.test.ts", // the real pi binary against a refusing fake provider
 				"test/extension/pi-overlay.test.ts", // pi's TUI in tmux
 				"test/extension/pi-tui.test.ts", // pi's TUI in tmux
+				"test/extension/pi-background.test.ts", // the real pi (and its TUI in tmux) on a generated 40 MB history
 				"test/omp/omp-e2e.test.ts", // omp on Bun
 				"test/mcp/gemini-e2e.test.ts", // Gemini CLI from the registry
 				"test/mcp/claude-e2e.test.ts", // Claude Code from the registry

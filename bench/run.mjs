@@ -1,4 +1,5 @@
-// npm run bench [-- --mb 50,500 --reps 20 --no-pi --no-browser --browser-mb 500 --no-agents]
+// npm run bench [-- --mb 50,500 --reps 20 --no-pi --pi-before DIR --no-browser --browser-mb 500 --no-agents]
+// (--pi-before DIR: a checkout of an earlier lookback, after npm ci, whose extension is measured in Pi beside this one)
 // For each corpus size: index it in place with lookback on its wasm engine, on each built-in engine present
 // (node:sqlite under Node 22, bun:sqlite under Bun) and on native SQLite (better-sqlite3: the same core code
 // and schema), time indexing, open, queries, syncs and one-shot CLI processes, scan the JSONL as the baseline,
@@ -31,6 +32,13 @@ const BUN = [join(".tools", "omp", "node_modules", ".bin", "bun")].find((p) => e
 /** The built-in engines this machine has, each with the runtime that carries it. */
 const BUILTINS = [...(NODE22 ? [{ label: "node:sqlite", exe: NODE22 }] : []), ...(BUN ? [{ label: "bun:sqlite", exe: BUN }] : [])];
 const NODE = { label: "wasm", exe: process.execPath };
+/** The Pi releases the host benchmark runs: 0.73.1 (the devDependency, Node 20) and 1.6.0 on Node 22 where installed. */
+const PI_RELEASES = [
+	"0.73.1",
+	...(NODE22 && existsSync(join(".tools", "pi-current", "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js"))
+		? ["1.6.0"]
+		: []),
+];
 
 function worker(runtime, ...args) {
 	const flags = runtime.exe === BUN ? [] : ["--max-old-space-size=8192"];
@@ -61,6 +69,7 @@ function processCost(exe, args, n = 5) {
 
 function oneShot(runtime, engine, indexPath, sessions, query, sync, command = ["search", query]) {
 	return processCost(runtime.exe, [
+		...(runtime.flags ?? []),
 		"dist/cli.js",
 		...command,
 		"--engine",
@@ -123,6 +132,46 @@ function browserIndexLines(b) {
 
 /** The page's benchmarks run on the corpora up to 500 MB (the issue's size): in-browser indexing keeps the whole index in the page's memory. */
 const inBrowser = (size) => agent === "pi" && !argv.includes("--no-browser") && size <= Number(opt("browser-mb", "500"));
+
+/** What the extension costs the real Pi (bench/pi-host.mjs), this lookback beside an earlier one where measured. */
+function piHostLines(pi) {
+	const out = [""];
+	const loop = (d) => `max ${f1(d.max)} / p99 ${f1(d.p99)} ms (${d.over50} of ${d.samples} over 50 ms)`;
+	const plus = (x) => `${x >= 0 ? "+" : ""}${f1(x)}`;
+	for (const [release, { now, before }] of Object.entries(pi)) {
+		const cols = before ? [now, before] : [now];
+		const cell = (fn) => cols.map(fn).join(" | ");
+		out.push(`Pi ${release} with the extension, against the same Pi without it (${now.files} session files; probe in Pi's own process):`);
+		out.push("");
+		out.push(`| Pi ${release} | ${before ? "this lookback | before" : "this lookback"} | goal |`);
+		out.push(`|---|${cols.map(() => "---").join("|")}|---|`);
+		out.push(
+			`| event loop delay of a 10 ms timer during the first index (Pi without lookback: ${loop(now.firstIndexBare.delay)}) | ${cell((c) => loop(c.firstIndex.delay))} | max ≤ 50 ms |`,
+		);
+		out.push(
+			`| … during a sync with one search (10 files grown; without lookback: ${loop(now.syncBare.delay)}) | ${cell((c) => loop(c.sync.delay))} | max ≤ 50 ms |`,
+		);
+		out.push(
+			`| print mode, one search, index complete: added wall time | ${cell((c) => `${plus(c.print.addedSearchCompleteMs)} ms (${f1(c.print.searchComplete.ms)} vs ${f1(c.print.bare.ms)})`)} | ≤ +0.3 s |`,
+		);
+		out.push(
+			`| print mode, one search, index empty: added wall time | ${cell((c) => `${plus(c.print.addedSearchEmptyMs)} ms${c.print.searchEmpty.indexing ? ` (answered at ${c.print.searchEmpty.indexing.done}/${c.print.searchEmpty.indexing.total} files)` : ""}`)} | ≤ +0.5 s |`,
+		);
+		out.push(`| print mode, no search: added wall time | ${cell((c) => `${plus(c.print.addedNoSearchMs)} ms`)} | ≤ +50 ms |`);
+		out.push(
+			`| Pi's own peak RSS added during a first index (a long-lived Pi; print mode with one search) | ${cell((c) => `${plus(c.firstIndex.addedMB)} MB; ${plus(c.print.addedSearchEmptyMB)} MB`)} | ≤ +60 MB |`,
+		);
+		out.push(
+			`| short print-mode runs until the first index is complete | ${cell((c) => `${c.untilComplete.runs}${c.untilComplete.complete ? "" : " (not complete)"}; complete ${f1(c.untilComplete.afterFirstExitMs / 1000)} s after the first run's exit`)} | 1 |`,
+		);
+		out.push(
+			`| first index in a long-lived Pi, wall s; status-line updates | ${cell((c) => `${f1(c.firstIndex.indexMs / 1000)}; ${c.firstIndex.statusLine.updates}`)} | |`,
+		);
+		out.push(`| print-mode Pi runs that did not exit within 2 minutes | ${cell((c) => `${c.exits.hangs} of ${c.exits.piRuns}`)} | 0 |`);
+		out.push("");
+	}
+	return out;
+}
 
 const results = [];
 const nodeStart = processCost(process.execPath, ["-e", "0"]);
@@ -192,12 +241,40 @@ for (const size of sizes) {
 			},
 		};
 	}
+	// The bin's launcher starts Node again with --no-concurrent-recompilation (src/cli.ts): what that costs.
+	const direct = oneShot(
+		{ ...NODE, exe: process.execPath, flags: ["--no-concurrent-recompilation"] },
+		"wasm",
+		db("wasm"),
+		sessions,
+		"zanzibarRetryPolicy",
+		false,
+	);
 	let pi;
 	if (agent === "pi" && !argv.includes("--no-pi")) {
-		console.error(`[${size} MB] Pi with and without the extension…`);
-		pi = JSON.parse(
-			execFileSync(process.execPath, ["bench/pi-rss.mjs", "--agent-dir", resolve(dir), "--index", db("wasm")], { encoding: "utf8" }).trim(),
-		);
+		pi = {};
+		const before = opt("pi-before");
+		for (const release of PI_RELEASES) {
+			console.error(`[${size} MB] Pi ${release} with and without the extension…`);
+			const host = (extension) =>
+				JSON.parse(
+					execFileSync(
+						process.execPath,
+						[
+							"bench/pi-host.mjs",
+							"--corpus",
+							resolve(dir),
+							"--index",
+							db("wasm"),
+							"--pi",
+							release,
+							...(extension ? ["--extension", extension] : []),
+						],
+						{ encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 << 20 },
+					).trim(),
+				);
+			pi[release] = { now: host(), ...(before ? { before: host(join(resolve(before), "src", "extension", "index.ts")) } : {}) };
+		}
 	}
 	let served;
 	if (inBrowser(size)) {
@@ -222,7 +299,7 @@ for (const size of sizes) {
 				.pop(),
 		);
 	}
-	results.push({ size, summary, project, builds, queries, liftoff, scan, oneShots, nodeStart, pi, served, browserIndex });
+	results.push({ size, summary, project, builds, queries, liftoff, scan, oneShots, direct, nodeStart, pi, served, browserIndex });
 }
 
 let big;
@@ -331,12 +408,11 @@ for (const r of results) {
 	}
 	if (r.served) lines.push(...servedLines(r.served));
 	if (r.browserIndex) lines.push(...browserIndexLines(r.browserIndex));
-	if (r.pi) {
-		lines.push("");
-		lines.push(
-			`Pi 0.73.1 in print mode, one session_search call (index already built): ${f1(r.pi.with.rssMB)} MB peak RSS and ${f1(r.pi.with.ms)} ms with the extension, ${f1(r.pi.without.rssMB)} MB and ${f1(r.pi.without.ms)} ms without (+${f1(r.pi.addedMB)} MB, +${f1(r.pi.addedMs)} ms).`,
-		);
-	}
+	lines.push("");
+	lines.push(
+		`The bin's launcher (Node started again with --no-concurrent-recompilation): one-shot search with --no-sync ${f1(r.oneShots.wasm.noSync.ms)} ms through \`dist/cli.js\`, ${f1(r.direct.ms)} ms with the flag given to Node directly.`,
+	);
+	if (r.pi) lines.push(...piHostLines(r.pi));
 	lines.push("");
 }
 if (big) {

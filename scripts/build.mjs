@@ -1,20 +1,15 @@
-// Builds dist/: the CLI and the library for Node (ESM). The engine (wasm/dist) is not bundled: it is
-// loaded at run time from the package's wasm/ folder and checked against its checksums.
+// Builds dist/: the CLI and the library for Node (ESM), and the files long-lived hosts run (build-host.mjs). The engine
+// (wasm/dist) is not bundled: it is loaded at run time from the package's wasm/ folder and checked against its
+// checksums.
 
 import { chmodSync } from "node:fs";
 import { build } from "esbuild";
+import { buildHostFiles, common } from "./build-host.mjs";
 
-const common = {
-	bundle: true,
-	platform: "node",
-	format: "esm",
-	target: "node20",
-	sourcemap: true,
-	logLevel: "warning",
-};
-
-await build({ ...common, entryPoints: ["src/cli.ts"], outfile: "dist/cli.js" });
+// The bin is a launcher that starts Node again with the flag the command line needs (src/cli.ts); the
+// command line itself is dist/cli-main.js beside it.
+await build({ ...common, entryPoints: ["src/cli.ts"], outfile: "dist/cli.js", external: ["./cli-main.js"] });
+await build({ ...common, entryPoints: ["src/cli-main.ts"], outfile: "dist/cli-main.js" });
 await build({ ...common, entryPoints: ["src/index.ts"], outfile: "dist/index.js" });
-// The indexer thread of `lookback mcp`, loaded by file name beside dist/cli.js (src/mcp/sync-call.ts).
-await build({ ...common, entryPoints: ["src/mcp/sync-worker.ts"], outfile: "dist/mcp-sync-worker.js" });
+await buildHostFiles();
 chmodSync("dist/cli.js", 0o755);

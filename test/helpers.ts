@@ -12,7 +12,8 @@ export const FIXTURES = join(import.meta.dirname, "fixtures", "sessions");
 
 const dirs: string[] = [];
 afterEach(() => {
-	for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+	// Retried: an indexer process a host started outlives it by design and may still be leaving its lock folder.
+	for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
 });
 
 /** A temp dir removed after the test. */

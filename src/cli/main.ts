@@ -20,6 +20,8 @@ import {
 } from "../core/index.js";
 import { engineChoice } from "../node/engine-choice.js";
 import { readFileRange } from "../node/file-range.js";
+import { HostIndex } from "../node/host-index.js";
+import { bytesLeft, IndexerSlot } from "../node/indexer-slot.js";
 import { type NodeIndex, type NodeIndexOptions, openNodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
 import { serveViewer } from "../node/serve.js";
@@ -176,19 +178,53 @@ interface Context {
 	style: Style;
 	json: boolean;
 	opened: NodeIndex;
+	/** Another process's sync that was not waited for. */
+	indexing?: { done: number; total: number };
 }
 
-/** Sync before a command (unless --no-sync; `index` always syncs); the index commits as it syncs. */
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Sync before a command (unless --no-sync; `index` always syncs); the index commits as it syncs. While another
+ * process holds the indexer slot (a Pi window's first index, say), `index` follows its progress and then syncs;
+ * any other command waits for it only when little is left, else answers from what is indexed and says so.
+ */
 async function syncFirst(ctx: Context, options: { progress?: boolean; always?: boolean } = {}): Promise<SyncReport | undefined> {
 	if (!options.always && ctx.args.flags.has("no-sync")) return undefined;
-	const progress = options.progress ?? false;
-	const report = await ctx.opened.index.sync(ctx.opened.source, { onProgress: progress ? progressBar(ctx.io) : undefined });
-	if (!ctx.json) ctx.io.stderr(formatWarnings(report, ctx.style));
-	return report;
+	const bar = options.progress ? progressBar(ctx.io) : undefined;
+	const slot = new IndexerSlot(ctx.opened.indexPath);
+	while (!slot.take()) {
+		const other = slot.other();
+		if (other && other.total > 0 && !options.always && bytesLeft(other) > DEFAULTS.syncWaitBytes) {
+			ctx.indexing = { done: other.done, total: other.total };
+			if (!ctx.json)
+				ctx.io.stderr(
+					`lookback: another process (pid ${other.pid}) is indexing: ${other.done}/${other.total} files so far; answering from what is indexed\n`,
+				);
+			return undefined;
+		}
+		if (other && other.total > 0) bar?.(other);
+		await sleep(100);
+	}
+	try {
+		let first = true;
+		const report = await ctx.opened.index.sync(ctx.opened.source, {
+			onProgress: (p) => {
+				slot.publish(p, first);
+				first = false;
+				bar?.(p);
+			},
+		});
+		if (!ctx.json) ctx.io.stderr(formatWarnings(report, ctx.style));
+		return report;
+	} finally {
+		slot.release();
+	}
 }
 
 function emit(ctx: Context, command: string, payload: object, human: string, sync?: SyncReport): void {
-	if (ctx.json) ctx.io.stdout(`${JSON.stringify({ command, ...(sync ? { sync } : {}), ...payload }, null, 2)}\n`);
+	const indexing = ctx.indexing ? { indexing: ctx.indexing } : {};
+	if (ctx.json) ctx.io.stdout(`${JSON.stringify({ command, ...(sync ? { sync } : {}), ...indexing, ...payload }, null, 2)}\n`);
 	else ctx.io.stdout(human);
 }
 
@@ -265,17 +301,35 @@ async function runCommand(ctx: Context): Promise<number> {
 			return runExport({ args, index, ref: target, stdout: ctx.io.stdout, stderr: ctx.io.stderr });
 		}
 		case "serve": {
-			await syncFirst(ctx);
+			// A long-lived host: its syncs and the read snapshots it hands out are made by its indexer process, so that
+			// its event loop only answers requests. It serves at once; what the indexer adds shows on the page.
+			let said = false;
+			const host = new HostIndex(indexOptions(args, ctx.io), {
+				onSynced: () => {
+					if (said) ctx.io.stderr("lookback: indexing done; reload the page to search everything\n");
+					said = false;
+				},
+			});
+			const state = await host.settle();
+			if (state.indexing) {
+				said = true;
+				ctx.io.stderr(
+					`lookback: indexing in the background: ${state.indexing.done}/${state.indexing.total} files so far; the page searches what is indexed\n`,
+				);
+			}
 			const roots = opened.source.roots();
 			const serving = await serveViewer({
 				indexPath: opened.indexPath,
 				webDir: webDir(),
 				port: intOption(args, "port", 1, 65535),
+				makeSnapshot: (from, to) => host.indexer.snapshot(from, to),
 				sessionFile: (path) => sessionFileIn(path, roots),
 			});
 			ctx.io.stdout(`lookback: the viewer is at ${serving.url} (127.0.0.1 only, read-only; Ctrl+C to stop)\n`);
-			await new Promise<void>((resolve) => process.once("SIGINT", () => resolve()));
+			// Ctrl+C reaches this process twice (from the terminal and from the bin's launcher): the first one stops it.
+			await new Promise<void>((resolve) => process.on("SIGINT", () => resolve()));
 			await serving.close();
+			host.close();
 			return 0;
 		}
 		case "usage": {

@@ -130,8 +130,12 @@ export const DEFAULTS = {
 	maxQueryChars: 2_000,
 	/** Most words and phrases one query may hold (each is a term FTS5 must look up and rank). */
 	maxQueryTerms: 64,
-	/** How long a tool call waits for a running background index before answering from what is indexed so far. */
-	indexWaitMs: 3_000,
+	/**
+	 * A search waits for the sync before it when that sync reads at most this many bytes (a few new or grown
+	 * sessions: well under half a second); a longer one (a first index, a week away) goes on in the background
+	 * and the search answers at once from what is indexed, saying how far indexing has got.
+	 */
+	syncWaitBytes: 4 * 1024 * 1024,
 	/** Any tool reply is cut to this many characters of JSON (and says `contentTruncated: true`). */
 	replyMaxChars: 50_000,
 	/** Sessions one tool call may ask for: a reply's budget holds about this many. */

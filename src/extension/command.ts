@@ -7,13 +7,14 @@
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { discover, errorMessage, loadRedaction, type ToolHit } from "../core/index.js";
 import type { NodeIndex } from "../node/open.js";
+import { sessionFiles } from "../node/session-files.js";
 import { excerptText } from "./excerpt.js";
 import { runAction } from "./handoff.js";
 import { liveContextFilter } from "./live-context.js";
 import { LookbackOverlay, type OverlayAction, type OverlayActionKind } from "./overlay.js";
 import { overlayPreview, overlayResults, sessionRow } from "./overlay-results.js";
-import { summaryLines } from "./render.js";
-import { fileSize, sharedIndex, syncBeforeSearch } from "./shared-index.js";
+import { hostIndex } from "./shared-index.js";
+import { summaryLines } from "./summary-lines.js";
 
 /**
  * Opens the overlay; `shown` is false where the host has no TUI to show it in (its `custom` returns at once).
@@ -45,8 +46,7 @@ async function openOverlay(
 /** `/lookback` or the key binding: the overlay, then the picked action; false when there is no TUI. */
 export async function lookbackOverlay(query: string, ctx: ExtensionContext): Promise<boolean> {
 	if (!ctx.hasUI) return false;
-	const opened = await sharedIndex(ctx.sessionManager.getSessionDir() || undefined);
-	await syncBeforeSearch(opened);
+	const { opened } = await hostIndex(ctx.sessionManager.getSessionDir() || undefined).fresh();
 	const { shown, action, redraw } = await openOverlay(opened, query, ctx);
 	if (action) {
 		try {
@@ -64,7 +64,7 @@ export async function runLookbackCommand(pi: ExtensionAPI, args: string, ctx: Ex
 	const query = args.trim();
 	const typed = /^(--resume|--new-session)\s+(.+)$/.exec(query);
 	if (typed) {
-		const opened = await sharedIndex(ctx.sessionManager.getSessionDir() || undefined);
+		const opened = await hostIndex(ctx.sessionManager.getSessionDir() || undefined).open();
 		try {
 			await runAction(opened, { kind: TYPED_ACTIONS[typed[1]], row: sessionRow(opened.index, typed[2].trim()) }, ctx);
 		} catch (e) {
@@ -85,18 +85,16 @@ function hitExcerpt(hit: ToolHit): string {
 }
 
 async function answerInText(pi: ExtensionAPI, query: string, ctx: ExtensionCommandContext): Promise<void> {
-	const opened = await sharedIndex(ctx.sessionManager.getSessionDir() || undefined);
+	const { opened, state } = await hostIndex(ctx.sessionManager.getSessionDir() || undefined).fresh();
 	if (query.length === 0) {
-		const state = await syncBeforeSearch(opened);
 		const s = opened.index.stats();
 		const status = `lookback: ${s.sessions} sessions, ${s.indexedEntries} messages indexed, index ${(s.indexBytes / 1e6).toFixed(1)} MB at ${opened.indexPath}${state.indexing ? `; indexing ${state.indexing.done}/${state.indexing.total}` : ""}`;
 		ctx.ui.notify(status, "info");
 		return;
 	}
-	await syncBeforeSearch(opened);
-	const reply = discover(opened.index, { query }, { sizeOf: fileSize, full: true });
+	const reply = discover(opened.index, { query }, { sizeOf: sessionFiles.sizeOf, full: true });
 	if (!ctx.hasUI || reply.results.length === 0) {
-		ctx.ui.notify(summaryLines(reply).join("\n") || `no session matches "${query}"`, "info");
+		ctx.ui.notify(summaryLines({ ...reply, ...state }).join("\n") || `no session matches "${query}"`, "info");
 		return;
 	}
 	const labels = reply.results.map(

@@ -8,11 +8,11 @@
 import { copyToClipboard, type ExtensionCommandContext, type ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { errorMessage, loadRedaction, readWhole, redactText } from "../core/index.js";
 import type { NodeIndex } from "../node/open.js";
+import { sessionFiles } from "../node/session-files.js";
 import { excerptText } from "./excerpt.js";
 import { exportFiles } from "./export-files.js";
 import type { OverlayAction } from "./overlay.js";
 import { type OverlayRow, overlayPreview } from "./overlay-results.js";
-import { fileSize } from "./shared-index.js";
 import { canSummarize, summarizeSession } from "./summarize.js";
 
 /** The custom message type a seeded session starts with. */
@@ -44,7 +44,7 @@ async function summary(opened: NodeIndex, row: OverlayRow, ctx: ExtensionContext
 	if (!canSummarize(ctx)) return offerExcerpt("This host gives extensions no model to call");
 	ctx.ui.setStatus("lookback", `summarizing "${row.title}" with ${ctx.model?.id ?? "the current model"}…`);
 	try {
-		const messages = readWhole(opened.index, row.path, { sizeOf: fileSize }).messages;
+		const messages = readWhole(opened.index, row.path, { sizeOf: sessionFiles.sizeOf }).messages;
 		const result = await summarizeSession(ctx, row.title, messages);
 		if (!result.ok) return offerExcerpt(`The model gave no summary: ${result.error}`);
 		return `${redactText(`Summary of an earlier session "${row.title}" (${row.project}; ${row.resumeHint}):`)}\n${result.text}`;

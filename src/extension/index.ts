@@ -1,16 +1,20 @@
 /**
- * The lookback Pi extension: the `session_search` tool, the `/lookback` command, background indexing from
- * session_start (committed in small batches as it goes) that session_shutdown stops. A thin face over the core's agent replies.
+ * The lookback Pi extension: the `session_search` tool, the `/lookback` command and its overlay, background
+ * indexing from session_start on an indexer process, which also answers the tool's searches. A thin face over
+ * the core's agent replies. This entry loads only what registration needs (the parameters and the renderers):
+ * Pi's process never loads the engine or opens the index for the tool, and a session that never searches pays
+ * next to nothing (the overlay and `/lookback`, for people, read the index in Pi's process).
  */
 
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
-import { DEFAULTS, thousands } from "../core/index.js";
-import { lookbackOverlay, runLookbackCommand } from "./command.js";
-import { liveContextFilter } from "./live-context.js";
-import { type CallArgs, type SessionSearchParams, sessionSearchParams } from "./params.js";
+import { DEFAULTS, thousands } from "../core/defaults.js";
+import { liveContext } from "./live-context.js";
+import type { CallArgs } from "./modes.js";
+import { type SessionSearchParams, sessionSearchParams } from "./params.js";
 import { renderCall, renderResult } from "./render.js";
-import { runSessionSearch, type ToolDetails } from "./run-tool.js";
-import { sharedIndex, startSync, stopSync } from "./shared-index.js";
+import type { ToolDetails, ToolRun } from "./run-tool.js";
+import { endSession, hostIndex, startBackgroundIndex } from "./shared-index.js";
+import type { SessionSearchCall } from "./tool-calls.js";
 
 const DESCRIPTION = `Search every past session on this machine (all projects) of every coding agent: Pi, omp, Claude Code, Codex, Gemini CLI and OpenCode, without re-reading files. Each result names its agent and the command that resumes it; pass agent to search one agent only.
 Modes: query → sessions ranked by their best matching message (the top one with the messages around the hit and the session's first and last messages); sessionId → read that session's active branch (first ${DEFAULTS.readHead} and last ${DEFAULTS.readTail} messages when long); sessionId + aroundMessageId → the messages around an entry (pass branchTip to stay on a branch); no arguments → recent sessions; action keyword/content/list → omp-session-store style.
@@ -38,8 +42,10 @@ export default function lookbackExtension(pi: ExtensionAPI): void {
 		// omp hides extension tools from the model unless they are "essential"; Pi ignores the field.
 		...({ loadMode: "essential" } as object),
 		async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
-			const opened = await sharedIndex(ctx.sessionManager.getSessionDir() || undefined);
-			const run = await runSessionSearch(opened, params as SessionSearchParams, liveContextFilter(ctx.sessionManager));
+			// The search runs in the indexer process: Pi's event loop only awaits its answer.
+			const host = hostIndex(ctx.sessionManager.getSessionDir() || undefined);
+			const call: SessionSearchCall = { params: params as SessionSearchParams, live: liveContext(ctx.sessionManager) };
+			const run = await host.call<ToolRun>("session_search", call);
 			return { content: [{ type: "text", text: run.text }], details: run.details };
 		},
 		// Pi calls renderCall(args, theme, context); omp calls renderCall(args, options, theme).
@@ -49,25 +55,24 @@ export default function lookbackExtension(pi: ExtensionAPI): void {
 
 	pi.registerCommand("lookback", {
 		description: "Search past sessions as you type (/lookback [QUERY]); without a TUI, the index status or a list of hits",
-		handler: (args, ctx) => runLookbackCommand(pi, args, ctx),
+		handler: async (args, ctx) => (await import("./command.js")).runLookbackCommand(pi, args, ctx),
 	});
 
 	// Alt+S is free in both Pi's and omp's default key maps (Ctrl+letter keys are taken by the editor and app).
 	pi.registerShortcut(SHORTCUT, {
 		description: "Search past sessions (lookback)",
 		handler: async (ctx) => {
-			if (!(await lookbackOverlay("", ctx)))
+			if (!(await (await import("./command.js")).lookbackOverlay("", ctx)))
 				ctx.ui.notify("lookback: the search overlay needs the interactive TUI; use /lookback QUERY", "info");
 		},
 	});
 
-	pi.on("session_start", async (_event, ctx) => {
-		// Index in the background: the first index of a large history must not hold up the session.
-		const opened = await sharedIndex(ctx.sessionManager.getSessionDir() || undefined);
-		void startSync(opened).catch(() => undefined);
+	pi.on("session_start", (_event, ctx) => {
+		// Index in the background, on the indexer process: the first index of a large history must not hold up the session.
+		startBackgroundIndex(ctx.sessionManager.getSessionDir() || undefined, ctx.hasUI ? ctx.ui : undefined);
 	});
 
-	pi.on("session_shutdown", async () => {
-		await stopSync();
+	pi.on("session_shutdown", () => {
+		endSession();
 	});
 }

@@ -15,7 +15,7 @@ import {
 	type ToolHit,
 	type ToolMessage,
 } from "../core/index.js";
-import { fileSize } from "./shared-index.js";
+import { sessionFiles } from "../node/session-files.js";
 
 /** One line of the result list: a hit, or a recent session (no entryId) when the query is empty. */
 export interface OverlayRow {
@@ -106,10 +106,10 @@ export function overlayResults(
 export function overlayPreview(index: LookbackIndex, row: OverlayRow): OverlayPreview {
 	try {
 		if (row.entryId) {
-			const context = row.hit?.context ?? hitContext(index, { path: row.path, entryId: row.entryId }, { sizeOf: fileSize });
+			const context = row.hit?.context ?? hitContext(index, { path: row.path, entryId: row.entryId }, { sizeOf: sessionFiles.sizeOf });
 			return { messages: context.window, focus: row.entryId, ...(context.error ? { error: context.error } : {}) };
 		}
-		return { messages: readWhole(index, row.path, { sizeOf: fileSize }).messages };
+		return { messages: readWhole(index, row.path, { sizeOf: sessionFiles.sizeOf }).messages };
 	} catch (e) {
 		return { messages: [], error: errorMessage(e) };
 	}

@@ -1,15 +1,18 @@
 /** The `session_search` tool's parameters, every one optional and described for the model. */
 
 import { type Static, Type } from "@sinclair/typebox";
-import { AGENT_KINDS, DEFAULTS, ROLES, SCOPES, type StoreAction } from "../core/index.js";
+// The few modules these come from, not the core's barrel: the extension's entry loads this file, and Pi pays for
+// every module it loads before the first search needs it.
+import { DEFAULTS } from "../core/defaults.js";
+import { ROLES } from "../core/parse/roles.js";
+import { AGENT_KINDS } from "../core/parse/source.js";
+import { SCOPES } from "../core/query/session-filter.js";
+import { STORE_ACTIONS } from "./modes.js";
 
 /** A string enum as plain JSON Schema `{type: "string", enum}` (what pi-ai's StringEnum makes; Google's API rejects anyOf of literals). */
 function StringEnum<T extends readonly string[]>(values: T, options: { description: string }) {
 	return Type.Unsafe<T[number]>({ type: "string", enum: [...values], ...options });
 }
-
-/** The omp-session-store actions. */
-const STORE_ACTIONS: readonly StoreAction[] = ["keyword", "content", "list"];
 
 export const sessionSearchParams = Type.Object({
 	query: Type.Optional(
@@ -82,28 +85,3 @@ export const sessionSearchParams = Type.Object({
 });
 
 export type SessionSearchParams = Static<typeof sessionSearchParams>;
-
-/** Which mode a call is. */
-export type Mode = "discovery" | "scroll" | "read" | "in-session" | "browse" | "keyword" | "content" | "list";
-
-/** A call's arguments as a host hands them to a renderer (its own schema types make them unknown): checked here. */
-export type CallArgs = { readonly [K in keyof SessionSearchParams]?: unknown };
-
-function given(value: unknown): string | undefined {
-	return typeof value === "string" && value.length > 0 ? value : undefined;
-}
-
-export function modeOf(p: CallArgs): Mode {
-	const action = STORE_ACTIONS.find((a) => a === p.action);
-	if (action) return action;
-	if (given(p.sessionId) && given(p.aroundMessageId)) return "scroll";
-	if (given(p.sessionId) && given(p.query)?.trim()) return "in-session";
-	if (given(p.sessionId)) return "read";
-	if (given(p.query)?.trim()) return "discovery";
-	return "browse";
-}
-
-/** What a call is about, for its header line. */
-export function callSubject(p: CallArgs): string {
-	return given(p.query) ?? given(p.sessionId) ?? "recent sessions";
-}

@@ -22,13 +22,14 @@ import {
 	storeAction,
 } from "../core/index.js";
 import { loadEngine } from "../node/engine.js";
+import type { LocalIndex } from "../node/indexer-work.js";
 import { ompMetadata } from "../node/omp-files.js";
 import type { NodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
 import { sessionFiles } from "../node/session-files.js";
-import { type Mode, modeOf, type SessionSearchParams } from "./params.js";
-import { summaryLines } from "./render.js";
-import { awaitBackgroundIndex, oversizedFiles, startSync, syncBeforeSearch } from "./shared-index.js";
+import { type Mode, modeOf } from "./modes.js";
+import type { SessionSearchParams } from "./params.js";
+import { summaryLines } from "./summary-lines.js";
 import type { ToolReply } from "./tool-reply.js";
 
 export interface ToolDetails {
@@ -46,42 +47,47 @@ export interface ToolRun {
 const files: HostFiles = sessionFiles;
 
 /** A session reference checked against the roots: a path must be a .jsonl inside them; an id not indexed may be an oversized file. */
-async function sessionRef(opened: NodeIndex, ref: string, waitMs: number): Promise<string> {
+async function sessionRef(host: LocalIndex, ref: string): Promise<{ opened: NodeIndex; ref: string }> {
+	let opened = await host.open();
 	const path = isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : undefined;
 	const tooLarge = path ? oversizeError(path, files) : undefined;
 	if (tooLarge) throw new LookbackError("file-too-large", tooLarge);
+	const target = path ?? ref;
 	try {
-		opened.index.session(path ?? ref);
-		return path ?? ref;
+		opened.index.session(target);
+		return { opened, ref: target };
 	} catch {
-		// Not indexed yet: let a running background index finish (briefly), or sync, and look again.
-		if (await awaitBackgroundIndex(waitMs)) await startSync(opened);
+		// Not indexed yet: bring the index up to date (when that is little work) and look again.
+		opened = (await host.fresh()).opened;
 	}
 	try {
-		opened.index.session(path ?? ref);
+		opened.index.session(target);
 	} catch (error) {
-		const big = oversizedFiles().find((p) => p.includes(ref));
+		const big = host.oversizedFiles().find((p) => p.includes(ref));
 		if (big)
 			throw new LookbackError(
 				"file-too-large",
 				`session ${ref} is in ${big}, which is over the ${mebibytes(DEFAULTS.maxFileBytes)} limit lookback reads`,
 			);
+		if (host.indexing && error instanceof LookbackError && error.code === "session-not-found")
+			throw new LookbackError("session-not-found", `${error.message.replace(/^lookback: /, "")} (a first index is still running)`);
 		throw error;
 	}
-	return path ?? ref;
+	return { opened, ref: target };
 }
 
-/** Run one call; `waitMs` bounds the wait for a running background index (default `DEFAULTS.indexWaitMs`). */
+/** Run one call: a search first brings the index up to date when that is little work, else answers from what is indexed. */
 export async function runSessionSearch(
-	opened: NodeIndex,
+	host: LocalIndex,
 	params: SessionSearchParams,
 	exclude?: SearchRequest["exclude"],
-	waitMs: number = DEFAULTS.indexWaitMs,
 ): Promise<ToolRun> {
 	const mode = modeOf(params);
-	const index = opened.index;
 	const needsSync = mode === "discovery" || mode === "browse" || mode === "keyword" || mode === "content" || mode === "list";
-	const sync: SyncState = needsSync ? await syncBeforeSearch(opened, waitMs) : {};
+	const { opened, state: sync }: { opened: NodeIndex; state: SyncState } = needsSync
+		? await host.fresh()
+		: { opened: await host.open(), state: {} };
+	const index = opened.index;
 	const request = {
 		query: params.query ?? "",
 		variants: params.queryVariants,
@@ -118,8 +124,8 @@ export async function runSessionSearch(
 			break;
 		}
 		case "scroll": {
-			const ref = await sessionRef(opened, params.sessionId!, waitMs);
-			reply = scroll(index, ref, {
+			const { opened: at, ref } = await sessionRef(host, params.sessionId!);
+			reply = scroll(at.index, ref, {
 				aroundMessageId: params.aroundMessageId!,
 				window: params.window,
 				branchTip: params.branchTip,
@@ -127,10 +133,11 @@ export async function runSessionSearch(
 			});
 			break;
 		}
-		case "in-session":
+		case "in-session": {
+			const { opened: at, ref } = await sessionRef(host, params.sessionId!);
 			reply = inSessionReply(
-				index,
-				await sessionRef(opened, params.sessionId!, waitMs),
+				at.index,
+				ref,
 				{
 					query: params.query ?? "",
 					offset: params.offset,
@@ -140,9 +147,12 @@ export async function runSessionSearch(
 				files,
 			);
 			break;
-		case "read":
-			reply = readWhole(index, await sessionRef(opened, params.sessionId!, waitMs), { ...files, branchTip: params.branchTip });
+		}
+		case "read": {
+			const { opened: at, ref } = await sessionRef(host, params.sessionId!);
+			reply = readWhole(at.index, ref, { ...files, branchTip: params.branchTip });
 			break;
+		}
 		case "browse":
 			reply = browseReply(index, {
 				limit: params.limit,

@@ -1,102 +1,77 @@
 /**
- * One index per Pi process, shared by every extension instance (Pi makes a new instance per session):
- * opened once, indexed in the background from session_start, synced lazily before searches.
+ * One index per Pi (or omp) process, shared by every extension instance (Pi makes a new instance per session):
+ * a HostIndex (src/node/host-index.ts), read in Pi's process and written only by its indexer process. Nothing
+ * heavy is loaded here: session_start starts the indexer (a child process) and nothing else; the engine and
+ * the index open in Pi's process with the first search. A long sync shows on Pi's status line.
  */
 
-import { statSync } from "node:fs";
-import { DEFAULTS, type SyncProgress, type SyncReport, type SyncState, syncState } from "../core/index.js";
-import { type NodeIndex, openNodeIndex } from "../node/open.js";
+import { DEFAULTS } from "../core/defaults.js";
+import { HostIndex } from "../node/host-index.js";
+import type { IndexingProgress } from "../node/indexer-slot.js";
+import { bytesLeft } from "../node/indexer-slot.js";
 import { piAgentDir } from "../node/paths.js";
+import { loadTool } from "./tool-loader.js";
+
+/** The part of Pi's and omp's `ctx.ui` the status line needs. */
+interface StatusLine {
+	setStatus(key: string, text: string | undefined): void;
+}
 
 interface Shared {
-	opened?: Promise<NodeIndex>;
-	syncing?: Promise<SyncReport>;
-	stop?: AbortController;
-	progress?: SyncProgress;
-	lastReport?: SyncReport;
+	host?: HostIndex;
+	/** The status line of the session now running (each session's ctx is valid until its shutdown). */
+	ui?: StatusLine;
+	shown?: boolean;
 }
 
 // Pi loads extension modules afresh for every session (jiti without a module cache), so module state is per
-// session; the index and its engine (sql.js initialises once per process) are kept on the process instead.
+// session; the index and its indexer are kept on the process instead.
 const KEY = Symbol.for("lookback.sharedIndex");
 const holder = globalThis as { [KEY]?: Shared };
 const shared: Shared = (holder[KEY] ??= {});
 
-/** The index, opened on first use with Pi's session roots (plus the current session's folder when it is a custom one). */
-export function sharedIndex(sessionDir?: string): Promise<NodeIndex> {
-	shared.opened ??= (() => {
+const STATUS_KEY = "lookback";
+
+/** `lookback: indexing 1,204/2,671 files` while a long sync runs (a short one never shows). */
+function showProgress(p: IndexingProgress, elsewhere: boolean): void {
+	const long = bytesLeft(p) > DEFAULTS.syncWaitBytes || shared.shown === true;
+	if (!long || !shared.ui) return;
+	shared.shown = true;
+	const where = elsewhere ? " (in another lookback process)" : "";
+	shared.ui.setStatus(STATUS_KEY, `lookback: indexing ${p.done.toLocaleString("en-US")}/${p.total.toLocaleString("en-US")} files${where}`);
+}
+
+function clearProgress(): void {
+	if (shared.shown) shared.ui?.setStatus(STATUS_KEY, undefined);
+	shared.shown = false;
+}
+
+/** The index of this Pi process, made on first use with Pi's session roots (plus the current session's folder when it is a custom one). */
+export function hostIndex(sessionDir?: string): HostIndex {
+	shared.host ??= (() => {
 		const agentSessions = `${piAgentDir()}/sessions`;
 		const extra = sessionDir && !sessionDir.startsWith(agentSessions) ? [sessionDir] : [];
-		return openNodeIndex({ sessionsDirs: extra, indexPath: process.env.LOOKBACK_INDEX || undefined });
+		return new HostIndex(
+			{ sessionsDirs: extra, indexPath: process.env.LOOKBACK_INDEX || undefined },
+			{
+				onProgress: showProgress,
+				onSynced: clearProgress,
+				open: async (options) => (await loadTool()).openNodeIndex(options),
+				calls: async () => (await loadTool()).TOOL_CALLS,
+			},
+		);
 	})();
-	return shared.opened;
+	return shared.host;
 }
 
-/** Start a sync unless one runs; resolves with its report. */
-export function startSync(opened: NodeIndex): Promise<SyncReport> {
-	if (shared.syncing) return shared.syncing;
-	const stop = (shared.stop = new AbortController());
-	shared.syncing = opened.index
-		.sync(opened.source, { onProgress: (p) => (shared.progress = p), signal: stop.signal })
-		.then((report) => {
-			shared.lastReport = report;
-			return report;
-		})
-		.finally(() => {
-			shared.syncing = undefined;
-			shared.progress = undefined;
-			shared.stop = undefined;
-		});
-	return shared.syncing;
+/** session_start: index what is new in the background, on the indexer process; progress goes to this session's status line. */
+export function startBackgroundIndex(sessionDir: string | undefined, ui: StatusLine | undefined): void {
+	shared.ui = ui;
+	hostIndex(sessionDir).background();
 }
 
-/** Wait for a running background index, at most `waitMs`; whether it finished. */
-export async function awaitBackgroundIndex(waitMs: number = DEFAULTS.indexWaitMs): Promise<boolean> {
-	const running = shared.syncing;
-	if (!running) return true;
-	let timer: ReturnType<typeof setTimeout> | undefined;
-	const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), waitMs)));
-	const done = await Promise.race([
-		running.then(
-			() => true as const,
-			() => true as const,
-		),
-		timeout,
-	]);
-	clearTimeout(timer);
-	return done;
-}
-
-/**
- * Sync before a search. A background index still running after a short wait is not waited for: the
- * answer comes from what is indexed so far and says how far indexing has got.
- */
-export async function syncBeforeSearch(opened: NodeIndex, waitMs: number = DEFAULTS.indexWaitMs): Promise<SyncState> {
-	if (shared.syncing && !(await awaitBackgroundIndex(waitMs))) {
-		const p = shared.progress;
-		return { indexing: { done: p?.done ?? 0, total: p?.total ?? 0 }, ...syncState(shared.lastReport) };
-	}
-	return syncState(await startSync(opened));
-}
-
-/** Files skipped as oversized by the last sync (to explain an id that is not in the index). */
-export function oversizedFiles(): string[] {
-	return (shared.lastReport?.skippedFiles ?? []).filter((f) => f.reason === "oversized").map((f) => f.path);
-}
-
-export function fileSize(path: string): number | undefined {
-	try {
-		return statSync(path).size;
-	} catch {
-		return undefined;
-	}
-}
-
-/**
- * Stop a running sync at its next file (at session shutdown): every batch it finished is already
- * committed, so this waits only for the file at hand and its small commit, never for a whole index.
- */
-export async function stopSync(): Promise<void> {
-	shared.stop?.abort();
-	await shared.syncing?.catch(() => undefined);
+/** session_shutdown: this session's status line is no longer ours to write; a sync goes on in the indexer. */
+export function endSession(): void {
+	clearProgress();
+	shared.ui = undefined;
 }

@@ -1,7 +1,8 @@
 /**
  * `lookback mcp`: the search as an MCP server on stdio, for every agent that loads tools over MCP. A thin face:
  * the tools' schemas (tool-specs.ts), their runs over the core's replies (tool-runs.ts), the index kept fresh in
- * the background (server-index.ts). stdout carries only protocol messages; logs go to stderr.
+ * the background by the host's indexer process (src/node/host-index.ts). stdout carries only protocol messages;
+ * logs go to stderr.
  */
 
 // The SDK's low-level Server rather than McpServer: our input schemas are plain JSON Schema, checked by
@@ -12,9 +13,9 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { boundedJson, errorMessage, LookbackError, loadRedaction, redactedReply } from "../core/index.js";
+import { HostIndex } from "../node/host-index.js";
 import type { NodeIndexOptions } from "../node/open.js";
 import { checkArguments } from "./schema.js";
-import { ServerIndex } from "./server-index.js";
 import { TOOL_RUNS, type ToolContext } from "./tool-runs.js";
 import { TOOL_SPECS } from "./tool-specs.js";
 
@@ -44,7 +45,7 @@ function toolError(error: unknown): CallToolResult {
 
 /** Serve until stdin closes (the client went away) or the process is told to stop. */
 export async function serveMcp(options: McpServerOptions): Promise<void> {
-	const index = new ServerIndex(options.index);
+	const index = new HostIndex(options.index);
 	const ctx: ToolContext = { index, cwd: options.cwd };
 	const server = new Server(
 		{ name: "lookback", version: options.version },
@@ -95,14 +96,14 @@ export async function serveMcp(options: McpServerOptions): Promise<void> {
 		const done = () => resolve();
 		process.stdin.once("end", done);
 		process.stdin.once("close", done);
-		process.once("SIGINT", done);
-		process.once("SIGTERM", done);
+		process.on("SIGINT", done);
+		process.on("SIGTERM", done);
 		server.onclose = done;
 	});
 	server.onerror = (error) => options.log(`lookback mcp: ${errorMessage(error)}`);
 	await server.connect(new StdioServerTransport());
 	options.log(`lookback mcp ${options.version}: serving on stdio (working directory ${options.cwd})`);
 	await closed;
-	await index.close();
+	index.close();
 	await server.close().catch(() => undefined);
 }

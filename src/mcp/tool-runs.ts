@@ -21,16 +21,16 @@ import {
 	type Scope,
 	scroll,
 } from "../core/index.js";
+import type { HostIndex } from "../node/host-index.js";
 import type { NodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
 import { sessionFiles } from "../node/session-files.js";
 import { callingSessions, leftOutNote } from "./calling-session.js";
 import type { Arguments } from "./schema.js";
-import type { ServerIndex } from "./server-index.js";
 import type { ToolName } from "./tool-specs.js";
 
 export interface ToolContext {
-	index: ServerIndex;
+	index: HostIndex;
 	/** The server's working directory: its recently changed sessions are taken to be the caller's. */
 	cwd: string;
 }

@@ -8,9 +8,11 @@
  *   reserved                               one writer that intends to commit (readers go on)
  *   pending                                that writer now waits for readers to leave (no new readers)
  *   breaking                               held only while removing a dead owner's reserved or pending
+ *   indexer                                the one process running a sync on its own (its progress in indexer.json)
  *
- * EXCLUSIVE is `pending` held with no other live shared file. `reserved`, `pending` and `breaking` are
- * created atomically (a private temp file `link()`ed in, EEXIST = taken) and hold "pid start nonce boot".
+ * EXCLUSIVE is `pending` held with no other live shared file. `indexer` is no SQLite level: it is held for a
+ * whole sync, so that one process indexes while the others follow its progress instead of parsing the same
+ * files in turn (src/node/indexer-slot.ts). `reserved`, `pending`, `indexer` and `breaking` are created atomically (a private temp file `link()`ed in, EEXIST = taken) and hold "pid start nonce boot".
  * A dead owner's files are removed by whoever finds them; a file is only ever removed by its owner or,
  * once its owner is dead, under `breaking` and only if its content is unchanged.
  */
@@ -20,6 +22,8 @@ import { join } from "node:path";
 import { type ProcessIdentity, processLives, SELF } from "./process-identity.js";
 
 export type LockSlot = "shared" | "reserved" | "pending";
+/** The files taken by one owner at a time. */
+type OwnedSlot = "reserved" | "pending" | "indexer";
 
 interface Owner extends ProcessIdentity {
 	nonce: string;
@@ -54,7 +58,7 @@ export class IndexLocks {
 	private readonly nonce = Math.random().toString(36).slice(2, 10);
 	private readonly line: string;
 	private readonly sharedFile: string;
-	readonly held = { shared: false, reserved: false, pending: false, exclusive: false };
+	readonly held = { shared: false, reserved: false, pending: false, exclusive: false, indexer: false };
 	readonly counters: LockCounters = { busy: 0, reaped: 0 };
 
 	constructor(indexPath: string) {
@@ -80,8 +84,8 @@ export class IndexLocks {
 		return owner !== undefined && owner.pid === SELF.pid && owner.nonce === this.nonce;
 	}
 
-	/** The live owner of `reserved` or `pending` other than this one; a dead owner's file is removed. */
-	private liveOther(name: "reserved" | "pending"): Owner | undefined {
+	/** The live owner of `name` other than this one; a dead owner's file is removed. */
+	private liveOther(name: OwnedSlot): Owner | undefined {
 		const owner = this.owner(name);
 		if (!owner || this.mine(owner)) return undefined;
 		if (processLives(owner)) return owner;
@@ -119,7 +123,7 @@ export class IndexLocks {
 	}
 
 	/** Take `name` unless a live other holds it (a dead holder's file is removed first). */
-	private take(name: "reserved" | "pending"): boolean {
+	private take(name: OwnedSlot): boolean {
 		for (let attempt = 0; attempt < 3; attempt++) {
 			if (this.createOwned(name)) return true;
 			const owner = this.owner(name);
@@ -130,7 +134,7 @@ export class IndexLocks {
 		return false;
 	}
 
-	private drop(name: "reserved" | "pending"): void {
+	private drop(name: OwnedSlot): void {
 		if (this.mine(this.owner(name))) removeQuietly(join(this.dir, name));
 	}
 
@@ -222,6 +226,31 @@ export class IndexLocks {
 			removeQuietly(this.sharedFile);
 			this.held.shared = false;
 		}
+	}
+
+	/** Take the `indexer` slot for a sync; false while another live process holds it. */
+	indexer(): boolean {
+		if (this.held.indexer) return true;
+		if (!this.take("indexer")) return false;
+		this.held.indexer = true;
+		return true;
+	}
+
+	releaseIndexer(): void {
+		if (!this.held.indexer) return;
+		this.drop("indexer");
+		this.held.indexer = false;
+	}
+
+	/** The live process other than this one holding `indexer`: its pid and the line its file holds. */
+	indexerHolder(): { pid: number; line: string } | undefined {
+		const owner = this.liveOther("indexer");
+		return owner ? { pid: owner.pid, line: owner.line.trim() } : undefined;
+	}
+
+	/** The line this owner writes into the files it holds. */
+	get ownerLine(): string {
+		return this.line;
 	}
 
 	/** A truthful F_GETLK: the pid of a live lock that conflicts with `slot` taken for reading or writing, if any. */

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { LookbackError } from "../core/index.js";
+import { LookbackError } from "../core/errors.js";
 
 export type Env = Record<string, string | undefined>;
 

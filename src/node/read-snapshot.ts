@@ -9,7 +9,7 @@
 
 import { copyFileSync, mkdtempSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { CANDIDATE_FIELDS, CANDIDATE_INDEX, type Database, indexBusyError, openAt } from "../core/index.js";
 import { loadEngine } from "./engine.js";
 import { waitShared } from "./engine-locks.js";
@@ -47,48 +47,59 @@ function addCandidateIndex(db: Database): void {
 	}
 }
 
-export function readSnapshots(indexPath: string): ReadSnapshot {
+/**
+ * Make the read-optimised copy of the index at `to` (a file in a folder of its own, which also holds the
+ * intermediate copies): copied under a SHARED lock, optimised, laid out for ranges. Heavy for a large index
+ * (seconds): `lookback serve` has its indexer process make it (indexer-work.ts). Resolves with the byte
+ * ranges the page should prefetch (none for a file handed out as it was).
+ */
+export async function makeReadSnapshot(indexPath: string, to: string): Promise<ByteRanges> {
+	const dir = dirname(to);
+	const raw = join(dir, "copy.db");
+	const optimised = join(dir, "optimised.db");
+	rmSync(optimised, { force: true });
+	const locks = new IndexLocks(resolve(indexPath));
+	if (!waitShared(locks)) throw indexBusyError();
+	try {
+		copyFileSync(indexPath, raw);
+	} finally {
+		locks.release("none");
+	}
+	const engine = await loadEngine();
+	let prefetch: ByteRanges = [];
+	try {
+		const db = openAt(engine, enginePathOf(engine, raw));
+		try {
+			db.run("INSERT INTO entries_fts(entries_fts) VALUES ('optimize')");
+			db.run("INSERT INTO vocab_fts(vocab_fts) VALUES ('optimize')");
+			addCandidateIndex(db);
+			prefetch = layOutSnapshot(db, enginePathOf(engine, optimised));
+		} finally {
+			db.close();
+		}
+		renameSync(optimised, to);
+	} catch {
+		// Not an index this lookback can optimise (foreign, newer, damaged): hand it out as it is, for the page to say what is wrong.
+		renameSync(raw, to);
+		prefetch = [];
+	}
+	rmSync(raw, { force: true });
+	return prefetch;
+}
+
+/** The copies `lookback serve` hands out, made by `make` (default: here, by `makeReadSnapshot`). */
+export function readSnapshots(
+	indexPath: string,
+	make: (indexPath: string, to: string) => Promise<ByteRanges> = makeReadSnapshot,
+): ReadSnapshot {
 	const dir = mkdtempSync(join(tmpdir(), "lookback-serve-"));
 	const served = join(dir, "index.db");
-	const locks = new IndexLocks(resolve(indexPath));
 	let copiedFrom = "";
 	let made = 0;
 	let running: Promise<void> | undefined;
 
-	const copyUnderSharedLock = (to: string) => {
-		if (!waitShared(locks)) throw indexBusyError();
-		try {
-			copyFileSync(indexPath, to);
-		} finally {
-			locks.release("none");
-		}
-	};
-
-	const make = async (stamp: string) => {
-		const raw = join(dir, "copy.db");
-		const optimised = join(dir, "optimised.db");
-		rmSync(optimised, { force: true });
-		copyUnderSharedLock(raw);
-		const engine = await loadEngine();
-		let prefetch: ByteRanges = [];
-		try {
-			const db = openAt(engine, enginePathOf(engine, raw));
-			try {
-				db.run("INSERT INTO entries_fts(entries_fts) VALUES ('optimize')");
-				db.run("INSERT INTO vocab_fts(vocab_fts) VALUES ('optimize')");
-				addCandidateIndex(db);
-				prefetch = layOutSnapshot(db, enginePathOf(engine, optimised));
-			} finally {
-				db.close();
-			}
-			renameSync(optimised, served);
-		} catch {
-			// Not an index this lookback can optimise (foreign, newer, damaged): hand it out as it is, for the page to say what is wrong.
-			renameSync(raw, served);
-			prefetch = [];
-		}
-		snapshot.prefetch = prefetch;
-		rmSync(raw, { force: true });
+	const remake = async (stamp: string) => {
+		snapshot.prefetch = await make(indexPath, served);
 		copiedFrom = stamp;
 		const st = statSync(served);
 		snapshot.etag = `"${++made}-${st.size}-${Math.round(st.mtimeMs)}"`;
@@ -103,7 +114,7 @@ export function readSnapshots(indexPath: string): ReadSnapshot {
 			const st = statSync(indexPath);
 			const stamp = `${st.ino} ${st.size} ${st.mtimeMs}`;
 			if (stamp === copiedFrom) return;
-			running = make(stamp).finally(() => (running = undefined));
+			running = remake(stamp).finally(() => (running = undefined));
 			await running;
 		},
 		remove: () => rmSync(dir, { recursive: true, force: true }),

@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { LookbackError } from "../core/index.js";
 import { readSnapshots } from "./read-snapshot.js";
+import type { ByteRanges } from "./snapshot-layout.js";
 
 export interface ServeOptions {
 	/** The index file handed to the page. */
@@ -20,6 +21,8 @@ export interface ServeOptions {
 	webDir: string;
 	/** Port on 127.0.0.1 (default: any free one). */
 	port?: number;
+	/** Who makes the read-optimised copy (default: this process; `lookback serve` has its indexer process make it). */
+	makeSnapshot?: (indexPath: string, to: string) => Promise<ByteRanges>;
 	/**
 	 * The real path of a session file the page may read ranges of (`/session-file?path=…`: an export's long
 	 * messages whole), or undefined to refuse it. Without it, the route answers 404.
@@ -63,7 +66,7 @@ function byteRange(header: string | undefined, size: number): { start: number; e
 }
 
 export async function serveViewer(options: ServeOptions): Promise<Serving> {
-	const snapshot = readSnapshots(options.indexPath);
+	const snapshot = readSnapshots(options.indexPath, options.makeSnapshot);
 	const page = (name: string) => join(options.webDir, name);
 	const routes: Record<string, string> = {
 		"/": page("index.html"),

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/main.js";
 import { browseReply, PRICE_SOURCE, storeAction } from "../../src/core/index.js";
-import { summaryLines } from "../../src/extension/render.js";
+import { summaryLines } from "../../src/extension/summary-lines.js";
 import { openNodeIndex } from "../../src/node/open.js";
 import { copyFixtures, indexOf, SAMPLE, tempDir } from "../helpers.js";
 import { ompStore } from "../omp/omp-store.js";

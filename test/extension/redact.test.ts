@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { runAction } from "../../src/extension/handoff.js";
 import { overlayResults } from "../../src/extension/overlay-results.js";
 import { runSessionSearch } from "../../src/extension/run-tool.js";
+import type { LocalIndex } from "../../src/node/indexer-work.js";
 import { openNodeIndex } from "../../src/node/open.js";
 import { tempDir } from "../helpers.js";
 import { assistantMessage, newSession, toolResult, userMessage } from "../pi-sessions.js";
@@ -28,7 +29,14 @@ async function agent() {
 	sm.appendMessage(toolResult("bash", `quokka output:\n${ALL}`));
 	const opened = await openNodeIndex({ agentDir, env: { HOME: join(agentDir, "home") } });
 	await opened.index.sync(opened.source);
-	return { agentDir, opened, id: sm.getSessionId() };
+	// The tool's calls as its indexer process answers them, over this index (synced above).
+	const local: LocalIndex = {
+		open: async () => opened,
+		fresh: async () => ({ opened, state: {} }),
+		oversizedFiles: () => [],
+		indexing: false,
+	};
+	return { agentDir, opened, local, id: sm.getSessionId() };
 }
 
 /** A context as the overlay's actions get it: the editor, notices, a status line, confirmations. */
@@ -53,18 +61,18 @@ afterEach(() => {
 
 describe("session_search redaction", () => {
 	it("replies without the secrets with redact: true, with them without, and by default under LOOKBACK_REDACT=1", async () => {
-		const { opened, id } = await agent();
+		const { local, id } = await agent();
 		for (const params of [{ query: "quokka", detail: "full" }, { sessionId: id }, { sessionId: id, query: "quokka" }, {}] as const) {
-			const plain = await runSessionSearch(opened, params);
+			const plain = await runSessionSearch(local, params);
 			if ("sessionId" in params || "query" in params) expect(leaked(plain.text).length, JSON.stringify(params)).toBeGreaterThan(0);
-			const redacted = await runSessionSearch(opened, { ...params, redact: true });
+			const redacted = await runSessionSearch(local, { ...params, redact: true });
 			expect(leaked(redacted.text), JSON.stringify(params)).toEqual([]);
 			expect(leaked(redacted.details.lines.join("\n"))).toEqual([]);
 			expect(JSON.parse(redacted.text).redactions).toEqual(expect.any(Object));
 		}
 		process.env.LOOKBACK_REDACT = "1";
-		expect(leaked((await runSessionSearch(opened, { sessionId: id })).text)).toEqual([]);
-		expect(leaked((await runSessionSearch(opened, { sessionId: id, redact: false })).text).length).toBeGreaterThan(0);
+		expect(leaked((await runSessionSearch(local, { sessionId: id })).text)).toEqual([]);
+		expect(leaked((await runSessionSearch(local, { sessionId: id, redact: false })).text).length).toBeGreaterThan(0);
 	});
 });
 

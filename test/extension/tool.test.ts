@@ -1,29 +1,38 @@
 import { cpSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { boundedJson, DEFAULTS, type ToolHit } from "../../src/core/index.js";
 import { runAction } from "../../src/extension/handoff.js";
-import { liveContextFilter } from "../../src/extension/live-context.js";
-import { collapsed, renderResult, summaryLines } from "../../src/extension/render.js";
+import { liveContext, liveContextFilter } from "../../src/extension/live-context.js";
+import { collapsed, renderResult } from "../../src/extension/render.js";
 import { runSessionSearch } from "../../src/extension/run-tool.js";
-import { startSync } from "../../src/extension/shared-index.js";
-import { openNodeIndex } from "../../src/node/open.js";
+import { summaryLines } from "../../src/extension/summary-lines.js";
+import type { SessionSearchCall } from "../../src/extension/tool-calls.js";
+import { HostIndex, type HostIndexOptions } from "../../src/node/host-index.js";
+import type { NodeIndexOptions } from "../../src/node/open.js";
 import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
 import { assistantMessage, newSession, toolResult, userMessage } from "../pi-sessions.js";
 
-async function agent() {
+/** The index as the extension holds it: read here, synced by its indexer process; closed after the test. */
+const hosts: HostIndex[] = [];
+afterEach(() => {
+	for (const h of hosts.splice(0)) h.close();
+});
+function hostIndex(options: NodeIndexOptions, hooks: HostIndexOptions = {}): HostIndex {
+	const host = new HostIndex(options, hooks);
+	hosts.push(host);
+	return host;
+}
+
+async function agent(hooks: HostIndexOptions = {}) {
 	const agentDir = join(tempDir("agent"), "agent");
 	mkdirSync(agentDir, { recursive: true });
 	cpSync(FIXTURES, join(agentDir, "sessions"), { recursive: true });
-	const opened = await openNodeIndex({ agentDir, env: { HOME: join(agentDir, "home") } });
+	const opened = hostIndex({ agentDir, env: { HOME: join(agentDir, "home") } }, hooks);
 	return { agentDir, opened };
 }
 
-async function call(
-	opened: Awaited<ReturnType<typeof openNodeIndex>>,
-	params: Record<string, unknown>,
-	exclude?: Parameters<typeof runSessionSearch>[2],
-) {
+async function call(opened: HostIndex, params: Record<string, unknown>, exclude?: Parameters<typeof runSessionSearch>[2]) {
 	const run = await runSessionSearch(opened, params, exclude);
 	return { reply: JSON.parse(run.text), run };
 }
@@ -247,16 +256,54 @@ describe("reply shaping", () => {
 	});
 });
 
+describe("the tool's calls in the indexer process", () => {
+	it("answers session_search there, as in the host, while the host never opens the index", async () => {
+		const { opened: host, agentDir } = await agent();
+		const sm = newSession(join(agentDir, "sessions"), "/home/dev/current");
+		sm.appendMessage(userMessage("the live pelican talk"));
+		sm.appendMessage(assistantMessage("pelican noted"));
+		const call: SessionSearchCall = { params: { query: "pelican OR amqplib", detail: "full" }, live: liveContext(sm) };
+		const there = await host.call<{ text: string; details: { mode: string } }>("session_search", call);
+		expect(host.status().state).toBe("not-opened");
+		expect(host.indexer.place).toBe("child process");
+		const reply = JSON.parse(there.text);
+		expect(reply.results[0].sessionId).toBe(SAMPLE.branched);
+		// The live context was left out there, as the host's own filter would.
+		expect(JSON.stringify(reply)).not.toContain("the live pelican talk");
+		expect(there.details.mode).toBe("discovery");
+		const here = JSON.parse((await runSessionSearch(host, call.params, liveContextFilter(sm))).text);
+		expect(here.results.map((r: { sessionId: string }) => r.sessionId)).toEqual(
+			reply.results.map((r: { sessionId: string }) => r.sessionId),
+		);
+	});
+
+	it("says why a call failed there, with the error's code", async () => {
+		const { opened: host } = await agent();
+		await expect(host.call("session_search", { params: { sessionId: "ffffffff" } })).rejects.toMatchObject({
+			code: "session-not-found",
+			message: expect.stringMatching(/no indexed session/),
+		});
+	});
+});
+
 describe("background indexing", () => {
-	it("answers from what is indexed so far while the first index runs, saying how far it got", async () => {
-		const { opened } = await agent();
-		const running = startSync(opened);
-		const early = JSON.parse((await runSessionSearch(opened, { query: "amqplib" }, undefined, 0)).text);
-		expect(early.indexing).toMatchObject({ total: expect.any(Number) });
-		await running;
-		const later = JSON.parse((await runSessionSearch(opened, { query: "amqplib" }, undefined, 0)).text);
-		expect(later.indexing).toBeUndefined();
+	it("answers from what is indexed so far while a long sync runs, saying how far it got", async () => {
+		// Every sync counts as long here: a search does not wait for it.
+		const { opened } = await agent({ waitBytes: 0 });
+		opened.background();
+		const early = JSON.parse((await runSessionSearch(opened, { query: "amqplib" })).text);
+		expect(early.indexing).toMatchObject({ total: 10, done: expect.any(Number) });
+		await opened.indexer.sync().done;
+		const later = JSON.parse((await runSessionSearch(opened, { query: "amqplib" })).text);
 		expect(later.results[0].sessionId).toBe(SAMPLE.branched);
+	});
+
+	it("waits for a sync that has little to read, so a search sees the newest sessions", async () => {
+		const { opened } = await agent();
+		const reply = JSON.parse((await runSessionSearch(opened, { query: "amqplib" })).text);
+		expect(reply.indexing).toBeUndefined();
+		expect(reply.results[0].sessionId).toBe(SAMPLE.branched);
+		expect(opened.indexer.lastReport).toMatchObject({ added: 10 });
 	});
 });
 
@@ -267,7 +314,7 @@ describe("session_search over every agent", () => {
 		cpSync(FIXTURES, join(agentDir, "sessions"), { recursive: true });
 		const claude = join(tempDir("claude"), ".claude");
 		cpSync(join(FIXTURES, "..", "claude"), claude, { recursive: true });
-		const opened = await openNodeIndex({ agentDir, env: { HOME: join(agentDir, "home"), CLAUDE_CONFIG_DIR: claude } });
+		const opened = hostIndex({ agentDir, env: { HOME: join(agentDir, "home"), CLAUDE_CONFIG_DIR: claude } });
 		const { reply } = await call(opened, { query: "narwhal" });
 		expect(reply.results[0]).toMatchObject({
 			agent: "claude",
@@ -304,7 +351,7 @@ describe("the overlay's resume of another agent's session", () => {
 			resumeHint: "cd /home/user/zebra-app && claude -r 803bb4c1",
 			agent: "claude" as const,
 		};
-		await runAction(opened, { kind: "resume", row }, ctx as unknown as Parameters<typeof runAction>[2]);
+		await runAction(await opened.open(), { kind: "resume", row }, ctx as unknown as Parameters<typeof runAction>[2]);
 		expect(switched).toBe(false);
 		expect(notes.join("\n")).toContain("cd /home/user/zebra-app && claude -r 803bb4c1");
 		expect(notes.join("\n")).toContain("a claude session opens in claude");

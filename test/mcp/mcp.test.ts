@@ -154,7 +154,7 @@ describe("lookback mcp", () => {
 			}
 			if (status.state !== "ready") await new Promise((resolve) => setTimeout(resolve, 50));
 		}
-		expect(status).toMatchObject({ state: "ready", sessions: 10, indexer: "worker thread" });
+		expect(status).toMatchObject({ state: "ready", sessions: 10, indexer: "child process" });
 		expect(seen.every((state) => ["not-opened", "opening", "indexing", "ready"].includes(state))).toBe(true);
 	});
 

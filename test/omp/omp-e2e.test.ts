@@ -1,11 +1,15 @@
 /**
  * The same extension under the real omp (18.2.3 on Bun 1.4.5, installed from the registry by scripts/ensure-omp.mjs):
- * a fake model calls session_search; omp writes the tool result into its own session file.
+ * a fake model calls session_search; omp writes the tool result into its own session file. Bun runs lookback's
+ * indexer process too: a first index goes on after omp exits.
  */
 import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { generateCorpus } from "../../bench/gen-corpus.mjs";
+import { IndexerSlot } from "../../src/node/indexer-slot.js";
+import { openNodeIndex } from "../../src/node/open.js";
 import { EXTENSION, REPO, useFakeModel } from "../agents.js";
 import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
 import { ompStore, PARENT } from "./omp-store.js";
@@ -163,4 +167,25 @@ describe("session_search in the real omp", () => {
 		expect(list.results.map((r: { session_id: string }) => r.session_id)).toContain(PARENT);
 		for (const r of list.results) expect(r.time >= "2026-11-01" && r.time < "2026-11-16").toBe(true);
 	});
+
+	it("answers at once while a first index of a large history runs on Bun's indexer process, and exits while it goes on", async () => {
+		const h = home();
+		// 40 MB of Pi sessions beside omp's: more than a search waits for.
+		const corpus = tempDir("omp-corpus");
+		const files = generateCorpus({ out: corpus, mb: 40, seed: 11 }).files;
+		cpSync(join(corpus, "sessions"), join(h.homeDir, ".pi", "agent", "sessions"), { recursive: true });
+		const run = await omp(["-p", "--model", "fakeprov/fake-1", "-e", EXTENSION, 'CALL session_search {"query":"zanzibarRetryPolicy"}'], h);
+		expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+		const reply = JSON.parse(toolResults(h)[0].text);
+		expect(reply.indexing.total).toBeGreaterThan(files);
+		expect(reply.indexing.done).toBeLessThan(reply.indexing.total);
+		// omp has exited; its indexer (Bun running lookback's indexer) finishes the first index on its own.
+		const indexPath = join(h.homeDir, ".pi", "agent", "lookback", "index.db");
+		const slot = new IndexerSlot(indexPath);
+		for (let i = 0; i < 1200 && slot.other(); i++) await new Promise((r) => setTimeout(r, 250));
+		expect(slot.other()).toBeUndefined();
+		const opened = await openNodeIndex({ indexPath, onlySessionsDirs: true, env: {} });
+		expect(opened.index.overview().sessions).toBeGreaterThanOrEqual(files);
+		opened.index.close();
+	}, 600_000);
 });

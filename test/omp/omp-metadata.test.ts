@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runSessionSearch } from "../../src/extension/run-tool.js";
 import { loadEngine } from "../../src/node/engine.js";
-import { openNodeIndex } from "../../src/node/open.js";
+import { HostIndex } from "../../src/node/host-index.js";
 import { tempDir } from "../helpers.js";
 import { ARCHIVED, ompStore, PARENT } from "./omp-store.js";
 
@@ -46,8 +46,9 @@ async function agentDb(): Promise<Uint8Array> {
 }
 
 async function list(home: string) {
-	const opened = await openNodeIndex({ agentDir: join(home, ".pi", "agent"), indexPath: join(home, "index.db"), env: { HOME: home } });
-	const reply = JSON.parse((await runSessionSearch(opened, { action: "list", limit: 10 })).text);
+	const host = new HostIndex({ agentDir: join(home, ".pi", "agent"), indexPath: join(home, "index.db"), env: { HOME: home } });
+	const reply = JSON.parse((await runSessionSearch(host, { action: "list", limit: 10 })).text);
+	host.close();
 	return { reply, byId: (id: string) => reply.results.find((r: { session_id: string }) => r.session_id === id) };
 }
 
@@ -87,7 +88,7 @@ describe("the tool's scope", () => {
 	it("browses top-level sessions by default and sub-agents on request; a query includes them naming their parent", async () => {
 		const home = tempDir("omp-scope");
 		ompStore(home);
-		const opened = await openNodeIndex({ agentDir: join(home, ".pi", "agent"), indexPath: join(home, "index.db"), env: { HOME: home } });
+		const opened = new HostIndex({ agentDir: join(home, ".pi", "agent"), indexPath: join(home, "index.db"), env: { HOME: home } });
 		const browse = async (scope?: "top" | "all") =>
 			JSON.parse((await runSessionSearch(opened, { scope })).text)
 				.sessions.map((s: { kind: string }) => s.kind)
@@ -97,5 +98,6 @@ describe("the tool's scope", () => {
 		const hit = JSON.parse((await runSessionSearch(opened, { query: "pelican formatter" })).text).results[0];
 		expect(hit).toMatchObject({ kind: "subagent", spawnedBySessionId: PARENT });
 		expect(JSON.parse((await runSessionSearch(opened, { query: "pelican formatter", scope: "top" })).text).results).toEqual([]);
+		opened.close();
 	});
 });

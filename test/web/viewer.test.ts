@@ -161,6 +161,32 @@ describe("the viewer", () => {
 		await page.close();
 	});
 
+	it("opens the top result of the query as typed on Enter pressed at once, never the row selected before", async () => {
+		const page = await openPage();
+		await page.waitForSelector("#list[data-kind=recent] .row.selected");
+		const before = await page.locator("#list .row.selected .title").textContent();
+		// A paste (one input event with the whole text) and Enter before the query's results can have arrived.
+		await page.focus("#query");
+		await page.fill("#query", "ioredis");
+		await page.keyboard.press("Enter");
+		await page.waitForSelector("#reader .reader h2");
+		expect(await page.textContent("#reader .reader h2")).toBe("Retry policy for payment webhooks");
+		expect(before).not.toBe("Retry policy for payment webhooks");
+		expect(new URL(page.url()).searchParams.get("q")).toBe("ioredis");
+		await page.close();
+	});
+
+	it("opens a hit by a click on its snippet, the text people aim at", async () => {
+		const page = await openPage();
+		await page.fill("#query", "RabbitMQ quorum");
+		await page.waitForSelector('#list[data-kind=results][data-query="RabbitMQ quorum"] .row');
+		await page.locator("#list .row").first().locator(".snippet mark").first().click();
+		await page.waitForSelector("#reader .message.focus");
+		expect(await page.textContent("#reader .reader h2")).toBe("Order queue: dead-letter handling");
+		expect(await page.textContent("#reader .message.focus")).toContain("RabbitMQ");
+		await page.close();
+	});
+
 	it("never runs or loads anything a session holds", async () => {
 		const { page, foreign } = await watchedPage(browser, serving.url);
 		const errors: string[] = [];

@@ -100,24 +100,33 @@ function App() {
 	}, [info]);
 
 	// The list: search results as you type (debounced), else the recent sessions.
+	const filters = {
+		project: view.project || undefined,
+		agent: view.agent || undefined,
+		since: view.since || undefined,
+		until: view.until || undefined,
+	};
+	/** What the list should show now: the query as typed and its filters. */
+	const listKey = JSON.stringify([view.q, filters, view.role, view.branch]);
+	/** The list shown (it lags behind the query while a search runs). */
 	const listedKey = useRef("");
+	/** Enter pressed before the list of the query as typed arrived: open its top row when it does. */
+	const openWhenListed = useRef<string | undefined>(undefined);
 	const dashboard = view.view === "usage" && !view.session;
 	useEffect(() => {
 		if (!info || dashboard) return;
 		let current = true;
-		const filters = {
-			project: view.project || undefined,
-			agent: view.agent || undefined,
-			since: view.since || undefined,
-			until: view.until || undefined,
-		};
 		const show = (next: Listing) => {
 			if (!current) return false;
 			setListing(next);
 			// The same list again (the index info refreshed, or widened): keep the reader's place in it.
-			const key = JSON.stringify([view.q, filters, view.role, view.branch]);
-			if (key !== listedKey.current) setSelected(0);
-			listedKey.current = key;
+			if (listKey !== listedKey.current) setSelected(0);
+			listedKey.current = listKey;
+			if (openWhenListed.current === listKey) {
+				openWhenListed.current = undefined;
+				const top = next.kind === "results" ? next.hits[0] : next.sessions[0];
+				if (top) go({ session: top.sessionId, entry: next.kind === "results" ? next.hits[0].entryId : "" });
+			}
 			return true;
 		};
 		const timer = setTimeout(async () => {
@@ -173,7 +182,9 @@ function App() {
 				setSelected((s) => Math.max(0, Math.min(rows.length - 1, s + (e.key === "ArrowDown" ? 1 : -1))));
 			} else if (e.key === "Enter" && (!typing || e.target === input.current)) {
 				e.preventDefault();
-				openRow(selected);
+				// The rows on screen may still be those of an earlier query (typed fast, pasted): Enter is for the query as typed.
+				if (listedKey.current === listKey) openRow(selected);
+				else openWhenListed.current = listKey;
 			} else if (e.key === "Escape") {
 				if (view.session) go({ session: "", entry: "" });
 				else if (view.q) go({ q: "" }, false);

@@ -6,15 +6,11 @@
 import { DEFAULTS } from "../defaults.js";
 import { formatOf } from "./formats.js";
 import { parseJsonObject } from "./jsonl.js";
+import type { Role } from "./roles.js";
 import type { SessionEntry } from "./session-format.js";
 import type { AgentKind } from "./source.js";
 
-/**
- * Roles a hit can have; search filters by them and ranks prose above tool output. The one list of them: the
- * FTS table's columns (in this order), their BM25 weights and the tool's role parameter follow it.
- */
-export const ROLES = ["user", "assistant", "tool", "summary", "meta"] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role } from "./roles.js";
 
 /** Indexed text of one entry, split by FTS column (an assistant entry has prose and tool calls). */
 export interface EntryText {

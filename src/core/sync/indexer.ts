@@ -89,6 +89,7 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	const files = [...walk.files].sort((a, b) => a.mtimeMs - b.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 	const todo: SessionFileInfo[] = [];
 	let done = 0;
+	let workBytes = 0;
 	for (const file of files) {
 		// Another agent's append-only files are read in bounded chunks whatever their size (Codex rollouts reach 2 GB).
 		if (file.size > maxFileBytes && !readInChunks(file)) {
@@ -97,7 +98,11 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 		} else if (unchanged(file, known.get(file.path))) {
 			report.unchanged++;
 			done++;
-		} else todo.push(file);
+		} else {
+			todo.push(file);
+			const before = known.get(file.path);
+			workBytes += before && file.size >= before.size ? file.size - before.size : file.size;
+		}
 	}
 	const seen = new Set(walk.files.map((f) => f.path));
 	const complete = new Set(walk.completeRoots);
@@ -116,7 +121,9 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 			message: `session folder missing: ${missingWithFiles.join(", ")}; its sessions are kept`,
 		});
 	}
-	if (done > 0) options.onProgress?.({ done, total: walk.files.length, bytesRead: 0, path: files[done - 1]?.path ?? "" });
+	// Said once the work is known, before any of it: a host decides from `workBytes` whether to wait for this sync.
+	if (walk.files.length > 0)
+		options.onProgress?.({ done, total: walk.files.length, bytesRead: 0, workBytes, path: files[done - 1]?.path ?? "" });
 
 	let entriesIndexed = 0;
 	let next = 0;
@@ -158,7 +165,7 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 							skip(report, { path: file.path, reason: "unreadable", detail: errorMessage(error) });
 						}
 					}
-					options.onProgress?.({ done: ++done, total: walk.files.length, bytesRead: report.bytesRead, path: file.path });
+					options.onProgress?.({ done: ++done, total: walk.files.length, bytesRead: report.bytesRead, workBytes, path: file.path });
 				}
 				const last = next >= todo.length || options.signal?.aborted === true;
 				if (last) {

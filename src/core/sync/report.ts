@@ -46,6 +46,8 @@ export interface SyncProgress {
 	done: number;
 	total: number;
 	bytesRead: number;
+	/** Bytes this sync reads in all, known after its walk: new and rewritten files whole, grown files from their last byte. */
+	workBytes: number;
 	path: string;
 }
 

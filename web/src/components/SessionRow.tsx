@@ -20,26 +20,31 @@ export function SessionRow({ session, selected, href, onOpen }: Props) {
 		hit ? plural(hit.hits, "hit") : plural(session.messageCount, "message"),
 		session.usage?.costUsd !== undefined ? `${formatUsd(session.usage.costUsd)}${session.usage.estimated ? "*" : ""}` : "",
 	];
+	const open = (e: MouseEvent) => {
+		// A new tab, or a click that ended a selection of the text, is the browser's; a plain click opens the session.
+		if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+		e.preventDefault();
+		if (!getSelection()?.isCollapsed) return;
+		onOpen();
+	};
 	return (
 		<div class={`row${selected ? " selected" : ""}`} aria-current={selected}>
-			<a
-				class="title"
-				href={href}
-				onClick={(e) => {
-					e.preventDefault();
-					onOpen();
-				}}
-			>
+			<a class="title" href={href} onClick={open}>
 				{titleOf(session)}
 			</a>
 			<div class="facts">
 				{facts.filter(Boolean).join(" · ")}
 				{hit && hit.branchState !== "active" ? <span class={`badge ${hit.branchState}`}>{hit.branchState}</span> : null}
 			</div>
+			{/* The text people aim at opens the hit too; one tab stop per row (the title). */}
 			{hit ? (
-				<Snippet text={hit.snippet} />
+				<a class="excerpt" href={href} onClick={open} tabIndex={-1}>
+					<Snippet text={hit.snippet} />
+				</a>
 			) : session.name && session.firstPrompt ? (
-				<p class="prompt">{session.firstPrompt.slice(0, 200)}</p>
+				<a class="excerpt" href={href} onClick={open} tabIndex={-1}>
+					<p class="prompt">{session.firstPrompt.slice(0, 200)}</p>
+				</a>
 			) : null}
 		</div>
 	);

@@ -1,0 +1,300 @@
+/**
+ * The indexer of a long-lived host (the Pi and omp extension, `lookback serve`, `lookback mcp`): a child
+ * process (src/indexer.ts) that parses, indexes and commits, so that the host's event loop only reads and
+ * awaits results. One per host process, started on first use; it is detached and holds nothing of the host
+ * open, so the host exits as it would without it, while a sync it started — a first index — goes on to its end.
+ *
+ * Which file the child runs: `dist/indexer.js` (built by `npm run build`, by `prepack` into the package, and
+ * by `prepare` in a clone after `npm ci`; built-files.ts finds it and refuses one older than the sources); Bun
+ * runs the TypeScript source itself where no build is there. Where neither can run (Node with the sources
+ * only), the same work runs in the host's process, in batches of about half a second (`DEFAULTS.syncBatchMs`).
+ */
+
+import { spawn } from "node:child_process";
+import { closeSync, existsSync, openSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { LookbackError } from "../core/errors.js";
+import type { SyncReport } from "../core/index.js";
+import { builtFile } from "./built-files.js";
+import type { FromIndexer, ToIndexer } from "./indexer-messages.js";
+import type { IndexingProgress } from "./indexer-slot.js";
+import type { IndexerCall } from "./indexer-work.js";
+import type { NodeIndexOptions } from "./open.js";
+import type { ByteRanges } from "./snapshot-layout.js";
+
+export type IndexerPlace = "child process" | "host process";
+
+export interface IndexerHooks {
+	/** Each word of progress of a running sync; `elsewhere` when another process runs it and this one follows. */
+	onProgress?: (progress: IndexingProgress, elsewhere: boolean) => void;
+	/** A sync ended (reported, failed or stopped). */
+	onSynced?: () => void;
+	/** Run the work in this process even where a child could run it (tests). */
+	inProcess?: boolean;
+	/** The calls the work answers when it runs in this process (the indexer process's entry registers its own). */
+	calls?: () => Promise<Record<string, IndexerCall>>;
+}
+
+/** One sync as its requester sees it: `planned` settles once its work is known (or it ended), `done` at its end. */
+export interface IndexerRun {
+	planned: Promise<IndexingProgress | undefined>;
+	done: Promise<SyncReport | undefined>;
+}
+
+interface Transport {
+	place: IndexerPlace;
+	send(message: ToIndexer): void;
+	/** Let go of the indexer: a sync it runs goes on to its end. */
+	close(): void;
+}
+
+interface Deferred<T> {
+	promise: Promise<T>;
+	resolve(value: T): void;
+	reject(error: Error): void;
+}
+
+function deferred<T>(): Deferred<T> {
+	let resolve!: (value: T) => void;
+	let reject!: (error: Error) => void;
+	const promise = new Promise<T>((res, rej) => {
+		resolve = res;
+		reject = rej;
+	});
+	// A requester may have stopped listening (a search answered already): its rejection is no crash.
+	promise.catch(() => undefined);
+	return { promise, resolve, reject };
+}
+
+const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
+
+/** The file the indexer process runs and how to start it, or undefined where none can run. */
+function childCommand(): { exe: string; args: string[]; env: Record<string, string> } | undefined {
+	const built = builtFile("indexer.js");
+	if (isBun) {
+		const file = built ?? fileURLToPath(new URL("../indexer.ts", import.meta.url));
+		// BUN_BE_BUN: a host compiled into one executable with Bun runs as Bun itself, not as that host.
+		return existsSync(file) ? { exe: process.execPath, args: [file], env: { BUN_BE_BUN: "1" } } : undefined;
+	}
+	// The flag must be given at start-up (v8.setFlagsFromString takes effect only for V8 state made later): no
+	// TurboFan job on a background thread, so the process's exit cannot deadlock (nodejs/node#54918).
+	return built ? { exe: process.execPath, args: ["--no-concurrent-recompilation", built], env: {} } : undefined;
+}
+
+function childTransport(onMessage: (m: FromIndexer) => void, onGone: (why: string) => void): Transport | undefined {
+	const command = childCommand();
+	if (!command) return undefined;
+	// Its errors go nowhere unless LOOKBACK_INDEXER_LOG names a file to append them to.
+	const log = process.env.LOOKBACK_INDEXER_LOG ? openSync(process.env.LOOKBACK_INDEXER_LOG, "a") : undefined;
+	const child = spawn(command.exe, command.args, {
+		// Nothing of the host's terminal: the child must never write into a TUI, nor die with the host's pipes.
+		stdio: ["ignore", "ignore", log ?? "ignore", "ipc"],
+		detached: true,
+		env: { ...process.env, ...command.env },
+	});
+	if (log !== undefined) closeSync(log);
+	child.unref();
+	(child.channel as { unref?: () => void } | undefined)?.unref?.();
+	child.on("message", (message: FromIndexer) => onMessage(message));
+	child.on("error", (error) => onGone(`lookback: the indexer process did not start: ${error.message}`));
+	child.on("exit", (code, signal) => onGone(`lookback: the indexer process stopped (${signal ?? `exit code ${code}`})`));
+	return {
+		place: "child process",
+		send: (message) => {
+			if (child.connected) child.send(message);
+		},
+		close: () => {
+			if (child.connected) child.disconnect();
+		},
+	};
+}
+
+/** The work in the host's own process (loaded when first needed: it holds the engine and the parsers). */
+function hostTransport(onMessage: (m: FromIndexer) => void, calls: IndexerHooks["calls"]): Transport {
+	const work = Promise.all([import("./indexer-work.js"), calls?.() ?? {}]).then(
+		([{ IndexerWork }, registered]) => new IndexerWork((message) => setImmediate(() => onMessage(message)), registered),
+	);
+	return {
+		place: "host process",
+		send: (message) => void work.then((w) => w.handle(message)),
+		close: () => void work.then((w) => w.hostGone()),
+	};
+}
+
+export class Indexer {
+	private transport?: Transport;
+	private opened?: Deferred<string>;
+	private current?: { planned: Deferred<IndexingProgress | undefined>; done: Deferred<SyncReport | undefined> };
+	/** Snapshots and calls waiting for their answer, by id. */
+	private readonly answers = new Map<number, Deferred<unknown>>();
+	private nextId = 1;
+	/** Holds the host's event loop open while it awaits the indexer (the channel itself holds nothing). */
+	private keepAlive?: ReturnType<typeof setInterval>;
+	/** Where the running sync stands; undefined when none runs. */
+	progress?: IndexingProgress & { elsewhere: boolean };
+	/** The report of the last sync that ended. */
+	lastReport?: SyncReport;
+
+	constructor(
+		private readonly options: NodeIndexOptions,
+		private readonly hooks: IndexerHooks = {},
+	) {}
+
+	/** Where the work runs (known once started). */
+	get place(): IndexerPlace | undefined {
+		return this.transport?.place;
+	}
+
+	/** Whether a sync runs (this indexer's, or another process's it follows). */
+	get syncing(): boolean {
+		return this.current !== undefined;
+	}
+
+	private start(): Transport {
+		if (this.transport) return this.transport;
+		const onMessage = (message: FromIndexer) => this.receive(message);
+		const transport =
+			(!this.hooks.inProcess && childTransport(onMessage, (why) => this.gone(transport, why))) ||
+			hostTransport(onMessage, this.hooks.calls);
+		this.transport = transport;
+		this.opened = deferred();
+		// The environment decides the session roots and the engine: the indexer gets a plain copy of it.
+		transport.send({ type: "open", options: { ...this.options, env: { ...(this.options.env ?? process.env) } } });
+		return transport;
+	}
+
+	/** The indexer is gone: what it was asked fails, and the next request starts another. */
+	private gone(transport: Transport | undefined, why: string): void {
+		if (!transport || this.transport !== transport) return;
+		this.transport = undefined;
+		const error = new Error(why);
+		this.opened?.reject(error);
+		this.opened = undefined;
+		this.endSync(error);
+		for (const waiting of this.answers.values()) waiting.reject(error);
+		this.answers.clear();
+	}
+
+	private receive(message: FromIndexer): void {
+		switch (message.type) {
+			case "opened":
+				this.opened?.resolve(message.indexPath);
+				break;
+			case "open-failed":
+				this.opened?.reject(new Error(message.error));
+				// The next request tries again (a busy index, a folder made meanwhile).
+				this.transport?.close();
+				this.transport = undefined;
+				this.opened = undefined;
+				this.endSync(new Error(message.error));
+				break;
+			case "progress":
+				this.progress = { ...message.progress, elsewhere: message.elsewhere };
+				this.current?.planned.resolve(message.progress);
+				this.hooks.onProgress?.(message.progress, message.elsewhere);
+				break;
+			case "synced":
+				if (message.report) this.lastReport = message.report;
+				this.endSync(undefined, message.report);
+				break;
+			case "sync-failed":
+				this.endSync(new Error(message.error));
+				break;
+			case "answer": {
+				const waiting = this.answers.get(message.id);
+				this.answers.delete(message.id);
+				if (message.error === undefined) waiting?.resolve(message.value);
+				else waiting?.reject(message.code ? new LookbackError(message.code, message.error) : new Error(message.error));
+				break;
+			}
+		}
+	}
+
+	private endSync(error: Error | undefined, report?: SyncReport): void {
+		const current = this.current;
+		if (!current) return;
+		this.current = undefined;
+		this.progress = undefined;
+		current.planned.resolve(undefined);
+		if (error) current.done.reject(error);
+		else current.done.resolve(report);
+		this.hooks.onSynced?.();
+	}
+
+	/**
+	 * Wait for `promise` with the host's event loop held open (the channel to the indexer holds nothing, so a host
+	 * with nothing else to do would exit in the middle). A sync started and not awaited holds nothing: a
+	 * print-mode Pi exits when it is done, and the sync goes on in the indexer.
+	 */
+	async awaited<T>(promise: Promise<T>): Promise<T> {
+		this.awaiting++;
+		this.hold();
+		try {
+			return await promise;
+		} finally {
+			this.awaiting--;
+			this.hold();
+		}
+	}
+
+	private awaiting = 0;
+
+	private hold(): void {
+		const waiting = this.awaiting > 0;
+		if (waiting && !this.keepAlive) this.keepAlive = setInterval(() => undefined, 1 << 30);
+		else if (!waiting && this.keepAlive) {
+			clearInterval(this.keepAlive);
+			this.keepAlive = undefined;
+		}
+	}
+
+	/** The index file, once the indexer has opened it (it creates or rebuilds it: the host then only reads). */
+	ready(): Promise<string> {
+		this.start();
+		return this.opened!.promise;
+	}
+
+	/** A sync, or the one running now (this indexer's or another process's it follows). */
+	sync(): IndexerRun {
+		if (!this.current) {
+			const transport = this.start();
+			this.current = { planned: deferred(), done: deferred() };
+			transport.send({ type: "sync" });
+		}
+		return { planned: this.current.planned.promise, done: this.current.done.promise };
+	}
+
+	/** Stop a running sync at its next file; what it finished is committed. */
+	stop(): void {
+		this.transport?.send({ type: "stop" });
+	}
+
+	/** Have the indexer make `lookback serve`'s read-optimised copy of `from` at `to` (read-snapshot.ts). */
+	snapshot(from: string, to: string): Promise<ByteRanges> {
+		return this.ask((id) => ({ type: "snapshot", id, from, to })) as Promise<ByteRanges>;
+	}
+
+	/**
+	 * Run a call the indexer's entry registered (src/indexer.ts) in the indexer, on its connection: the index
+	 * synced there first when that reads at most `waitBytes`. Its answer is plain JSON.
+	 */
+	call<T>(call: string, args: unknown, waitBytes?: number): Promise<T> {
+		return this.ask((id) => ({ type: "call", id, call, args, waitBytes })) as Promise<T>;
+	}
+
+	private ask(message: (id: number) => ToIndexer): Promise<unknown> {
+		const transport = this.start();
+		const id = this.nextId++;
+		const waiting = deferred<unknown>();
+		this.answers.set(id, waiting);
+		transport.send(message(id));
+		return this.awaited(waiting.promise);
+	}
+
+	/** Let go of the indexer: a sync it runs goes on to its end in its own process, and then it exits. */
+	close(): void {
+		const transport = this.transport;
+		this.gone(transport, "lookback: the indexer was closed");
+		transport?.close();
+	}
+}

@@ -1,0 +1,63 @@
+/**
+ * What Pi loads with the extension before any search: the modules its entry imports (dynamic imports, which
+ * load with the first search or command, left out). Counted from esbuild's metafile of the entry: Pi runs each
+ * of these through jiti at every start, so the engine, the parsers, the index and the replies must not be among them.
+ */
+import { isBuiltin } from "node:module";
+import { join } from "node:path";
+import { build } from "esbuild";
+import { describe, expect, it } from "vitest";
+import { EXTENSION, REPO } from "../agents.js";
+
+async function staticModules(entry: string): Promise<string[]> {
+	const result = await build({
+		entryPoints: [entry],
+		absWorkingDir: REPO,
+		bundle: true,
+		platform: "node",
+		format: "esm",
+		write: false,
+		metafile: true,
+		logLevel: "silent",
+		// Pi's own packages come from Pi (already loaded); the others would be ours to load.
+		external: ["@mariozechner/*", "@sinclair/typebox"],
+	});
+	const inputs = result.metafile.inputs;
+	const seen = new Set<string>();
+	const visit = (path: string) => {
+		if (seen.has(path)) return;
+		seen.add(path);
+		for (const i of inputs[path]?.imports ?? []) if (i.kind === "import-statement" && !i.external) visit(i.path);
+	};
+	visit(Object.keys(inputs).find((p) => EXTENSION.endsWith(p))!);
+	return [...seen].sort();
+}
+
+describe("the extension's entry", () => {
+	it("loads no engine, parser, index or reply before the first search", async () => {
+		const modules = await staticModules(EXTENSION);
+		expect(modules.length).toBeLessThanOrEqual(24);
+		for (const heavy of [
+			/^src\/core\/(sync|search|store|replies\/(?!sync-state)|parse\/formats|index\.ts)/,
+			/^src\/node\/(engine|open|file-source|indexer-work)\.ts$/,
+			/^src\/extension\/(run-tool|command|overlay)\.ts$/,
+			/node_modules/,
+		])
+			expect(modules.filter((m) => heavy.test(m))).toEqual([]);
+	});
+
+	it("leaves the tool's half to a bundle Node loads itself, with no Pi package in it", async () => {
+		const result = await build({
+			entryPoints: [join(REPO, "src", "extension", "tool-entry.ts")],
+			bundle: true,
+			platform: "node",
+			format: "cjs",
+			write: false,
+			metafile: true,
+			logLevel: "silent",
+			external: ["@mariozechner/*", "@sinclair/typebox"],
+		});
+		const externals = Object.values(result.metafile.inputs).flatMap((i) => i.imports.filter((x) => x.external).map((x) => x.path));
+		expect(externals.filter((p) => !isBuiltin(p) && p !== "bun:sqlite")).toEqual([]);
+	});
+});
