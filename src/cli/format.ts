@@ -158,5 +158,7 @@ function warningText(w: SyncReport["warnings"][number], style: Style): string {
 			return `${style.warn("warning:")} the index was unusable (${w.reason}) and is rebuilt${w.setAside ? `; the old file is kept at ${w.setAside}` : ""}`;
 		case "index-near-ceiling":
 			return `${style.warn("warning:")} ${w.message}`;
+		case "archive-failed":
+			return `${style.warn("warning:")} the archive was not brought up to date (${w.error}); the index is`;
 	}
 }

@@ -7,7 +7,7 @@ import { projectName, resumeHint } from "./project.js";
 
 /** Columns of `sessions` read for display. */
 export const SESSION_COLUMNS =
-	"id, path, session_id, cwd, name, started, modified, parent_path, parent_id, first_prompt, message_count, entry_count, size, problem, agent, kind, spawned_by";
+	"id, path, session_id, cwd, name, started, modified, parent_path, parent_id, first_prompt, message_count, entry_count, size, problem, agent, kind, spawned_by, gone_at";
 
 export interface SessionRow {
 	id: number;
@@ -27,6 +27,7 @@ export interface SessionRow {
 	agent: AgentKind;
 	kind: SessionKind;
 	spawned_by: string | null;
+	gone_at: number | null;
 }
 
 /** What a result, a browse line or a read header says about a session. Field names are the stable JSON shape. */
@@ -53,6 +54,10 @@ export interface SessionSummary {
 	/** The tool call or result in the spawning session that names this sub-agent, where the files say. */
 	spawnedByEntryId?: string;
 	resumeHint: string;
+	/** "gone": the agent removed the file, and the session is read from lookback's archive (`lookback restore` writes it back). */
+	source?: "gone";
+	/** When a sync found the file gone (ISO). */
+	goneAt?: string;
 }
 
 export function sessionSummary(row: SessionRow): SessionSummary {
@@ -77,5 +82,6 @@ export function sessionSummary(row: SessionRow): SessionSummary {
 			row.agent,
 			row.cwd,
 		),
+		...(row.gone_at !== null && row.gone_at !== undefined ? { source: "gone" as const, goneAt: isoOf(row.gone_at) } : {}),
 	};
 }

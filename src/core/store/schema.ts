@@ -12,7 +12,7 @@ import type { Database } from "./engine.js";
 import { queryOne } from "./engine.js";
 
 /** Bumped on any change to the tables; an index of another version is rebuilt. */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** Application id written into the SQLite header, so a foreign database is told apart ("LkBk"). */
 const APPLICATION_ID = 0x4c6b426b;
@@ -46,7 +46,8 @@ CREATE TABLE sessions(
   last_entry TEXT,
   agent TEXT NOT NULL DEFAULT 'pi',
   kind TEXT NOT NULL DEFAULT 'session',
-  spawned_by TEXT
+  spawned_by TEXT,
+  gone_at INTEGER
 );
 CREATE INDEX sessions_session_id ON sessions(session_id);
 CREATE INDEX sessions_modified ON sessions(modified);

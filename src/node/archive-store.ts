@@ -1,0 +1,380 @@
+/**
+ * lookback's archive on disk, beside the index (`<index dir>/archive/` unless told): a copy of every session
+ * file as its source returned it when it was indexed, kept after the agent removes the file.
+ *
+ *   manifest.jsonl        one line per change: which data file holds which path, how far (archive-manifest.ts)
+ *   data/<xx>/<name>      a file's copy: gzip members of its bytes (a grown file gets a member more), or the
+ *                         bytes as they are for a file compressed already (omp's .jsonl.gz, Codex's .jsonl.zst)
+ *   forgotten.jsonl       sessions removed by `lookback forget`: never indexed again
+ *   manifest.locks/       the writer's lock, in the index's lock protocol (index-locks.ts)
+ *
+ * Crash safety: a data file is only appended to past the length its manifest line names, or written new; the
+ * manifest line that names the new length is appended only once the data is synced; a replaced copy is removed
+ * only after the line naming its successor is synced. A writer killed at any point loses at most its batch.
+ */
+
+import { closeSync, fsync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { gunzipSync, gzip } from "node:zlib";
+import {
+	type ArchiveState,
+	DEFAULTS,
+	type KeepResult,
+	type KeptFacts,
+	LookbackError,
+	type SessionArchive,
+	type SessionFileInfo,
+} from "../core/index.js";
+import { fingerprint } from "../core/sync/hash.js";
+import { ForgottenList } from "./archive-forgotten.js";
+import { type ArchiveRecord, Manifest, syncDir } from "./archive-manifest.js";
+import { IndexLocks } from "./index-locks.js";
+import { sleepSync } from "./process-identity.js";
+
+const gzipAsync = promisify(gzip);
+const fsyncAsync = promisify(fsync);
+
+type Read = (start: number, end: number) => Promise<Uint8Array>;
+
+/** What `lookback stats` says of the archive. */
+export interface ArchiveStats {
+	dir: string;
+	/** Files held, and of them those whose source is gone. */
+	files: number;
+	gone: number;
+	/** Bytes of the sources held, and what the archive takes on disk for them. */
+	sourceBytes: number;
+	bytes: number;
+	forgotten: number;
+}
+
+function isCompressed(path: string): boolean {
+	return path.endsWith(".gz") || path.endsWith(".zst");
+}
+
+/** A batch of writes under the lock: the manifest lines to append, the data files to sync and the replaced ones to remove. */
+interface Batch {
+	lines: ArchiveRecord[];
+	dirs: Set<string>;
+	replaced: string[];
+}
+
+export class FileArchive implements SessionArchive {
+	readonly manifest: Manifest;
+	readonly forgotten: ForgottenList;
+	private readonly locks: IndexLocks;
+	private batch: Batch | undefined;
+	/** Keeps run one after another (each reads, compresses off the main thread, writes). */
+	private chain: Promise<unknown> = Promise.resolve();
+	/** The members inflated last, for reads that walk a file in order. */
+	private inflated = new Map<string, Uint8Array>();
+
+	/** Whether copies are kept (false: the archive is turned off, and only its forgotten sessions count). */
+	readonly keeping: boolean;
+	private readonly waitMs: number;
+
+	constructor(
+		readonly dir: string,
+		options: { keeping?: boolean; waitMs?: number } = {},
+	) {
+		this.keeping = options.keeping ?? true;
+		this.waitMs = options.waitMs ?? DEFAULTS.writeWaitMs;
+		this.manifest = new Manifest(join(dir, "manifest.jsonl"));
+		this.forgotten = new ForgottenList(join(dir, "forgotten.jsonl"));
+		this.locks = new IndexLocks(join(dir, "manifest"));
+	}
+
+	describe(): string {
+		return this.dir;
+	}
+
+	async state(): Promise<ArchiveState> {
+		if (!this.keeping) return { files: new Map(), forgotten: this.forgotten.read() };
+		this.manifest.refresh();
+		return { files: this.manifest.records, forgotten: this.forgotten.read() };
+	}
+
+	/** Take the writer's lock, waiting up to `waitMs` for another writer (a dead one's lock is removed). */
+	lock(): boolean {
+		mkdirSync(join(this.dir, "data"), { recursive: true });
+		const deadline = Date.now() + this.waitMs;
+		for (let pause = 2; !this.locks.reserved(); pause = Math.min(pause * 2, 50)) {
+			if (Date.now() >= deadline) return false;
+			sleepSync(pause);
+		}
+		this.manifest.cutTornTail();
+		this.manifest.refresh();
+		return true;
+	}
+
+	unlock(): void {
+		this.locks.release("none");
+	}
+
+	async begin(): Promise<boolean> {
+		if (!this.keeping) return false;
+		if (this.batch) throw new LookbackError("bad-argument", "an archive batch is already open");
+		if (!this.lock()) return false;
+		this.batch = { lines: [], dirs: new Set(), replaced: [] };
+		return true;
+	}
+
+	keep(file: SessionFileInfo, read: Read, facts: KeptFacts): Promise<KeepResult> {
+		const batch = this.batch;
+		if (!batch) return Promise.reject(new LookbackError("bad-argument", "keep() outside a batch"));
+		const done = this.chain.then(() => this.keepNow(batch, file, read, facts));
+		this.chain = done.catch(() => undefined);
+		return done;
+	}
+
+	markGone(path: string, at: number | undefined): void {
+		const record = this.manifest.records.get(path);
+		if (!this.batch || !record || record.goneAt === at) return;
+		const next: ArchiveRecord = { ...record, at: Date.now() };
+		if (at === undefined) delete next.goneAt;
+		else next.goneAt = at;
+		this.put(this.batch, next);
+	}
+
+	async commit(): Promise<void> {
+		const batch = this.batch;
+		if (!batch) return;
+		try {
+			await this.chain;
+			for (const dir of batch.dirs) syncDir(dir);
+			this.manifest.append(batch.lines);
+			for (const data of batch.replaced) unlinkQuietly(this.dataPath(data));
+			if (this.manifest.wantsCompaction()) this.compact();
+		} catch (error) {
+			this.manifest.reload();
+			throw error;
+		} finally {
+			this.batch = undefined;
+			this.unlock();
+		}
+	}
+
+	async release(): Promise<void> {
+		if (!this.batch) return;
+		this.batch = undefined;
+		// Keeps still running finish under the lock; their lines are dropped with the batch, and the manifest is read again as it is.
+		await this.chain;
+		this.manifest.reload();
+		this.unlock();
+	}
+
+	async read(path: string, start: number, end: number): Promise<Uint8Array> {
+		const bytes = this.readSync(path, start, end);
+		if (!bytes) throw new LookbackError("session-not-found", `the archive ${this.dir} holds no copy of ${path}`);
+		return bytes;
+	}
+
+	/** Bytes [start, end) of a file's copy (cut at the bytes held), or undefined when the archive holds none. */
+	readSync(path: string, start: number, end: number): Uint8Array | undefined {
+		this.manifest.refresh();
+		for (let attempt = 0; attempt < 2; attempt++) {
+			const record = this.manifest.records.get(path);
+			if (!record) return undefined;
+			try {
+				return this.readRecord(record, start, Math.min(end, record.size));
+			} catch (error) {
+				// The copy was replaced under this reader (another process kept it again): read the manifest anew.
+				if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+				this.manifest.reload();
+			}
+		}
+		return undefined;
+	}
+
+	/** The size of a file's copy, or undefined. */
+	sizeOf(path: string): number | undefined {
+		this.manifest.refresh();
+		return this.manifest.records.get(path)?.size;
+	}
+
+	stats(): ArchiveStats {
+		this.manifest.refresh();
+		let gone = 0;
+		let sourceBytes = 0;
+		let bytes = statSync(this.manifest.path, { throwIfNoEntry: false })?.size ?? 0;
+		for (const r of this.manifest.records.values()) {
+			if (r.goneAt !== undefined) gone++;
+			sourceBytes += r.size;
+			bytes += r.dataSize;
+		}
+		const forgotten = this.forgotten.read();
+		return { dir: this.dir, files: this.manifest.records.size, gone, sourceBytes, bytes, forgotten: forgotten.paths.size };
+	}
+
+	/**
+	 * Remove copies for good and remember the sessions as forgotten (`lookback forget`): the tombstones first,
+	 * then the manifest lines, then the data. Returns how many copies went.
+	 */
+	forget(sessions: { path: string; sessionId?: string }[]): number {
+		if (!this.lock()) throw new LookbackError("index-busy", `the archive ${this.dir} is busy: another process kept it locked; try again`);
+		try {
+			this.forgotten.add(sessions);
+			const held = sessions.map((s) => this.manifest.records.get(s.path)).filter((r): r is ArchiveRecord => r !== undefined);
+			this.manifest.append(held.map((r) => ({ path: r.path, drop: true as const })));
+			for (const r of held) unlinkQuietly(this.dataPath(r.data));
+			return held.length;
+		} finally {
+			this.unlock();
+		}
+	}
+
+	private put(batch: Batch, record: ArchiveRecord): void {
+		this.manifest.records.set(record.path, record);
+		batch.lines.push(record);
+	}
+
+	private dataPath(data: string): string {
+		return join(this.dir, "data", data);
+	}
+
+	private async keepNow(batch: Batch, file: SessionFileInfo, read: Read, facts: KeptFacts): Promise<KeepResult> {
+		const old = this.manifest.records.get(file.path);
+		const mtimeMs = Math.floor(file.mtimeMs);
+		const codec = isCompressed(file.path) ? "raw" : "gz";
+		if (old && old.size === file.size && old.mtimeMs === mtimeMs) return { how: "unchanged", bytesRead: 0, bytesWritten: 0 };
+		const fp = DEFAULTS.headFingerprintBytes;
+		let bytesRead = 0;
+		if (old && old.codec === codec && old.size > 0 && file.size >= old.size) {
+			const head = await read(0, Math.min(fp, old.size));
+			const tail = await read(Math.max(0, old.size - fp), old.size);
+			bytesRead += head.length + tail.length;
+			if (fingerprint(head) === old.head && fingerprint(tail) === old.tail) {
+				if (file.size === old.size) {
+					this.put(batch, { ...old, ...facts, mtimeMs, at: Date.now() });
+					return { how: "unchanged", bytesRead, bytesWritten: 0 };
+				}
+				const added = await this.write(old.data, old, file.size, read);
+				this.put(batch, { ...old, ...facts, ...added.fields, mtimeMs, at: Date.now() });
+				return { how: "appended", bytesRead: bytesRead + added.bytesRead, bytesWritten: added.bytesWritten };
+			}
+		}
+		const name = fingerprint(new TextEncoder().encode(file.path));
+		const data = `${name.slice(0, 2)}/${name}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}.${codec}`;
+		mkdirSync(join(this.dir, "data", name.slice(0, 2)), { recursive: true });
+		batch.dirs.add(join(this.dir, "data", name.slice(0, 2)));
+		const written = await this.write(data, { codec, dataSize: 0, members: [], size: 0, head: "" }, file.size, read);
+		const { path, root, agent, kind, spawnedBy, cwd } = file;
+		this.put(batch, {
+			path,
+			root,
+			...(agent ? { agent } : {}),
+			...(kind ? { kind } : {}),
+			...(spawnedBy ? { spawnedBy } : {}),
+			...(cwd ? { cwd } : {}),
+			...facts,
+			mtimeMs,
+			data,
+			codec,
+			...written.fields,
+			at: Date.now(),
+		});
+		if (old) batch.replaced.push(old.data);
+		return { how: "stored", bytesRead: bytesRead + written.bytesRead, bytesWritten: written.bytesWritten };
+	}
+
+	/**
+	 * Write the source's bytes [from.size, size) to a data file after its first `from.dataSize` bytes (cutting
+	 * off whatever an unfinished write left there), a chunk at a time, and sync it.
+	 */
+	private async write(
+		data: string,
+		from: Pick<ArchiveRecord, "codec" | "dataSize" | "members" | "size" | "head">,
+		size: number,
+		read: Read,
+	): Promise<{ fields: Pick<ArchiveRecord, "size" | "dataSize" | "members" | "head" | "tail">; bytesRead: number; bytesWritten: number }> {
+		const fd = openSync(this.dataPath(data), from.dataSize > 0 ? "r+" : "wx");
+		let position = from.dataSize;
+		let source = from.size;
+		let head = from.head;
+		let bytesRead = 0;
+		const members = [...from.members];
+		try {
+			if (from.dataSize > 0) ftruncateSync(fd, from.dataSize);
+			while (source < size) {
+				const bytes = await read(source, Math.min(size, source + DEFAULTS.readChunkBytes));
+				if (bytes.length === 0) break; // the file shrank while being read: what was read is kept
+				bytesRead += bytes.length;
+				if (source === 0) head = fingerprint(bytes.subarray(0, DEFAULTS.headFingerprintBytes));
+				const out = from.codec === "gz" ? await gzipAsync(bytes, { level: DEFAULTS.archiveGzipLevel }) : bytes;
+				for (let at = 0; at < out.length; ) at += writeSync(fd, out, at, out.length - at, position + at);
+				position += out.length;
+				source += bytes.length;
+				if (from.codec === "gz") members.push([source, position]);
+			}
+			await fsyncAsync(fd);
+		} finally {
+			closeSync(fd);
+		}
+		const tailBytes = await read(Math.max(0, source - DEFAULTS.headFingerprintBytes), source);
+		bytesRead += tailBytes.length;
+		return {
+			fields: { size: source, dataSize: position, members, head, tail: fingerprint(tailBytes) },
+			bytesRead,
+			bytesWritten: position - from.dataSize,
+		};
+	}
+
+	private readRecord(record: ArchiveRecord, start: number, end: number): Uint8Array {
+		const out = new Uint8Array(Math.max(0, end - start));
+		if (out.length === 0) return out;
+		const fd = openSync(this.dataPath(record.data), "r");
+		try {
+			if (record.codec === "raw") {
+				const n = readSync(fd, out, 0, out.length, start);
+				return out.subarray(0, n);
+			}
+			let sourceStart = 0;
+			let dataStart = 0;
+			for (const [sourceEnd, dataEnd] of record.members) {
+				if (sourceEnd > start && sourceStart < end) {
+					const member = this.member(fd, record.data, dataStart, dataEnd);
+					const from = Math.max(start, sourceStart);
+					const to = Math.min(end, sourceEnd);
+					out.set(member.subarray(from - sourceStart, to - sourceStart), from - start);
+				}
+				if (sourceEnd >= end) break;
+				sourceStart = sourceEnd;
+				dataStart = dataEnd;
+			}
+			return out;
+		} finally {
+			closeSync(fd);
+		}
+	}
+
+	private member(fd: number, data: string, start: number, end: number): Uint8Array {
+		const key = `${data}@${start}`;
+		const cached = this.inflated.get(key);
+		if (cached) return cached;
+		const packed = new Uint8Array(end - start);
+		readSync(fd, packed, 0, packed.length, start);
+		const bytes = gunzipSync(packed);
+		if (this.inflated.size >= 2) this.inflated.delete(this.inflated.keys().next().value as string);
+		this.inflated.set(key, bytes);
+		return bytes;
+	}
+
+	/** The manifest rewritten with one line per path, and data files no line names (left by killed writers) removed. */
+	private compact(): void {
+		this.manifest.compact();
+		const named = new Set([...this.manifest.records.values()].map((r) => r.data));
+		const root = join(this.dir, "data");
+		for (const bucket of readdirSync(root)) {
+			for (const name of readdirSync(join(root, bucket))) if (!named.has(`${bucket}/${name}`)) unlinkQuietly(join(root, bucket, name));
+		}
+	}
+}
+
+function unlinkQuietly(path: string): void {
+	try {
+		unlinkSync(path);
+	} catch {
+		// gone already
+	}
+}
