@@ -28,10 +28,12 @@ const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
 	around: {},
 	window: {},
 	"branch-tip": {},
+	gone: {},
+	before: {},
 	port: {},
 	engine: {},
 };
-const FLAGS = new Set(["json", "no-sync", "help", "version", "only-sessions-dir"]);
+const FLAGS = new Set(["json", "no-sync", "help", "version", "only-sessions-dir", "no-archive", "yes"]);
 
 export function parseArgs(argv: string[]): ParsedArgs {
 	const parsed: ParsedArgs = { command: "", positionals: [], options: new Map(), flags: new Set() };

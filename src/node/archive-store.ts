@@ -40,6 +40,8 @@ type Read = (start: number, end: number) => Promise<Uint8Array>;
 /** What `lookback stats` says of the archive. */
 export interface ArchiveStats {
 	dir: string;
+	/** False: turned off (no copies kept; those it holds are still read). */
+	keeping: boolean;
 	/** Files held, and of them those whose source is gone. */
 	files: number;
 	gone: number;
@@ -204,7 +206,15 @@ export class FileArchive implements SessionArchive {
 			bytes += r.dataSize;
 		}
 		const forgotten = this.forgotten.read();
-		return { dir: this.dir, files: this.manifest.records.size, gone, sourceBytes, bytes, forgotten: forgotten.paths.size };
+		return {
+			dir: this.dir,
+			keeping: this.keeping,
+			files: this.manifest.records.size,
+			gone,
+			sourceBytes,
+			bytes,
+			forgotten: forgotten.paths.size,
+		};
 	}
 
 	/**

@@ -77,7 +77,7 @@ function inside(child: string, parent: string): boolean {
 
 /**
  * The real path of a session file named by the user, refused unless it is a `.jsonl` (`.jsonl.gz`) inside one of the
- * roots after symlinks are resolved. @throws LookbackError("path-outside-roots").
+ * roots after symlinks are resolved; a file that is gone, by the path as given. @throws LookbackError("path-outside-roots").
  */
 export function sessionPathInRoots(path: string, roots: string[]): string {
 	const refuse = (why: string) => new LookbackError("path-outside-roots", `refusing "${path}": ${why}`);
@@ -89,14 +89,15 @@ export function sessionPathInRoots(path: string, roots: string[]): string {
 	try {
 		real = realpathSync(resolve(path));
 	} catch {
-		throw refuse("no such file");
+		// A session whose file is gone is still named by its path (read from lookback's archive): the path as given.
+		real = resolve(path);
 	}
 	for (const root of roots) {
 		let realRoot: string;
 		try {
 			realRoot = realpathSync(root);
 		} catch {
-			continue;
+			realRoot = resolve(root); // a folder removed with its sessions: they may be gone, not forgotten
 		}
 		if (inside(real, realRoot)) return real;
 	}

@@ -9,9 +9,12 @@ export {
 	type BrowseOptions,
 	browseSessions,
 	latestSummary,
+	type MatchOptions,
+	matchingSessions,
 	type ReadOptions,
 	readSession,
 	resolveSession,
 	type SessionMessage,
 	type SessionView,
+	withSubagents,
 } from "./sessions.js";

@@ -53,6 +53,7 @@ export interface SessionSummary {
 	spawnedBySessionId?: string;
 	/** The tool call or result in the spawning session that names this sub-agent, where the files say. */
 	spawnedByEntryId?: string;
+	/** The command that resumes it; for a gone session, `lookback restore <id> && ` first. */
 	resumeHint: string;
 	/** "gone": the agent removed the file, and the session is read from lookback's archive (`lookback restore` writes it back). */
 	source?: "gone";
@@ -62,6 +63,10 @@ export interface SessionSummary {
 
 export function sessionSummary(row: SessionRow): SessionSummary {
 	const sessionId = row.session_id ?? "";
+	const resumed = row.kind === "subagent" && row.spawned_by ? (sessionIdFromFileName(row.spawned_by) ?? sessionId) : sessionId;
+	const hint = resumeHint(resumed, row.agent, row.cwd);
+	// A gone session is written back first (its sub-agent's, by its session's id).
+	const gone = row.gone_at !== null && row.gone_at !== undefined;
 	return {
 		sessionId,
 		path: row.path,
@@ -77,11 +82,7 @@ export function sessionSummary(row: SessionRow): SessionSummary {
 		kind: row.kind,
 		spawnedBy: row.spawned_by ?? undefined,
 		spawnedBySessionId: row.spawned_by ? sessionIdFromFileName(row.spawned_by) : undefined,
-		resumeHint: resumeHint(
-			row.kind === "subagent" && row.spawned_by ? (sessionIdFromFileName(row.spawned_by) ?? sessionId) : sessionId,
-			row.agent,
-			row.cwd,
-		),
-		...(row.gone_at !== null && row.gone_at !== undefined ? { source: "gone" as const, goneAt: isoOf(row.gone_at) } : {}),
+		resumeHint: gone && row.agent !== "opencode" ? `lookback restore ${resumed} && ${hint}` : hint,
+		...(gone ? { source: "gone" as const, goneAt: isoOf(row.gone_at) } : {}),
 	};
 }

@@ -10,7 +10,7 @@ import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
 import { STATE_NAME } from "../store/schema.js";
 import { flatten } from "../text/display.js";
-import { isoOf } from "../text/time.js";
+import { isoOf, timeBound } from "../text/time.js";
 import { SESSION_COLUMNS, type SessionRow, type SessionSummary, sessionSummary } from "./session-rows.js";
 import { type SessionStructure, sessionStructure } from "./session-structure.js";
 
@@ -177,6 +177,48 @@ export function browseSessions(db: Database, options: BrowseOptions = {}): Sessi
 		`SELECT ${SESSION_COLUMNS} FROM sessions WHERE ${where.join(" AND ")} ORDER BY modified DESC, id DESC LIMIT ?`,
 		[...params, limit],
 	).map(sessionSummary);
+}
+
+export interface MatchOptions extends SessionFilter {
+	/** Only sessions whose last activity was before this time: a date, an ISO datetime or an age. */
+	before?: string;
+	/** One session (id, id prefix or path) and the sub-agents it spawned, the filters aside. */
+	session?: string;
+}
+
+/**
+ * Every session a filter selects, sub-agent transcripts included, with the sub-agents those sessions spawned,
+ * newest first: what `lookback forget` removes. No limit: the person sees the count before anything goes.
+ */
+export function matchingSessions(db: Database, options: MatchOptions): SessionSummary[] {
+	if (options.session !== undefined) return withSubagents(db, [resolveSession(db, options.session)]).map(sessionSummary);
+	const { where, params } = filterSql({ scope: "all", ...options }, { time: "session", sessions: "", defaultScope: "all" });
+	const before = timeBound(options.before, "start", options.now);
+	if (before !== undefined) {
+		where.push("coalesce(modified, started, 0) < ?");
+		params.push(before);
+	}
+	const rows = queryAll<SessionRow>(
+		db,
+		`SELECT ${SESSION_COLUMNS} FROM sessions WHERE ${where.join(" AND ")} ORDER BY modified DESC, id DESC`,
+		params,
+	);
+	return withSubagents(db, rows).map(sessionSummary);
+}
+
+/** The sessions and the sub-agent transcripts they spawned (each once). */
+export function withSubagents(db: Database, rows: SessionRow[]): SessionRow[] {
+	const seen = new Set(rows.map((r) => r.id));
+	const out = [...rows];
+	for (const row of rows) {
+		for (const sub of queryAll<SessionRow>(db, `SELECT ${SESSION_COLUMNS} FROM sessions WHERE spawned_by = ?`, [row.path])) {
+			if (!seen.has(sub.id)) {
+				seen.add(sub.id);
+				out.push(sub);
+			}
+		}
+	}
+	return out;
 }
 
 /** The newest compaction or branch summary of a session, cut to `maxChars`, or undefined. */
