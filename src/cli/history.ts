@@ -2,17 +2,8 @@
 
 import { type GoneFilter, LookbackError, type SessionSummary, shortTime } from "../core/index.js";
 import type { NodeIndex } from "../node/open.js";
-import { type RestoreReply, restoreSession } from "../node/restore.js";
+import type { RestoreReply } from "../node/restore.js";
 import type { Style } from "./format.js";
-
-/** Write a session back from the archive (with the sub-agent transcripts it spawned), then sync so the index has it live again. */
-export async function restore(opened: NodeIndex, ref: string): Promise<RestoreReply> {
-	const [session, ...subagents] = opened.index.matching({ session: ref });
-	const files = [session.path, ...subagents.map((s) => s.path)];
-	const reply = restoreSession(opened.archive, session, files, opened.source.roots());
-	await opened.index.sync(opened.source);
-	return reply;
-}
 
 export function formatRestore(reply: RestoreReply, style: Style): string {
 	const lines = reply.files.map((f) => {

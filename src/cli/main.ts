@@ -20,6 +20,7 @@ import {
 import { engineChoice } from "../node/engine-choice.js";
 import { type NodeIndex, type NodeIndexOptions, openNodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
+import { restoreIndexed } from "../node/restore.js";
 import { serveViewer } from "../node/serve.js";
 import { intOption, option, type ParsedArgs, parseArgs } from "./args.js";
 import {
@@ -34,7 +35,7 @@ import {
 	makeStyle,
 	type Style,
 } from "./format.js";
-import { forget, formatForget, formatRestore, restore } from "./history.js";
+import { forget, formatForget, formatRestore } from "./history.js";
 
 export interface CliIO {
 	stdout: (text: string) => void;
@@ -268,8 +269,10 @@ async function runCommand(ctx: Context): Promise<number> {
 		}
 		case "restore": {
 			const ref = args.positionals[0];
-			const reply = await restore(opened, isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : ref);
-			emit(ctx, "restore", reply, formatRestore(reply, ctx.style));
+			const reply = restoreIndexed(opened, isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : ref);
+			// The index has it live again (and says so) at once.
+			const sync = await opened.index.sync(opened.source);
+			emit(ctx, "restore", reply, formatRestore(reply, ctx.style), sync);
 			return 0;
 		}
 		case "forget": {

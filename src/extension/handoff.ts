@@ -7,10 +7,11 @@
 import { copyToClipboard, type ExtensionCommandContext, type ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { errorMessage, readWhole } from "../core/index.js";
 import type { NodeIndex } from "../node/open.js";
+import { restoreIndexed } from "../node/restore.js";
 import { excerptText } from "./excerpt.js";
 import type { OverlayAction } from "./overlay.js";
 import { type OverlayRow, overlayPreview } from "./overlay-results.js";
-import { fileSize } from "./shared-index.js";
+import { fileSize, startSync } from "./shared-index.js";
 import { canSummarize, summarizeSession } from "./summarize.js";
 
 /** The custom message type a seeded session starts with. */
@@ -75,7 +76,12 @@ export async function runAction(opened: NodeIndex, action: OverlayAction, ctx: E
 			// Pi and omp read each other's files; another agent's session is resumed by that agent: its command is copied.
 			if (!opensInPi(row)) return copyResume(ctx, row, `a ${row.agent} session opens in ${row.agent}, not here`);
 			if (!control) return viaCommand(ctx, `/lookback --resume ${row.sessionId}`, `resume "${row.title}"`);
+			// A session whose file is gone is written back from the archive first.
+			if (row.goneAt && !(await restoreRow(opened, row, ctx))) return;
 			await control.switchSession(row.path);
+			return;
+		case "restore":
+			await restoreRow(opened, row, ctx);
 			return;
 		case "new-session": {
 			if (!control) return viaCommand(ctx, `/lookback --new-session ${row.sessionId}`, `start a new session from "${row.title}"`);
@@ -86,6 +92,27 @@ export async function runAction(opened: NodeIndex, action: OverlayAction, ctx: E
 		}
 		case "copy":
 			return copyResume(ctx, row);
+	}
+}
+
+/** Write a gone session's file back from the archive and say so; false (after saying why) when it cannot be. */
+async function restoreRow(opened: NodeIndex, row: OverlayRow, ctx: ExtensionContext): Promise<boolean> {
+	if (!row.goneAt) {
+		ctx.ui.notify(`lookback: "${row.title}" is not gone: its file is at ${row.path}`, "info");
+		return false;
+	}
+	try {
+		const reply = restoreIndexed(opened, row.path);
+		await startSync(opened);
+		const written = reply.files.filter((f) => f.outcome === "written").length;
+		ctx.ui.notify(
+			`lookback: restored "${row.title}" (${written} file${written === 1 ? "" : "s"}) to ${row.path}; ${reply.resumeHint.replace(/^lookback restore \S+ && /, "")} resumes it`,
+			"info",
+		);
+		return true;
+	} catch (e) {
+		ctx.ui.notify(`lookback: ${errorMessage(e)}`, "error");
+		return false;
 	}
 }
 

@@ -31,6 +31,8 @@ export interface OverlayRow {
 	resumeHint: string;
 	/** The agent that wrote it: Pi and omp open each other's sessions; another agent's is resumed by its own command. */
 	agent: AgentKind;
+	/** When its file was found gone (it is read from lookback's archive, and restored before it is resumed). */
+	goneAt?: string;
 	hit?: ToolHit;
 }
 
@@ -74,6 +76,7 @@ export function overlayResults(
 				snippet: flatten(s.preview, PREVIEW_CHARS),
 				resumeHint: s.resumeHint,
 				agent: s.agent,
+				...(s.source === "gone" ? { goneAt: s.goneAt } : {}),
 			}));
 			return { heading: "recent sessions", rows };
 		}
@@ -89,6 +92,7 @@ export function overlayResults(
 			entryId: hit.entryId,
 			resumeHint: hit.resumeHint,
 			agent: hit.agent,
+			...(hit.source === "gone" ? { goneAt: hit.goneAt } : {}),
 			hit,
 		}));
 		return {
@@ -128,5 +132,6 @@ export function sessionRow(index: LookbackIndex, ref: string): OverlayRow {
 		snippet: "",
 		resumeHint: s.resumeHint,
 		agent: s.agent,
+		...(s.source === "gone" ? { goneAt: s.goneAt } : {}),
 	};
 }

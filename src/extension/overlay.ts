@@ -8,7 +8,7 @@ import { type Component, type Focusable, Input, type KeyId, matchesKey, type TUI
 import { fit, type OverlayTheme, plain, previewLines, rowLines } from "./overlay-lines.js";
 import type { OverlayPreview, OverlayResults, OverlayRow } from "./overlay-results.js";
 
-export type OverlayActionKind = "excerpt" | "summary" | "resume" | "new-session" | "copy";
+export type OverlayActionKind = "excerpt" | "summary" | "resume" | "new-session" | "copy" | "restore";
 
 export interface OverlayAction {
 	kind: OverlayActionKind;
@@ -22,6 +22,8 @@ const ACTION_KEYS: { kind: OverlayActionKind; key: KeyId; label: string }[] = [
 	{ kind: "resume", key: "ctrl+r", label: "^R resume" },
 	{ kind: "new-session", key: "ctrl+n", label: "^N new session from summary" },
 	{ kind: "copy", key: "alt+c", label: "Alt+C copy resume command" },
+	// Only for a session whose file is gone (its row says so).
+	{ kind: "restore", key: "alt+r", label: "" },
 ];
 
 export interface OverlaySource {
@@ -106,7 +108,14 @@ export class LookbackOverlay implements Component, Focusable {
 				),
 				width,
 			),
-			fit(ACTION_KEYS.map((a) => a.label).join(" · "), width),
+			fit(
+				ACTION_KEYS.map((a) =>
+					a.kind === "restore" ? (this.results.rows[this.selected]?.goneAt ? "Alt+R restore the file" : "") : a.label,
+				)
+					.filter(Boolean)
+					.join(" · "),
+				width,
+			),
 		];
 		return lines;
 	}

@@ -1,7 +1,7 @@
 /** The `session_search` tool's parameters, every one optional and described for the model. */
 
 import { type Static, Type } from "@sinclair/typebox";
-import { AGENT_KINDS, DEFAULTS, ROLES, SCOPES, type StoreAction } from "../core/index.js";
+import { AGENT_KINDS, DEFAULTS, GONE_FILTERS, ROLES, SCOPES, type StoreAction } from "../core/index.js";
 
 /** A string enum as plain JSON Schema `{type: "string", enum}` (what pi-ai's StringEnum makes; Google's API rejects anyOf of literals). */
 function StringEnum<T extends readonly string[]>(values: T, options: { description: string }) {
@@ -42,6 +42,12 @@ export const sessionSearchParams = Type.Object({
 	scope: Type.Optional(
 		StringEnum(SCOPES, {
 			description: `Sub-agent transcripts (omp, Claude Code, Codex, Gemini, OpenCode): "all" includes them, "top" leaves them out (default "${DEFAULTS.searchScope}" for a query, "${DEFAULTS.browseScope}" for browsing).`,
+		}),
+	),
+	gone: Type.Optional(
+		StringEnum(GONE_FILTERS, {
+			description:
+				'Sessions whose file the agent deleted (kept by lookback, marked source: "gone"; resumeHint restores them first): "only" those, "exclude" them (default: both).',
 		}),
 	),
 	detail: Type.Optional(

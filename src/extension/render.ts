@@ -12,6 +12,7 @@ interface HitLine {
 	time?: string;
 	hits?: number;
 	branchState?: BranchState;
+	goneAt?: string;
 	snippet: string;
 }
 
@@ -25,6 +26,7 @@ function hitLines(hits: HitLine[]): string[] {
 			shortTime(h.time),
 			h.hits ? `${h.hits} hits` : "",
 			h.branchState && h.branchState !== "active" ? h.branchState : "",
+			h.goneAt ? `gone ${shortTime(h.goneAt)}` : "",
 		].filter(Boolean);
 		return [`${i + 1}. ${h.title} · ${facts.join(" · ")}`, `   ${h.snippet.slice(0, LINE_CHARS)}`];
 	});
@@ -39,6 +41,7 @@ function foundSessions(reply: Reply): { lines: HitLine[]; total: number; notice?
 			time: h.time,
 			hits: h.hits,
 			branchState: h.branchState,
+			goneAt: h.goneAt,
 			snippet: h.snippet,
 		}));
 		return { lines, total: reply.total, notice: reply.notice };
@@ -48,7 +51,13 @@ function foundSessions(reply: Reply): { lines: HitLine[]; total: number; notice?
 			return { lines: reply.results.map((h) => ({ ...h, title: h.name ?? h.sessionId })), total: reply.total, notice: reply.notice };
 		case "browse":
 			return {
-				lines: reply.sessions.map((s) => ({ title: s.name ?? s.sessionId, project: s.project, time: s.modified, snippet: "" })),
+				lines: reply.sessions.map((s) => ({
+					title: s.name ?? s.sessionId,
+					project: s.project,
+					time: s.modified,
+					goneAt: s.goneAt,
+					snippet: "",
+				})),
 				total: reply.total,
 			};
 		default:

@@ -5,7 +5,6 @@ import {
 	browseReply,
 	DEFAULTS,
 	discover,
-	type HostFiles,
 	inSessionReply,
 	isSessionPath,
 	LookbackError,
@@ -22,7 +21,6 @@ import { loadEngine } from "../node/engine.js";
 import { ompMetadata } from "../node/omp-files.js";
 import type { NodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
-import { sessionFiles } from "../node/session-files.js";
 import { type Mode, modeOf, type SessionSearchParams } from "./params.js";
 import { summaryLines } from "./render.js";
 import { awaitBackgroundIndex, oversizedFiles, startSync, syncBeforeSearch } from "./shared-index.js";
@@ -40,12 +38,10 @@ export interface ToolRun {
 	details: ToolDetails;
 }
 
-const files: HostFiles = sessionFiles;
-
 /** A session reference checked against the roots: a path must be a .jsonl inside them; an id not indexed may be an oversized file. */
 async function sessionRef(opened: NodeIndex, ref: string, waitMs: number): Promise<string> {
 	const path = isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : undefined;
-	const tooLarge = path ? oversizeError(path, files) : undefined;
+	const tooLarge = path ? oversizeError(path, opened.files) : undefined;
 	if (tooLarge) throw new LookbackError("file-too-large", tooLarge);
 	try {
 		opened.index.session(path ?? ref);
@@ -77,6 +73,7 @@ export async function runSessionSearch(
 ): Promise<ToolRun> {
 	const mode = modeOf(params);
 	const index = opened.index;
+	const files = opened.files;
 	const needsSync = mode === "discovery" || mode === "browse" || mode === "keyword" || mode === "content" || mode === "list";
 	const sync: SyncState = needsSync ? await syncBeforeSearch(opened, waitMs) : {};
 	const request = {
@@ -89,6 +86,7 @@ export async function runSessionSearch(
 		agent: params.agent,
 		limit: params.limit,
 		scope: params.scope,
+		gone: params.gone,
 		exclude,
 	};
 	let reply: Reply & Pick<ToolReply, "summaryMayBeStale">;
@@ -148,6 +146,7 @@ export async function runSessionSearch(
 				until: params.until,
 				agent: params.agent,
 				scope: params.scope,
+				gone: params.gone,
 			});
 			break;
 	}

@@ -60,7 +60,7 @@ const OFF = new Set(["off", "0", "false", "no", "none"]);
  * `LOOKBACK_ARCHIVE=off`) it keeps no copies and the sessions whose files go are purged, but its folder still
  * holds the sessions forgotten, and restore still reads the copies it holds.
  */
-export function archiveOf(indexPath: string, given: string | false | undefined, env: Env = process.env): FileArchive {
+function archiveOf(indexPath: string, given: string | false | undefined, env: Env = process.env): FileArchive {
 	const beside = join(dirname(resolve(indexPath)), "archive");
 	if (given === false) return new FileArchive(beside, { keeping: false });
 	if (given) return new FileArchive(resolve(given));

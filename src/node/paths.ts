@@ -2,7 +2,7 @@
 
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { LookbackError } from "../core/index.js";
 
 export type Env = Record<string, string | undefined>;
@@ -70,6 +70,19 @@ export function customSessionDir(agentDir: string, env: Env = process.env): stri
 	return undefined;
 }
 
+/** A path whose file does not exist, with the links of its deepest existing folder resolved. */
+function realAncestor(path: string): string {
+	const rest: string[] = [basename(path)];
+	for (let dir = dirname(path); ; dir = dirname(dir)) {
+		try {
+			return join(realpathSync(dir), ...rest);
+		} catch {
+			if (dirname(dir) === dir) return path;
+			rest.unshift(basename(dir));
+		}
+	}
+}
+
 function inside(child: string, parent: string): boolean {
 	const rel = relative(parent, child);
 	return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) && !rel.split(sep).includes("..");
@@ -89,8 +102,9 @@ export function sessionPathInRoots(path: string, roots: string[]): string {
 	try {
 		real = realpathSync(resolve(path));
 	} catch {
-		// A session whose file is gone is still named by its path (read from lookback's archive): the path as given.
-		real = resolve(path);
+		// A session whose file is gone is still named by its path (read from lookback's archive), its folders' links resolved.
+		if (/[\x00-\x1f]/.test(path)) throw refuse("no such file");
+		real = realAncestor(resolve(path));
 	}
 	for (const root of roots) {
 		let realRoot: string;

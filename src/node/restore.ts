@@ -12,9 +12,10 @@ import { DEFAULTS, LookbackError, type SessionSummary } from "../core/index.js";
 import type { ArchiveRecord } from "./archive-manifest.js";
 import { syncDir } from "./archive-manifest.js";
 import type { FileArchive } from "./archive-store.js";
+import type { NodeIndex } from "./open.js";
 
 /** What became of one file. */
-export interface RestoredFile {
+interface RestoredFile {
 	path: string;
 	bytes: number;
 	/** "written": put back; "in-place": the same bytes were there already; "left": a sub-agent's file with other bytes is there, left as it is. */
@@ -29,7 +30,7 @@ export interface RestoreReply {
 }
 
 /** Why an agent's session cannot be written back, or undefined when it can. */
-export function restoreRefusal(session: Pick<SessionSummary, "agent">): string | undefined {
+function restoreRefusal(session: Pick<SessionSummary, "agent">): string | undefined {
 	if (session.agent === "opencode")
 		return "OpenCode keeps its sessions in its own database, which lookback never writes; its copy in the archive is the session as lookback read it, not a file OpenCode loads (`opencode import` takes only what `opencode export` wrote). Read it with `lookback read`";
 	return undefined;
@@ -103,12 +104,7 @@ function restoreFile(archive: FileArchive, record: ArchiveRecord): RestoredFile 
  * Write a session back from the archive: its file and the sub-agent transcripts in `files` (paths of the
  * session's files the index holds), each inside one of `roots`. @throws LookbackError when it cannot.
  */
-export function restoreSession(
-	archive: FileArchive,
-	session: SessionSummary,
-	files: readonly string[],
-	roots: readonly string[],
-): RestoreReply {
+function restoreSession(archive: FileArchive, session: SessionSummary, files: readonly string[], roots: readonly string[]): RestoreReply {
 	const refusal = restoreRefusal(session);
 	if (refusal) throw new LookbackError("restore-refused", `cannot restore ${session.sessionId}: ${refusal}`);
 	archive.manifest.refresh();
@@ -137,4 +133,10 @@ export function restoreSession(
 		return { path: r.path, bytes: r.size, outcome: places[i] === "in-place" ? "in-place" : "left" };
 	});
 	return { session, files: restored, resumeHint: session.resumeHint };
+}
+
+/** A session named by id, id prefix or path written back from the archive (with its sub-agents' transcripts). */
+export function restoreIndexed(opened: NodeIndex, ref: string): RestoreReply {
+	const [session, ...subagents] = opened.index.matching({ session: ref });
+	return restoreSession(opened.archive, session, [session.path, ...subagents.map((s) => s.path)], opened.source.roots());
 }

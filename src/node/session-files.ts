@@ -15,8 +15,3 @@ export function sessionFilesOf(archive: FileArchive): HostFiles {
 		readRange: (path, start, end) => readFileRange(path, start, end) ?? archive.readSync(path, start, end),
 	};
 }
-
-export const sessionFiles: HostFiles = {
-	sizeOf: (path) => statSync(path, { throwIfNoEntry: false })?.size,
-	readRange: readFileRange,
-};

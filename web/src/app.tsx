@@ -107,6 +107,7 @@ function App() {
 			agent: view.agent || undefined,
 			since: view.since || undefined,
 			until: view.until || undefined,
+			gone: view.gone || undefined,
 		};
 		const timer = setTimeout(async () => {
 			try {
@@ -130,7 +131,7 @@ function App() {
 			current = false;
 			clearTimeout(timer);
 		};
-	}, [info, view.q, view.project, view.agent, view.role, view.since, view.until, view.branch]);
+	}, [info, view.q, view.project, view.agent, view.role, view.since, view.until, view.branch, view.gone]);
 
 	useEffect(() => {
 		if (!info || !view.session) return setSession(undefined);
@@ -183,7 +184,7 @@ function App() {
 					href={location.pathname}
 					onClick={(e) => {
 						e.preventDefault();
-						go({ q: "", project: "", agent: "", role: "", since: "", until: "", branch: "", session: "", entry: "" });
+						go({ q: "", project: "", agent: "", role: "", since: "", until: "", branch: "", gone: "", session: "", entry: "" });
 					}}
 				>
 					lookback

@@ -1,6 +1,6 @@
 /** What the page shows, as named by its URL: reloading or sharing the URL shows the same view. */
 
-import { AGENT_KINDS, type AgentKind, type BranchState, type Role } from "../../src/core/index.js";
+import { AGENT_KINDS, type AgentKind, type BranchState, GONE_FILTERS, type GoneFilter, type Role } from "../../src/core/index.js";
 
 export interface ViewState {
 	q: string;
@@ -11,12 +11,14 @@ export interface ViewState {
 	until: string;
 	/** Only hits in this branch state: active (in context), compacted, abandoned. */
 	branch: "" | BranchState;
+	/** Sessions whose file is gone (kept in lookback's archive): only those, or none. */
+	gone: "" | GoneFilter;
 	/** The session open in the reader, and the entry to show in it. */
 	session: string;
 	entry: string;
 }
 
-const KEYS = ["q", "project", "agent", "role", "since", "until", "branch", "session", "entry"] as const;
+const KEYS = ["q", "project", "agent", "role", "since", "until", "branch", "gone", "session", "entry"] as const;
 
 export function readViewState(search: string): ViewState {
 	const params = new URLSearchParams(search);
@@ -24,6 +26,7 @@ export function readViewState(search: string): ViewState {
 	if (state.agent !== "" && !(AGENT_KINDS as readonly string[]).includes(state.agent)) state.agent = "";
 	if (!["", "user", "assistant", "tool", "summary", "meta"].includes(state.role)) state.role = "";
 	if (!["", "active", "compacted", "abandoned"].includes(state.branch)) state.branch = "";
+	if (state.gone !== "" && !(GONE_FILTERS as readonly string[]).includes(state.gone)) state.gone = "";
 	return state;
 }
 

@@ -16,5 +16,4 @@ export {
 	resolveSession,
 	type SessionMessage,
 	type SessionView,
-	withSubagents,
 } from "./sessions.js";

@@ -207,7 +207,7 @@ export function matchingSessions(db: Database, options: MatchOptions): SessionSu
 }
 
 /** The sessions and the sub-agent transcripts they spawned (each once). */
-export function withSubagents(db: Database, rows: SessionRow[]): SessionRow[] {
+function withSubagents(db: Database, rows: SessionRow[]): SessionRow[] {
 	const seen = new Set(rows.map((r) => r.id));
 	const out = [...rows];
 	for (const row of rows) {

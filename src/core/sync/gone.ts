@@ -34,7 +34,7 @@ export function isForgotten(forgotten: Forgotten | undefined, path: string): boo
  * What a moved file keeps: its name, when the name carries a session id (Pi's, Claude Code's and Codex's do;
  * an omp sub-agent's `<agent>.jsonl` does not, and is never taken for another).
  */
-export function movedKey(path: string): string | undefined {
+function movedKey(path: string): string | undefined {
 	const stem = sessionStem(path);
 	return sessionIdFromFileName(stem) !== undefined ? stem : undefined;
 }

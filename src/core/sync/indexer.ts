@@ -150,10 +150,10 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	/** Vocabulary words committed by this sync's earlier batches: each batch need not write them again. */
 	const vocabulary = new Set<string>();
 	let full = false;
-	let archiveFailed = false;
+	let archiveWarned = false;
 	const archiveProblem = (error: unknown) => {
-		if (!archiveFailed) report.warnings.push({ kind: "archive-failed", error: errorMessage(error) });
-		archiveFailed = true;
+		if (!archiveWarned) report.warnings.push({ kind: "archive-failed", error: errorMessage(error) });
+		archiveWarned = true;
 	};
 	const maxIndex = options.maxIndexBytes ?? Number.POSITIVE_INFINITY;
 	const reading = readingFrom(source, archive, new Set(goneSince.keys()));
@@ -163,7 +163,7 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 			const writer = new SessionWriter(db, vocabulary);
 			let archiving = false;
 			try {
-				if (archive?.keeping && kept && !archiveFailed) {
+				if (archive?.keeping && kept) {
 					try {
 						archiving = await archive.begin();
 						if (!archiving) archiveProblem(`the archive ${archive.describe()} is busy: copies are brought up to date by a later sync`);
@@ -191,6 +191,7 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 					}
 					const before = knownFile(db, file.path);
 					const goneAt = goneSince.get(file.path);
+					let readable = true;
 					if (full && before?.size !== file.size) skip(report, { path: file.path, reason: "index-full" });
 					else if (unchanged(file, before)) report.unchanged++;
 					else {
@@ -201,6 +202,7 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 								report.fromArchive++;
 							}
 						} catch (error) {
+							readable = false;
 							skip(report, { path: file.path, reason: "unreadable", detail: errorMessage(error) });
 						}
 					}
@@ -210,7 +212,8 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 						if (archiving) archive?.markGone(file.path, undefined);
 						report.returned++;
 					}
-					if (archiving && archive && goneAt === undefined && needsKeeping(copies, file)) {
+					// A file the index could not read is not kept either (the report names it once).
+					if (archiving && archive && readable && goneAt === undefined && needsKeeping(copies, file)) {
 						const row = knownFile(db, file.path);
 						const read = (start: number, end: number) => source.read(file.path, start, end);
 						keeping.push(

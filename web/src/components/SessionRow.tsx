@@ -34,6 +34,11 @@ export function SessionRow({ session, selected, href, onOpen }: Props) {
 			<div class="facts">
 				{facts.filter(Boolean).join(" · ")}
 				{hit && hit.branchState !== "active" ? <span class={`badge ${hit.branchState}`}>{hit.branchState}</span> : null}
+				{session.source === "gone" ? (
+					<span class="badge gone" title={`its file was removed ${shortTime(session.goneAt)}; kept in lookback's archive`}>
+						gone
+					</span>
+				) : null}
 			</div>
 			{hit ? (
 				<Snippet text={hit.snippet} />
