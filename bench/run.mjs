@@ -1,4 +1,4 @@
-// npm run bench [-- --mb 50,500 --reps 20 --no-pi --no-browser --browser-mb 500 --no-agents]
+// npm run bench [-- --mb 50,500 --reps 20 --no-pi --no-browser --browser-mb 500 --no-agents --no-archive]
 // For each corpus size: index it in place with lookback on its wasm engine, on each built-in engine present
 // (node:sqlite under Node 22, bun:sqlite under Bun) and on native SQLite (better-sqlite3: the same core code
 // and schema), time indexing, open, queries, syncs and one-shot CLI processes, scan the JSONL as the baseline,
@@ -102,6 +102,16 @@ function servedLines(s) {
 	];
 }
 
+/** The archive (lookback's copies of the session files): its size against the JSONL, and indexing with it on against off. */
+function archiveLines({ on, off }) {
+	const a = on.archive;
+	const rate = (b) => mb(b.jsonlBytes) / (b.syncMs / 1000);
+	return [
+		"",
+		`The archive, wasm engine, the same build with it on and off back to back: ${a.files} files kept in ${f1(mb(a.bytes))} MB, **${((100 * a.bytes) / a.sourceBytes).toFixed(1)}%** of their ${f1(mb(a.sourceBytes))} MB of JSONL (gzip level from DEFAULTS.archiveGzipLevel); indexing ${f1(rate(on))} MB/s with it against ${f1(rate(off))} MB/s without: **${(rate(on) / rate(off)).toFixed(2)}×** (goal ≥ 0.9×); peak RSS ${f1(on.peakRssMB)} MB against ${f1(off.peakRssMB)} MB.`,
+	];
+}
+
 /** No-server mode (browser-index.mjs): the page indexes picked files in its worker, against the CLI on the same engine. */
 function browserIndexLines(b) {
 	return [
@@ -154,6 +164,15 @@ for (const size of sizes) {
 			"--project",
 			project,
 		);
+	}
+	// The archive's cost: the same wasm build with the archive on and off, back to back (warm caches both).
+	let archived;
+	if (!argv.includes("--no-archive")) {
+		console.error(`[${size} MB] building with the archive on and off…`);
+		const on = worker(NODE, "build", "--engine", "wasm", "--sessions", sessions, "--index", db("wasm-archive"), "--archive", db("archive"));
+		const off = worker(NODE, "build", "--engine", "wasm", "--sessions", sessions, "--index", db("wasm-archive"));
+		rmSync(db("archive"), { recursive: true, force: true });
+		archived = { on, off };
 	}
 	console.error(`[${size} MB] queries on wasm compiled by Liftoff only…`);
 	const liftoff = worker(
@@ -212,7 +231,7 @@ for (const size of sizes) {
 				.pop(),
 		);
 	}
-	results.push({ size, summary, project, builds, queries, liftoff, scan, oneShots, nodeStart, pi, served, browserIndex });
+	results.push({ size, summary, project, builds, queries, liftoff, scan, oneShots, nodeStart, pi, served, browserIndex, archived });
 }
 
 let big;
@@ -303,6 +322,7 @@ for (const r of results) {
 			`wasm compiled by Liftoff only (the CLI's one-shot commands): first query after open ${f1(r.liftoff.firstQueryMs)} ms (optimising tiers: ${f1(r.queries.wasm.firstQueryMs)} ms), median p50 over queries ${f1(p50(r.liftoff))} ms (${f1(p50(r.queries.wasm))} ms).`,
 		);
 	}
+	if (r.archived) lines.push(...archiveLines(r.archived));
 	if (r.served) lines.push(...servedLines(r.served));
 	if (r.browserIndex) lines.push(...browserIndexLines(r.browserIndex));
 	if (r.pi) {

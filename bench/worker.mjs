@@ -1,5 +1,5 @@
 // One measurement in a fresh process (so peak memory and cold start are its own), run by Node 20, Node 22 or Bun:
-//   build  --engine wasm|native|builtin --sessions DIR --index FILE
+//   build  --engine wasm|native|builtin --sessions DIR --index FILE [--archive DIR]   (--archive: lookback's archive on, kept there)
 //   query  --engine wasm|native|builtin --sessions DIR --index FILE --reps N --project P
 // wasm: lookback's engine build; builtin: node:sqlite or bun:sqlite; native: better-sqlite3 (the baseline).
 //   scan   --sessions DIR --reps N --project P
@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, rmSync, statSync, truncateSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { chooseEngine, fileSource, fileStorage, LookbackIndex } from "../dist/index.js";
+import { chooseEngine, FileArchive, fileSource, fileStorage, LookbackIndex } from "../dist/index.js";
 import { namedArgs } from "./args.mjs";
 import { appendToFiles } from "./gen-corpus.mjs";
 import { nativeFileStorage, nativeSql } from "./native-db.mjs";
@@ -54,12 +54,14 @@ function jsonlFiles(dir) {
 }
 
 async function build() {
-	for (const leftover of [args.index, `${args.index}-journal`, `${args.index}.locks`]) rmSync(leftover, { force: true, recursive: true });
+	for (const leftover of [args.index, `${args.index}-journal`, `${args.index}.locks`, args.archive])
+		if (leftover) rmSync(leftover, { force: true, recursive: true });
 	const t0 = performance.now();
 	const sql = await engine(args.engine);
 	const index = await LookbackIndex.open({ sql, storage: storage(args.engine, args.index) });
 	const t1 = performance.now();
-	const report = await index.sync(source());
+	const archive = args.archive ? new FileArchive(args.archive) : undefined;
+	const report = await index.sync(archive ? { ...source(), archive } : source());
 	const t2 = performance.now();
 	const st = index.stats();
 	return {
@@ -76,6 +78,16 @@ async function build() {
 		vocabulary: st.vocabulary,
 		peakRssMB: peakRssMB(),
 		warnings: report.warnings,
+		...(archive
+			? {
+					archive: {
+						...archive.stats(),
+						filesKept: report.archivedFiles,
+						bytesRead: report.archiveBytesRead,
+						bytesWritten: report.archiveBytesWritten,
+					},
+				}
+			: {}),
 	};
 }
 
