@@ -106,9 +106,10 @@ function servedLines(s) {
 function archiveLines({ on, off }) {
 	const a = on.archive;
 	const rate = (b) => mb(b.jsonlBytes) / (b.syncMs / 1000);
+	const cpu = (b) => `${f1(b.syncCpuMs / 1000)} s${b.syncMainCpuMs !== undefined ? ` (main thread ${f1(b.syncMainCpuMs / 1000)} s)` : ""}`;
 	return [
 		"",
-		`The archive, wasm engine, the same build with it on and off back to back: ${a.files} files kept in ${f1(mb(a.bytes))} MB, **${((100 * a.bytes) / a.sourceBytes).toFixed(1)}%** of their ${f1(mb(a.sourceBytes))} MB of JSONL (gzip level from DEFAULTS.archiveGzipLevel); indexing ${f1(rate(on))} MB/s with it against ${f1(rate(off))} MB/s without: **${(rate(on) / rate(off)).toFixed(2)}×** (goal ≥ 0.9×); peak RSS ${f1(on.peakRssMB)} MB against ${f1(off.peakRssMB)} MB.`,
+		`The archive, wasm engine, the same build with it on and off back to back: ${a.files} files kept in ${f1(mb(a.bytes))} MB, **${((100 * a.bytes) / a.sourceBytes).toFixed(1)}%** of their ${f1(mb(a.sourceBytes))} MB of JSONL (gzip level \`DEFAULTS.archiveGzipLevel\`); indexing ${f1(rate(on))} MB/s with it against ${f1(rate(off))} MB/s without: **${(rate(on) / rate(off)).toFixed(2)}×** (goal ≥ 0.9×); CPU ${cpu(on)} against ${cpu(off)} (compressing and writing run on libuv's threads); peak RSS ${f1(on.peakRssMB)} MB against ${f1(off.peakRssMB)} MB.`,
 	];
 }
 

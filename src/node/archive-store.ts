@@ -13,7 +13,7 @@
  * only after the line naming its successor is synced. A writer killed at any point loses at most its batch.
  */
 
-import { closeSync, fsync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fsync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync, write } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { gunzipSync, gzip } from "node:zlib";
@@ -34,6 +34,7 @@ import { sleepSync } from "./process-identity.js";
 
 const gzipAsync = promisify(gzip);
 const fsyncAsync = promisify(fsync);
+const writeAsync = promisify(write);
 
 type Read = (start: number, end: number) => Promise<Uint8Array>;
 
@@ -312,7 +313,8 @@ export class FileArchive implements SessionArchive {
 				bytesRead += bytes.length;
 				if (source === 0) head = fingerprint(bytes.subarray(0, DEFAULTS.headFingerprintBytes));
 				const out = from.codec === "gz" ? await gzipAsync(bytes, { level: DEFAULTS.archiveGzipLevel }) : bytes;
-				for (let at = 0; at < out.length; ) at += writeSync(fd, out, at, out.length - at, position + at);
+				// Compressing and writing run on libuv's threads: the sync's own thread goes on parsing meanwhile.
+				for (let at = 0; at < out.length; ) at += (await writeAsync(fd, out, at, out.length - at, position + at)).bytesWritten;
 				position += out.length;
 				source += bytes.length;
 				if (from.codec === "gz") members.push([source, position]);
