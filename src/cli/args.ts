@@ -33,7 +33,7 @@ const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
 	port: {},
 	engine: {},
 };
-const FLAGS = new Set(["json", "no-sync", "help", "version", "only-sessions-dir", "no-archive", "yes"]);
+const FLAGS = new Set(["json", "no-sync", "help", "version", "only-sessions-dir", "no-archive", "yes", "full"]);
 
 export function parseArgs(argv: string[]): ParsedArgs {
 	const parsed: ParsedArgs = { command: "", positionals: [], options: new Map(), flags: new Set() };

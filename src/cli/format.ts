@@ -112,7 +112,7 @@ export function formatBrowse(sessions: SessionSummary[], style: Style): string {
 		.join("\n")}\n`;
 }
 
-export function formatRead(view: SessionView, style: Style): string {
+export function formatRead(view: SessionView, style: Style, full = false): string {
 	const s = view.session;
 	const lines = [`${style.bold(title(s))}  ${style.dim(`${s.cwd ?? ""} · ${day(s.started)} · ${s.sessionId}`)}`];
 	if (s.source === "gone")
@@ -124,7 +124,7 @@ export function formatRead(view: SessionView, style: Style): string {
 		const who = m.tool ? `${m.role} ${m.tool}` : m.role;
 		const state = m.branchState === "active" ? "" : ` ${style.warn(m.branchState)}`;
 		lines.push(`${style.bold(`[${who}]`)} ${style.dim(`${m.entryId} ${day(m.time)}`)}${state}`);
-		lines.push(m.text.length > READ_MESSAGE_CHARS ? `${m.text.slice(0, READ_MESSAGE_CHARS)}\n${style.dim("[…]")}` : m.text);
+		lines.push(!full && m.text.length > READ_MESSAGE_CHARS ? `${m.text.slice(0, READ_MESSAGE_CHARS)}\n${style.dim("[…]")}` : m.text);
 	}
 	const after = view.total - view.offset - view.messages.length;
 	if (after > 0) lines.push(style.dim(`… ${after} later messages`));

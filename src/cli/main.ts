@@ -62,7 +62,8 @@ usage:
   lookback index                       index new and changed sessions (progress on a terminal)
   lookback search QUERY [filters]      sessions ranked by their best matching message
   lookback search QUERY --session ID   every match inside one session, in order (--offset N for the next page)
-  lookback read SESSION [--around ENTRY] [--window N] [--branch-tip ENTRY]
+  lookback read SESSION [--around ENTRY] [--window N] [--branch-tip ENTRY] [--full]
+                                       (--full: long messages whole, from the file or the archive's copy)
   lookback browse [--limit N] [--project P] [--since T] [--until T]
   lookback restore SESSION             write a gone session's file back from the archive, where its agent resumes it
   lookback forget SESSION|--project P|--before DATE [--yes]
@@ -241,8 +242,14 @@ async function runCommand(ctx: Context): Promise<number> {
 			const sync = await syncFirst(ctx);
 			const ref = args.positionals[0];
 			const target = isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : ref;
-			const view = index.read(target, { around: option(args, "around"), window, branchTip: option(args, "branch-tip") });
-			emit(ctx, "read", view, formatRead(view, ctx.style), sync);
+			const full = args.flags.has("full");
+			const view = index.read(target, {
+				around: option(args, "around"),
+				window,
+				branchTip: option(args, "branch-tip"),
+				...(full ? { wholeText: opened.files.readRange } : {}),
+			});
+			emit(ctx, "read", view, formatRead(view, ctx.style, full), sync);
 			return 0;
 		}
 		case "browse": {

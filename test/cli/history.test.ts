@@ -52,6 +52,10 @@ describe("lookback's history on the command line", () => {
 		expect(read.json.messages).toEqual(full.messages);
 		expect(read.json.session).toMatchObject({ source: "gone" });
 		expect((await cli(["read", SAMPLE.bash, "--agent-dir", dir])).stdout).toContain(`lookback restore ${SAMPLE.bash} writes it back`);
+		const whole = await cli(["read", SAMPLE.bash, "--full", "--agent-dir", dir, "--json"]);
+		expect(whole.json.messages.map((m: { entryId: string }) => m.entryId)).toEqual(
+			full.messages.map((m: { entryId: string }) => m.entryId),
+		);
 		// By the path a result named, though the file is gone.
 		expect((await cli(["read", path, "--agent-dir", dir, "--json"])).json.session.sessionId).toBe(SAMPLE.bash);
 		const stats = (await cli(["stats", "--agent-dir", dir, "--json"])).json;

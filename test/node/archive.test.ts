@@ -93,6 +93,11 @@ describe("the archive", () => {
 		const middle = index.search({ query: "capybara", readRange: sessionFilesOf(archive).readRange }).results[0];
 		expect(middle).toMatchObject({ inMiddle: "read from the session file" });
 		expect(middle.snippet).toContain("«capybara»");
+		// Read in full: the tool output the index keeps as head and tail, whole from the archive's copy.
+		const stored = view.messages.find((m) => m.role === "tool")!;
+		expect(stored.text).toContain("only in the word index");
+		const whole = index.read(sm.getSessionId(), { wholeText: sessionFilesOf(archive).readRange }).messages.find((m) => m.role === "tool")!;
+		expect(whole.text).toBe(long);
 		expect(index.search({ query: "ocelot", gone: "exclude" }).results).toEqual([]);
 		expect(index.search({ query: "ocelot", gone: "only" }).results).toHaveLength(1);
 		expect(index.browse({ gone: "only" }).map((s) => s.sessionId)).toEqual([sm.getSessionId()]);

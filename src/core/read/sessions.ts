@@ -3,8 +3,9 @@
 import { DEFAULTS } from "../defaults.js";
 import { LookbackError } from "../errors.js";
 import { type BranchState, branchThrough, lastInFileOrder, pathToRoot, type TreeNode } from "../parse/branch.js";
-import type { Role } from "../parse/entry-text.js";
+import { type Role, wholeTextOfLine } from "../parse/entry-text.js";
 import { filterSql, type SessionFilter } from "../query/session-filter.js";
+import type { ReadRange } from "../search/search.js";
 import { decodeBody } from "../store/body-codec.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
@@ -76,6 +77,11 @@ export interface ReadOptions {
 	branchTip?: string;
 	/** Also say what surrounds the branch shown (the viewer draws it). */
 	structure?: boolean;
+	/**
+	 * Read the messages the index keeps only as head and tail whole, from their line in the session file (or,
+	 * for a session whose file is gone, the archive's copy); a line that cannot be read leaves the stored text.
+	 */
+	wholeText?: ReadRange;
 }
 
 interface EntryRow {
@@ -89,13 +95,16 @@ interface EntryRow {
 	state: number;
 	tool: string | null;
 	body: unknown;
+	off: number | null;
+	len: number | null;
+	deep: number;
 }
 
 /** The active branch of a session, or the branch through / window around an entry. */
 export function readSession(db: Database, row: SessionRow, options: ReadOptions = {}): SessionView {
 	const rows = queryAll<EntryRow>(
 		db,
-		"SELECT entry_id, parent_id, seq, kept, role, type, ts, state, tool, body FROM entries WHERE session = ? ORDER BY seq",
+		"SELECT entry_id, parent_id, seq, kept, role, type, ts, state, tool, body, off, len, deep FROM entries WHERE session = ? ORDER BY seq",
 		[row.id],
 	);
 	const nodes: TreeNode[] = rows.map((r) => ({ id: r.entry_id, parentId: r.parent_id, seq: r.seq }));
@@ -123,7 +132,7 @@ export function readSession(db: Database, row: SessionRow, options: ReadOptions 
 			time: isoOf(r.ts),
 			branchState: STATE_NAME[r.state] ?? "active",
 			tool: r.tool ?? undefined,
-			text: decodeBody(r.body),
+			text: (options.wholeText && r.deep === 1 && wholeOf(options.wholeText, row, r)) || decodeBody(r.body),
 		}),
 	);
 	let offset = 0;
@@ -161,6 +170,17 @@ export function readSession(db: Database, row: SessionRow, options: ReadOptions 
 				}
 			: {}),
 	};
+}
+
+/** The whole text of a cut entry from its line, or undefined when the line cannot be read. */
+function wholeOf(readRange: ReadRange, row: SessionRow, entry: EntryRow): string | undefined {
+	if (entry.off === null || entry.len === null) return undefined;
+	try {
+		const line = readRange(row.path, entry.off, entry.off + entry.len);
+		return line ? wholeTextOfLine(line, row.agent) : undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 export interface BrowseOptions extends SessionFilter {
