@@ -13,7 +13,8 @@
  * only after the line naming its successor is synced. A writer killed at any point loses at most its batch.
  */
 
-import { closeSync, fsync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync, write } from "node:fs";
+import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync, write } from "node:fs";
+import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { gunzipSync, gzip } from "node:zlib";
@@ -28,12 +29,11 @@ import {
 } from "../core/index.js";
 import { fingerprint } from "../core/sync/hash.js";
 import { ForgottenList } from "./archive-forgotten.js";
-import { type ArchiveRecord, Manifest, syncDir } from "./archive-manifest.js";
+import { type ArchiveRecord, Manifest } from "./archive-manifest.js";
 import { IndexLocks } from "./index-locks.js";
 import { sleepSync } from "./process-identity.js";
 
 const gzipAsync = promisify(gzip);
-const fsyncAsync = promisify(fsync);
 const writeAsync = promisify(write);
 
 type Read = (start: number, end: number) => Promise<Uint8Array>;
@@ -56,9 +56,10 @@ function isCompressed(path: string): boolean {
 	return path.endsWith(".gz") || path.endsWith(".zst");
 }
 
-/** A batch of writes under the lock: the manifest lines to append, the data files to sync and the replaced ones to remove. */
+/** A batch of writes under the lock: the manifest lines to append, the data files and folders to sync, the replaced copies to remove. */
 interface Batch {
 	lines: ArchiveRecord[];
+	files: Set<string>;
 	dirs: Set<string>;
 	replaced: string[];
 }
@@ -98,7 +99,10 @@ export class FileArchive implements SessionArchive {
 		return { files: this.manifest.records, forgotten: this.forgotten.read() };
 	}
 
-	/** Take the writer's lock, waiting up to `waitMs` for another writer (a dead one's lock is removed). */
+	/**
+	 * Take the writer's lock, waiting up to `waitMs` for another writer (a dead one's lock is removed): blocking
+	 * for a command, or yielding between tries for a sync (a long-lived host's event loop goes on).
+	 */
 	lock(): boolean {
 		mkdirSync(join(this.dir, "data"), { recursive: true });
 		const deadline = Date.now() + this.waitMs;
@@ -106,9 +110,25 @@ export class FileArchive implements SessionArchive {
 			if (Date.now() >= deadline) return false;
 			sleepSync(pause);
 		}
+		this.locked();
+		return true;
+	}
+
+	private async lockAsync(): Promise<boolean> {
+		mkdirSync(join(this.dir, "data"), { recursive: true });
+		const deadline = Date.now() + this.waitMs;
+		for (let pause = 2; !this.locks.reserved(); pause = Math.min(pause * 2, 50)) {
+			if (Date.now() >= deadline) return false;
+			await new Promise((resolve) => setTimeout(resolve, pause + Math.random() * pause));
+		}
+		this.locked();
+		return true;
+	}
+
+	/** With the lock: a line a killed writer left unfinished is cut off, and the manifest read to its end. */
+	private locked(): void {
 		this.manifest.cutTornTail();
 		this.manifest.refresh();
-		return true;
 	}
 
 	unlock(): void {
@@ -118,8 +138,8 @@ export class FileArchive implements SessionArchive {
 	async begin(): Promise<boolean> {
 		if (!this.keeping) return false;
 		if (this.batch) throw new LookbackError("bad-argument", "an archive batch is already open");
-		if (!this.lock()) return false;
-		this.batch = { lines: [], dirs: new Set(), replaced: [] };
+		if (!(await this.lockAsync())) return false;
+		this.batch = { lines: [], files: new Set(), dirs: new Set(), replaced: [] };
 		return true;
 	}
 
@@ -145,7 +165,9 @@ export class FileArchive implements SessionArchive {
 		if (!batch) return;
 		try {
 			await this.chain;
-			for (const dir of batch.dirs) syncDir(dir);
+			// The batch's data, then the folders of its new files, synced together on libuv's threads; then the manifest.
+			await Promise.all([...batch.files].map(syncAsync));
+			await Promise.all([...batch.dirs].map(syncAsync));
 			this.manifest.append(batch.lines);
 			for (const data of batch.replaced) unlinkQuietly(this.dataPath(data));
 			if (this.manifest.wantsCompaction()) this.compact();
@@ -260,7 +282,7 @@ export class FileArchive implements SessionArchive {
 					this.put(batch, { ...old, ...facts, mtimeMs, at: Date.now() });
 					return { how: "unchanged", bytesRead, bytesWritten: 0 };
 				}
-				const added = await this.write(old.data, old, file.size, read);
+				const added = await this.write(batch, old.data, old, file.size, read);
 				this.put(batch, { ...old, ...facts, ...added.fields, mtimeMs, at: Date.now() });
 				return { how: "appended", bytesRead: bytesRead + added.bytesRead, bytesWritten: added.bytesWritten };
 			}
@@ -269,7 +291,7 @@ export class FileArchive implements SessionArchive {
 		const data = `${name.slice(0, 2)}/${name}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}.${codec}`;
 		mkdirSync(join(this.dir, "data", name.slice(0, 2)), { recursive: true });
 		batch.dirs.add(join(this.dir, "data", name.slice(0, 2)));
-		const written = await this.write(data, { codec, dataSize: 0, members: [], size: 0, head: "" }, file.size, read);
+		const written = await this.write(batch, data, { codec, dataSize: 0, members: [], size: 0, head: "" }, file.size, read);
 		const { path, root, agent, kind, spawnedBy, cwd } = file;
 		this.put(batch, {
 			path,
@@ -291,9 +313,10 @@ export class FileArchive implements SessionArchive {
 
 	/**
 	 * Write the source's bytes [from.size, size) to a data file after its first `from.dataSize` bytes (cutting
-	 * off whatever an unfinished write left there), a chunk at a time, and sync it.
+	 * off whatever an unfinished write left there), a chunk at a time; the batch syncs it before its manifest lines.
 	 */
 	private async write(
+		batch: Batch,
 		data: string,
 		from: Pick<ArchiveRecord, "codec" | "dataSize" | "members" | "size" | "head">,
 		size: number,
@@ -319,10 +342,10 @@ export class FileArchive implements SessionArchive {
 				source += bytes.length;
 				if (from.codec === "gz") members.push([source, position]);
 			}
-			await fsyncAsync(fd);
 		} finally {
 			closeSync(fd);
 		}
+		batch.files.add(this.dataPath(data));
 		const tailBytes = await read(Math.max(0, source - DEFAULTS.headFingerprintBytes), source);
 		bytesRead += tailBytes.length;
 		return {
@@ -380,6 +403,21 @@ export class FileArchive implements SessionArchive {
 		for (const bucket of readdirSync(root)) {
 			for (const name of readdirSync(join(root, bucket))) if (!named.has(`${bucket}/${name}`)) unlinkQuietly(join(root, bucket, name));
 		}
+	}
+}
+
+/** A file's data or a folder's new entries made durable, off the main thread. */
+async function syncAsync(path: string): Promise<void> {
+	let handle: Awaited<ReturnType<typeof open>>;
+	try {
+		handle = await open(path, "r");
+	} catch {
+		return; // a folder a platform cannot open for syncing: its entries are flushed by the OS in time
+	}
+	try {
+		await handle.sync();
+	} finally {
+		await handle.close();
 	}
 }
 
