@@ -11,6 +11,9 @@ import { promisify } from "node:util";
 import { fakeModelsJson, startFakeModel } from "../test/fake-model-server.mjs";
 import { namedArgs } from "./args.mjs";
 
+// The index alone: the lookback processes this starts keep no archive (run.mjs measures it on its own).
+process.env.LOOKBACK_ARCHIVE = "off";
+
 const args = namedArgs(process.argv.slice(2));
 const agentDir = resolve(args["agent-dir"]);
 const reps = Number(args.reps ?? 3);

@@ -157,6 +157,11 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	};
 	const maxIndex = options.maxIndexBytes ?? Number.POSITIVE_INFINITY;
 	const reading = readingFrom(source, archive, new Set(goneSince.keys()));
+	/**
+	 * The archive's batch finishing (its copies synced, then its manifest lines) while the index commits and the
+	 * next batch starts: the two are independent (a copy behind its file is made again by a later sync).
+	 */
+	let archived: Promise<void> = Promise.resolve();
 	try {
 		while (next < todo.length || unseen.length > 0) {
 			await tx.beginWrite(db);
@@ -164,6 +169,7 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 			let archiving = false;
 			try {
 				if (archive?.keeping && kept) {
+					await archived;
 					try {
 						archiving = await archive.begin();
 						if (!archiving) archiveProblem(`the archive ${archive.describe()} is busy: copies are brought up to date by a later sync`);
@@ -232,10 +238,9 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 					for (const u of unseen.splice(0)) if (settleUnseen(db, writer, u, at, report) && archiving) archive?.markGone(u.path, at);
 					purgeMoved(db, writer, report);
 				}
-				await Promise.all(keeping);
 				if (archiving && archive) {
 					archiving = false;
-					await archive.commit().catch(archiveProblem);
+					archived = Promise.all(keeping).then(() => archive.commit().catch(archiveProblem));
 				}
 				writer.finish();
 				entriesIndexed = writer.entriesIndexed + entriesIndexed;
@@ -258,6 +263,7 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	} catch (error) {
 		report.warnings.push({ kind: "sync-failed", error: errorMessage(error) });
 	}
+	await archived;
 	report.entriesIndexed = entriesIndexed;
 	report.changed = changedBy(report);
 	report.durationMs = Date.now() - started;
