@@ -15,7 +15,7 @@
 
 import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync, write } from "node:fs";
 import { open } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { gunzipSync, gzip } from "node:zlib";
 import {
@@ -287,10 +287,9 @@ export class FileArchive implements SessionArchive {
 				return { how: "appended", bytesRead: bytesRead + added.bytesRead, bytesWritten: added.bytesWritten };
 			}
 		}
-		const name = fingerprint(new TextEncoder().encode(file.path));
-		const data = `${name.slice(0, 2)}/${name}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}.${codec}`;
-		mkdirSync(join(this.dir, "data", name.slice(0, 2)), { recursive: true });
-		batch.dirs.add(join(this.dir, "data", name.slice(0, 2)));
+		const data = this.nextName(file.path, old, codec);
+		mkdirSync(join(this.dir, "data", dirname(data)), { recursive: true });
+		batch.dirs.add(join(this.dir, "data", dirname(data)));
 		const written = await this.write(batch, data, { codec, dataSize: 0, members: [], size: 0, head: "" }, file.size, read);
 		const { path, root, agent, kind, spawnedBy, cwd } = file;
 		this.put(batch, {
@@ -312,6 +311,18 @@ export class FileArchive implements SessionArchive {
 	}
 
 	/**
+	 * The data file of a path's next copy: `<xx>/<hash of the path>-<generation>.<codec>`, one generation past its
+	 * copy now. A file already there under that name is what a killed writer left (no manifest line names it):
+	 * it is written over, so an unfinished copy never outlives the next one.
+	 */
+	private nextName(path: string, old: ArchiveRecord | undefined, codec: ArchiveRecord["codec"]): string {
+		// 64 bits of the path: two paths of one archive sharing them is a chance of about n² / 2^65.
+		const hash = fingerprint(new TextEncoder().encode(path));
+		const generation = Number(/-(\d+)\.\w+$/.exec(old?.data ?? "")?.[1] ?? 0) + 1;
+		return `${hash.slice(0, 2)}/${hash}-${generation}.${codec}`;
+	}
+
+	/**
 	 * Write the source's bytes [from.size, size) to a data file after its first `from.dataSize` bytes (cutting
 	 * off whatever an unfinished write left there), a chunk at a time; the batch syncs it before its manifest lines.
 	 */
@@ -322,7 +333,7 @@ export class FileArchive implements SessionArchive {
 		size: number,
 		read: Read,
 	): Promise<{ fields: Pick<ArchiveRecord, "size" | "dataSize" | "members" | "head" | "tail">; bytesRead: number; bytesWritten: number }> {
-		const fd = openSync(this.dataPath(data), from.dataSize > 0 ? "r+" : "wx");
+		const fd = openSync(this.dataPath(data), from.dataSize > 0 ? "r+" : "w");
 		let position = from.dataSize;
 		let source = from.size;
 		let head = from.head;
