@@ -141,5 +141,5 @@ export {
 	type SnapshotStorage,
 	type SqlJsStatic,
 } from "./store/index.js";
-export type { SyncOptions, SyncProgress, SyncReport } from "./sync/index.js";
+export { fingerprint, type SyncOptions, type SyncProgress, type SyncReport } from "./sync/index.js";
 export { flatten, isSessionPath, parseTimeFilter, shortTime } from "./text/index.js";

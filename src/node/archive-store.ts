@@ -13,30 +13,23 @@
  * only after the line naming its successor is synced. A writer killed at any point loses at most its batch.
  */
 
-import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync, write } from "node:fs";
-import { open } from "node:fs/promises";
+import { mkdirSync, readdirSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { promisify } from "node:util";
-import { gunzipSync, gzip } from "node:zlib";
 import {
 	type ArchiveState,
 	DEFAULTS,
+	fingerprint,
 	type KeepResult,
 	type KeptFacts,
 	LookbackError,
 	type SessionArchive,
 	type SessionFileInfo,
 } from "../core/index.js";
-import { fingerprint } from "../core/sync/hash.js";
+import { CopyReader, copyName, type Read, syncAsync, writeCopy } from "./archive-copies.js";
 import { ForgottenList } from "./archive-forgotten.js";
 import { type ArchiveRecord, Manifest } from "./archive-manifest.js";
 import { IndexLocks } from "./index-locks.js";
 import { sleepSync } from "./process-identity.js";
-
-const gzipAsync = promisify(gzip);
-const writeAsync = promisify(write);
-
-type Read = (start: number, end: number) => Promise<Uint8Array>;
 
 /** What `lookback stats` says of the archive. */
 export interface ArchiveStats {
@@ -71,8 +64,7 @@ export class FileArchive implements SessionArchive {
 	private batch: Batch | undefined;
 	/** Keeps run one after another (each reads, compresses off the main thread, writes). */
 	private chain: Promise<unknown> = Promise.resolve();
-	/** The members inflated last, for reads that walk a file in order. */
-	private inflated = new Map<string, Uint8Array>();
+	private readonly reader = new CopyReader();
 
 	/** Whether copies are kept (false: the archive is turned off, and only its forgotten sessions count). */
 	readonly keeping: boolean;
@@ -202,7 +194,7 @@ export class FileArchive implements SessionArchive {
 			const record = this.manifest.records.get(path);
 			if (!record) return undefined;
 			try {
-				return this.readRecord(record, start, Math.min(end, record.size));
+				return this.reader.read(this.dataPath(record.data), record, start, Math.min(end, record.size));
 			} catch (error) {
 				// The copy was replaced under this reader (another process kept it again): read the manifest anew.
 				if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
@@ -282,15 +274,17 @@ export class FileArchive implements SessionArchive {
 					this.put(batch, { ...old, ...facts, mtimeMs, at: Date.now() });
 					return { how: "unchanged", bytesRead, bytesWritten: 0 };
 				}
-				const added = await this.write(batch, old.data, old, file.size, read);
+				const added = await writeCopy(this.dataPath(old.data), old, file.size, read);
+				batch.files.add(this.dataPath(old.data));
 				this.put(batch, { ...old, ...facts, ...added.fields, mtimeMs, at: Date.now() });
 				return { how: "appended", bytesRead: bytesRead + added.bytesRead, bytesWritten: added.bytesWritten };
 			}
 		}
-		const data = this.nextName(file.path, old, codec);
+		const data = copyName(file.path, old, codec);
 		mkdirSync(join(this.dir, "data", dirname(data)), { recursive: true });
 		batch.dirs.add(join(this.dir, "data", dirname(data)));
-		const written = await this.write(batch, data, { codec, dataSize: 0, members: [], size: 0, head: "" }, file.size, read);
+		const written = await writeCopy(this.dataPath(data), { codec, dataSize: 0, members: [], size: 0, head: "" }, file.size, read);
+		batch.files.add(this.dataPath(data));
 		const { path, root, agent, kind, spawnedBy, cwd } = file;
 		this.put(batch, {
 			path,
@@ -310,102 +304,6 @@ export class FileArchive implements SessionArchive {
 		return { how: "stored", bytesRead: bytesRead + written.bytesRead, bytesWritten: written.bytesWritten };
 	}
 
-	/**
-	 * The data file of a path's next copy: `<xx>/<hash of the path>-<generation>.<codec>`, one generation past its
-	 * copy now. A file already there under that name is what a killed writer left (no manifest line names it):
-	 * it is written over, so an unfinished copy never outlives the next one.
-	 */
-	private nextName(path: string, old: ArchiveRecord | undefined, codec: ArchiveRecord["codec"]): string {
-		// 64 bits of the path: two paths of one archive sharing them is a chance of about n² / 2^65.
-		const hash = fingerprint(new TextEncoder().encode(path));
-		const generation = Number(/-(\d+)\.\w+$/.exec(old?.data ?? "")?.[1] ?? 0) + 1;
-		return `${hash.slice(0, 2)}/${hash}-${generation}.${codec}`;
-	}
-
-	/**
-	 * Write the source's bytes [from.size, size) to a data file after its first `from.dataSize` bytes (cutting
-	 * off whatever an unfinished write left there), a chunk at a time; the batch syncs it before its manifest lines.
-	 */
-	private async write(
-		batch: Batch,
-		data: string,
-		from: Pick<ArchiveRecord, "codec" | "dataSize" | "members" | "size" | "head">,
-		size: number,
-		read: Read,
-	): Promise<{ fields: Pick<ArchiveRecord, "size" | "dataSize" | "members" | "head" | "tail">; bytesRead: number; bytesWritten: number }> {
-		const fd = openSync(this.dataPath(data), from.dataSize > 0 ? "r+" : "w");
-		let position = from.dataSize;
-		let source = from.size;
-		let head = from.head;
-		let bytesRead = 0;
-		const members = [...from.members];
-		try {
-			if (from.dataSize > 0) ftruncateSync(fd, from.dataSize);
-			while (source < size) {
-				const bytes = await read(source, Math.min(size, source + DEFAULTS.readChunkBytes));
-				if (bytes.length === 0) break; // the file shrank while being read: what was read is kept
-				bytesRead += bytes.length;
-				if (source === 0) head = fingerprint(bytes.subarray(0, DEFAULTS.headFingerprintBytes));
-				const out = from.codec === "gz" ? await gzipAsync(bytes, { level: DEFAULTS.archiveGzipLevel }) : bytes;
-				// Compressing and writing run on libuv's threads: the sync's own thread goes on parsing meanwhile.
-				for (let at = 0; at < out.length; ) at += (await writeAsync(fd, out, at, out.length - at, position + at)).bytesWritten;
-				position += out.length;
-				source += bytes.length;
-				if (from.codec === "gz") members.push([source, position]);
-			}
-		} finally {
-			closeSync(fd);
-		}
-		batch.files.add(this.dataPath(data));
-		const tailBytes = await read(Math.max(0, source - DEFAULTS.headFingerprintBytes), source);
-		bytesRead += tailBytes.length;
-		return {
-			fields: { size: source, dataSize: position, members, head, tail: fingerprint(tailBytes) },
-			bytesRead,
-			bytesWritten: position - from.dataSize,
-		};
-	}
-
-	private readRecord(record: ArchiveRecord, start: number, end: number): Uint8Array {
-		const out = new Uint8Array(Math.max(0, end - start));
-		if (out.length === 0) return out;
-		const fd = openSync(this.dataPath(record.data), "r");
-		try {
-			if (record.codec === "raw") {
-				const n = readSync(fd, out, 0, out.length, start);
-				return out.subarray(0, n);
-			}
-			let sourceStart = 0;
-			let dataStart = 0;
-			for (const [sourceEnd, dataEnd] of record.members) {
-				if (sourceEnd > start && sourceStart < end) {
-					const member = this.member(fd, record.data, dataStart, dataEnd);
-					const from = Math.max(start, sourceStart);
-					const to = Math.min(end, sourceEnd);
-					out.set(member.subarray(from - sourceStart, to - sourceStart), from - start);
-				}
-				if (sourceEnd >= end) break;
-				sourceStart = sourceEnd;
-				dataStart = dataEnd;
-			}
-			return out;
-		} finally {
-			closeSync(fd);
-		}
-	}
-
-	private member(fd: number, data: string, start: number, end: number): Uint8Array {
-		const key = `${data}@${start}`;
-		const cached = this.inflated.get(key);
-		if (cached) return cached;
-		const packed = new Uint8Array(end - start);
-		readSync(fd, packed, 0, packed.length, start);
-		const bytes = gunzipSync(packed);
-		if (this.inflated.size >= 2) this.inflated.delete(this.inflated.keys().next().value as string);
-		this.inflated.set(key, bytes);
-		return bytes;
-	}
-
 	/** The manifest rewritten with one line per path, and data files no line names (left by killed writers) removed. */
 	private compact(): void {
 		this.manifest.compact();
@@ -414,21 +312,6 @@ export class FileArchive implements SessionArchive {
 		for (const bucket of readdirSync(root)) {
 			for (const name of readdirSync(join(root, bucket))) if (!named.has(`${bucket}/${name}`)) unlinkQuietly(join(root, bucket, name));
 		}
-	}
-}
-
-/** A file's data or a folder's new entries made durable, off the main thread. */
-async function syncAsync(path: string): Promise<void> {
-	let handle: Awaited<ReturnType<typeof open>>;
-	try {
-		handle = await open(path, "r");
-	} catch {
-		return; // a folder a platform cannot open for syncing: its entries are flushed by the OS in time
-	}
-	try {
-		await handle.sync();
-	} finally {
-		await handle.close();
 	}
 }
 
