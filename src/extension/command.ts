@@ -7,13 +7,14 @@
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { discover, errorMessage, type ToolHit } from "../core/index.js";
 import type { NodeIndex } from "../node/open.js";
+import { restoreIndexed } from "../node/restore.js";
 import { excerptText } from "./excerpt.js";
 import { runAction } from "./handoff.js";
 import { liveContextFilter } from "./live-context.js";
 import { LookbackOverlay, type OverlayAction, type OverlayActionKind } from "./overlay.js";
 import { overlayPreview, overlayResults, sessionRow } from "./overlay-results.js";
 import { summaryLines } from "./render.js";
-import { fileSize, sharedIndex, syncBeforeSearch } from "./shared-index.js";
+import { fileSize, sharedIndex, startSync, syncBeforeSearch } from "./shared-index.js";
 
 /**
  * Opens the overlay; `shown` is false where the host has no TUI to show it in (its `custom` returns at once).
@@ -111,6 +112,12 @@ async function answerInText(pi: ExtensionAPI, query: string, ctx: ExtensionComma
 	]);
 	if (action?.startsWith("Resume") && hit.agent !== "pi" && hit.agent !== "omp")
 		ctx.ui.notify(`lookback: a ${hit.agent} session opens in ${hit.agent}: ${hit.resumeHint}`, "info");
-	else if (action?.startsWith("Resume")) await ctx.switchSession(hit.path);
-	else if (action) pi.sendMessage({ customType: "lookback", content: hitExcerpt(hit), display: true });
+	else if (action?.startsWith("Resume")) {
+		// A session whose file is gone is written back from lookback's archive first.
+		if (hit.source === "gone") {
+			restoreIndexed(opened, hit.path);
+			await startSync(opened);
+		}
+		await ctx.switchSession(hit.path);
+	} else if (action) pi.sendMessage({ customType: "lookback", content: hitExcerpt(hit), display: true });
 }
