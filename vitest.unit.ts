@@ -19,7 +19,10 @@ export default mergeConfig(
 				"test/extension/pi-tui.test.ts", // pi's TUI in tmux
 				"test/omp/omp-e2e.test.ts", // omp on Bun
 				"test/mcp/gemini-e2e.test.ts", // Gemini CLI from the registry
+				"test/mcp/claude-e2e.test.ts", // Claude Code from the registry
+				"test/mcp/codex-e2e.test.ts", // Codex from the registry
 				"test/engines/**", // node:sqlite (Node 22) and bun:sqlite
+				"test/core/model-prices.test.ts", // Pi's current release in .tools (its model registry)
 				"test/reliability/stress.test.ts", // one minute of killed writers, on every engine
 				"test/package/**", // npm pack, npm install from the registry, pi install
 				"test/agents/*-cli.test.ts", // the other agents' real CLIs, installed from the registry

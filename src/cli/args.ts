@@ -32,8 +32,12 @@ const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
 	before: {},
 	port: {},
 	engine: {},
+	by: {},
+	format: {},
+	branch: {},
+	out: {},
 };
-const FLAGS = new Set(["json", "no-sync", "help", "version", "only-sessions-dir", "no-archive", "yes", "full"]);
+const FLAGS = new Set(["json", "no-sync", "help", "version", "only-sessions-dir", "no-archive", "yes", "full", "utc", "no-redact"]);
 
 export function parseArgs(argv: string[]): ParsedArgs {
 	const parsed: ParsedArgs = { command: "", positionals: [], options: new Map(), flags: new Set() };

@@ -15,7 +15,10 @@ import {
 	LookbackError,
 	ROLES,
 	type Role,
+	redactsByDefault,
 	type SyncReport,
+	USAGE_GROUPS,
+	type UsageGroup,
 } from "../core/index.js";
 import { engineChoice } from "../node/engine-choice.js";
 import { type NodeIndex, type NodeIndexOptions, openNodeIndex } from "../node/open.js";
@@ -23,6 +26,7 @@ import { sessionPathInRoots } from "../node/paths.js";
 import { restoreIndexed } from "../node/restore.js";
 import { serveViewer } from "../node/serve.js";
 import { intOption, option, type ParsedArgs, parseArgs } from "./args.js";
+import { runExport } from "./export.js";
 import {
 	formatBrowse,
 	formatInSession,
@@ -36,6 +40,7 @@ import {
 	type Style,
 } from "./format.js";
 import { forget, formatForget, formatRestore } from "./history.js";
+import { formatUsage } from "./usage-format.js";
 
 export interface CliIO {
 	stdout: (text: string) => void;
@@ -43,6 +48,8 @@ export interface CliIO {
 	env: Record<string, string | undefined>;
 	/** Whether stdout/stderr are terminals (progress bar, colour). */
 	isTTY: boolean;
+	/** The terminal's width, when stdout is one. */
+	columns?: number;
 }
 
 const VERSION = "0.1.0";
@@ -68,6 +75,10 @@ usage:
   lookback restore SESSION             write a gone session's file back from the archive, where its agent resumes it
   lookback forget SESSION|--project P|--before DATE [--yes]
                                        remove sessions from the index and the archive for good (a dry run without --yes)
+  lookback usage [--by G] [filters]    tokens, cost, sessions, messages and tool calls, by day, week, month,
+                                       project, model, agent or session (--utc: UTC days)
+  lookback export SESSION [--format md|html|json] [--branch active|all] [--out FILE] [--no-redact]
+                                       the session as a readable conversation, secrets redacted
   lookback stats                       what the index and the archive hold and cost
   lookback serve [--port N]            the browser viewer on 127.0.0.1 (read-only)
   lookback mcp                         an MCP server on stdio for Claude Code, Codex, Gemini CLI, OpenCode, Cursor
@@ -104,7 +115,9 @@ const COMMANDS: Record<string, { positionals: "none" | "one" | "optional" | "man
 	browse: { positionals: "none", options: ["since", "until", "project", "limit", "agent", "gone"] },
 	restore: { positionals: "one", options: [] },
 	forget: { positionals: "optional", options: ["project", "before", "gone", "agent"] },
+	export: { positionals: "one", options: ["format", "branch", "out"] },
 	stats: { positionals: "none", options: [] },
+	usage: { positionals: "none", options: ["since", "until", "project", "agent", "by", "limit", "utc"] },
 	serve: { positionals: "none", options: ["port"] },
 	mcp: { positionals: "none", options: [] },
 };
@@ -113,7 +126,7 @@ const COMMON = new Set(["index", "agent-dir", "omp-agent-dir", "sessions-dir", "
 function checkCommand(args: ParsedArgs): void {
 	const spec = COMMANDS[args.command];
 	if (!spec) throw new LookbackError("bad-argument", `unknown command "${args.command}" (commands: ${Object.keys(COMMANDS).join(", ")})`);
-	for (const name of args.options.keys()) {
+	for (const name of [...args.options.keys(), ...[...args.flags].filter((f) => f === "utc")]) {
 		if (!COMMON.has(name) && !spec.options.includes(name))
 			throw new LookbackError("bad-argument", `${args.command} does not take --${name}`);
 	}
@@ -135,6 +148,12 @@ function goneOption(args: ParsedArgs): GoneFilter | undefined {
 	const gone = option(args, "gone");
 	if (gone === undefined || (GONE_FILTERS as readonly string[]).includes(gone)) return gone as GoneFilter | undefined;
 	throw new LookbackError("bad-argument", `--gone must be one of ${GONE_FILTERS.join(", ")}, not "${gone}"`);
+}
+
+function groupOption(args: ParsedArgs): UsageGroup | undefined {
+	const by = option(args, "by");
+	if (by === undefined || (USAGE_GROUPS as readonly string[]).includes(by)) return by as UsageGroup | undefined;
+	throw new LookbackError("bad-argument", `--by must be one of ${USAGE_GROUPS.join(", ")}, not "${by}"`);
 }
 
 function leftOutOption(args: ParsedArgs): AgentKind[] | undefined {
@@ -266,9 +285,21 @@ async function runCommand(ctx: Context): Promise<number> {
 			emit(ctx, "browse", { sessions }, formatBrowse(sessions, ctx.style), sync);
 			return 0;
 		}
+		case "export": {
+			await syncFirst(ctx);
+			const ref = args.positionals[0];
+			const target = isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : ref;
+			return runExport({ args, index, ref: target, stdout: ctx.io.stdout, stderr: ctx.io.stderr });
+		}
 		case "serve": {
 			await syncFirst(ctx);
-			const serving = await serveViewer({ indexPath: opened.indexPath, webDir: webDir(), port: intOption(args, "port", 1, 65535) });
+			const roots = opened.source.roots();
+			const serving = await serveViewer({
+				indexPath: opened.indexPath,
+				webDir: webDir(),
+				port: intOption(args, "port", 1, 65535),
+				sessionFile: (path) => sessionFileIn(path, roots),
+			});
 			ctx.io.stdout(`lookback: the viewer is at ${serving.url} (127.0.0.1 only, read-only; Ctrl+C to stop)\n`);
 			await new Promise<void>((resolve) => process.once("SIGINT", () => resolve()));
 			await serving.close();
@@ -296,6 +327,21 @@ async function runCommand(ctx: Context): Promise<number> {
 			emit(ctx, "forget", reply, formatForget(reply, ctx.style), sync);
 			return 0;
 		}
+		case "usage": {
+			const request = {
+				by: groupOption(args),
+				since: option(args, "since"),
+				until: option(args, "until"),
+				project: option(args, "project"),
+				agent: agentOption(args),
+				limit: intOption(args, "limit", 1, 10_000),
+				utc: args.flags.has("utc"),
+			};
+			const sync = await syncFirst(ctx);
+			const report = index.usage(request);
+			emit(ctx, "usage", report, formatUsage(report, ctx.style, ctx.io.columns), sync);
+			return 0;
+		}
 		case "stats": {
 			const stats = index.stats();
 			const archive = opened.archive.stats();
@@ -309,6 +355,15 @@ async function runCommand(ctx: Context): Promise<number> {
 		}
 	}
 	return 2;
+}
+
+/** A session file inside the session folders, by its real path, or undefined. */
+function sessionFileIn(path: string, roots: string[]): string | undefined {
+	try {
+		return sessionPathInRoots(path, roots);
+	} catch {
+		return undefined;
+	}
 }
 
 function indexOptions(args: ParsedArgs, io: CliIO): NodeIndexOptions {
@@ -351,7 +406,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 			// Loaded only here: the MCP SDK would add its start-up to every other command. The server opens the
 			// index itself, after answering the client's handshake.
 			const { serveMcp } = await import("../mcp/server.js");
-			await serveMcp({ index: indexOptions(args, io), version: VERSION, cwd: process.cwd(), log: (line) => io.stderr(`${line}\n`) });
+			await serveMcp({
+				index: indexOptions(args, io),
+				version: VERSION,
+				cwd: process.cwd(),
+				log: (line) => io.stderr(`${line}\n`),
+				redact: redactsByDefault(io.env),
+			});
 			return 0;
 		}
 		opened = await openNodeIndex(indexOptions(args, io));

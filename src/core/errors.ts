@@ -16,6 +16,7 @@ export type LookbackErrorCode =
 	| "entry-not-found"
 	| "file-exists"
 	| "restore-refused"
+	| "redaction-not-loaded"
 	| "io";
 
 export class LookbackError extends Error {

@@ -5,7 +5,7 @@
  */
 
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { discover, errorMessage, type ToolHit } from "../core/index.js";
+import { discover, errorMessage, loadRedaction, type ToolHit } from "../core/index.js";
 import type { NodeIndex } from "../node/open.js";
 import { restoreIndexed } from "../node/restore.js";
 import { excerptText } from "./excerpt.js";
@@ -119,5 +119,8 @@ async function answerInText(pi: ExtensionAPI, query: string, ctx: ExtensionComma
 			await startSync(opened);
 		}
 		await ctx.switchSession(hit.path);
-	} else if (action) pi.sendMessage({ customType: "lookback", content: hitExcerpt(hit), display: true });
+	} else if (action) {
+		await loadRedaction();
+		pi.sendMessage({ customType: "lookback", content: hitExcerpt(hit), display: true });
+	}
 }

@@ -1,7 +1,7 @@
 /** How a `session_search` call looks in Pi's TUI: a header line, the last lines collapsed, all on Ctrl+O. */
 
 import { Text } from "@mariozechner/pi-tui";
-import { type BranchState, DEFAULTS, flatten, type Reply, shortTime, thousands } from "../core/index.js";
+import { type BranchState, DEFAULTS, flatten, formatUsd, type Reply, type SessionCost, shortTime, thousands } from "../core/index.js";
 import { type CallArgs, callSubject, modeOf } from "./params.js";
 import type { ToolReply } from "./tool-reply.js";
 
@@ -14,6 +14,8 @@ interface HitLine {
 	branchState?: BranchState;
 	goneAt?: string;
 	snippet: string;
+	/** What a listed session cost, where known. */
+	usage?: SessionCost;
 }
 
 /** Characters of a snippet or message on one line of the collapsed view. */
@@ -27,6 +29,7 @@ function hitLines(hits: HitLine[]): string[] {
 			h.hits ? `${h.hits} hits` : "",
 			h.branchState && h.branchState !== "active" ? h.branchState : "",
 			h.goneAt ? `gone ${shortTime(h.goneAt)}` : "",
+			h.usage?.costUsd !== undefined ? `${formatUsd(h.usage.costUsd)}${h.usage.estimated ? " (estimated)" : ""}` : "",
 		].filter(Boolean);
 		return [`${i + 1}. ${h.title} · ${facts.join(" · ")}`, `   ${h.snippet.slice(0, LINE_CHARS)}`];
 	});
@@ -43,6 +46,7 @@ function foundSessions(reply: Reply): { lines: HitLine[]; total: number; notice?
 			branchState: h.branchState,
 			goneAt: h.goneAt,
 			snippet: h.snippet,
+			usage: h.usage,
 		}));
 		return { lines, total: reply.total, notice: reply.notice };
 	}
@@ -57,6 +61,7 @@ function foundSessions(reply: Reply): { lines: HitLine[]; total: number; notice?
 					time: s.modified,
 					goneAt: s.goneAt,
 					snippet: "",
+					usage: s.usage,
 				})),
 				total: reply.total,
 			};

@@ -12,6 +12,7 @@ import { queryAll } from "../store/engine.js";
 import { STATE_NAME } from "../store/schema.js";
 import { flatten } from "../text/display.js";
 import { isoOf, timeBound } from "../text/time.js";
+import { type SessionUsage, sessionCosts, sessionUsage } from "../usage/session-usage.js";
 import { SESSION_COLUMNS, type SessionRow, type SessionSummary, sessionSummary } from "./session-rows.js";
 import { type SessionStructure, sessionStructure } from "./session-structure.js";
 
@@ -66,6 +67,8 @@ export interface SessionView {
 	messages: SessionMessage[];
 	/** With `structure: true`: the other branches, sub-agents and forks around the branch shown. */
 	structure?: SessionStructure;
+	/** With `usage: true`: what the session used (tokens, cost, models, tool calls, files edited). */
+	usage?: SessionUsage;
 }
 
 export interface ReadOptions {
@@ -82,6 +85,8 @@ export interface ReadOptions {
 	 * for a session whose file is gone, the archive's copy); a line that cannot be read leaves the stored text.
 	 */
 	wholeText?: ReadRange;
+	/** Also say what the session used. */
+	usage?: boolean;
 }
 
 interface EntryRow {
@@ -169,6 +174,7 @@ export function readSession(db: Database, row: SessionRow, options: ReadOptions 
 					),
 				}
 			: {}),
+		...(options.usage ? { usage: sessionUsage(db, row.id) } : {}),
 	};
 }
 
@@ -192,11 +198,19 @@ export interface BrowseOptions extends SessionFilter {
 export function browseSessions(db: Database, options: BrowseOptions = {}): SessionSummary[] {
 	const { where, params } = filterSql(options, { time: "session", sessions: "", defaultScope: DEFAULTS.browseScope });
 	const limit = Math.max(1, Math.min(options.limit ?? DEFAULTS.browseLimit, DEFAULTS.browseMaxLimit));
-	return queryAll<SessionRow>(
+	const rows = queryAll<SessionRow>(
 		db,
 		`SELECT ${SESSION_COLUMNS} FROM sessions WHERE ${where.join(" AND ")} ORDER BY modified DESC, id DESC LIMIT ?`,
 		[...params, limit],
-	).map(sessionSummary);
+	);
+	const costs = sessionCosts(
+		db,
+		rows.map((r) => r.id),
+	);
+	return rows.map((r) => {
+		const usage = costs.get(r.id);
+		return usage ? { ...sessionSummary(r), usage } : sessionSummary(r);
+	});
 }
 
 export interface MatchOptions extends SessionFilter {

@@ -16,6 +16,7 @@ import { FileSync, knownFile, readInChunks } from "./file-sync.js";
 import { archivedToIndex, type FromArchive, isForgotten, needsKeeping, purgeMoved, type Stamp, settleUnseen, unseenFiles } from "./gone.js";
 import { changedBy, emptyReport, type SyncProgress, type SyncReport, skip } from "./report.js";
 import { SessionWriter } from "./session-writer.js";
+import { pricesStale, reprice } from "./usage-writer.js";
 
 export interface SyncOptions {
 	onProgress?: (progress: SyncProgress) => void;
@@ -97,8 +98,13 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	report.filesSeen = walk.files.length;
 
 	let known: Map<string, Stamp>;
+	/** Estimates made from the prices of an older lookback are made again, once. */
+	let stalePrices = false;
 	try {
-		known = tx.read(db, () => knownStamps(db));
+		known = tx.read(db, () => {
+			stalePrices = pricesStale(db);
+			return knownStamps(db);
+		});
 	} catch (error) {
 		report.warnings.push({ kind: "sync-failed", error: errorMessage(error) });
 		report.durationMs = Date.now() - started;
@@ -163,7 +169,7 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	 */
 	let archived: Promise<void> = Promise.resolve();
 	try {
-		while (next < todo.length || unseen.length > 0) {
+		while (next < todo.length || unseen.length > 0 || stalePrices) {
 			await tx.beginWrite(db);
 			const writer = new SessionWriter(db, vocabulary);
 			let archiving = false;
@@ -177,6 +183,8 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 						archiveProblem(error);
 					}
 				}
+				if (stalePrices && pricesStale(db)) reprice(db);
+				stalePrices = false;
 				const sync = new FileSync(db, reading, writer, report);
 				const keeping: Promise<void>[] = [];
 				const batchStarted = Date.now();
