@@ -78,7 +78,7 @@ usage:
   lookback usage [--by G] [filters]    tokens, cost, sessions, messages and tool calls, by day, week, month,
                                        project, model, agent or session (--utc: UTC days)
   lookback export SESSION [--format md|html|json] [--branch active|all] [--out FILE] [--no-redact]
-                                       the session as a readable conversation, secrets redacted
+                                       the session as a readable conversation, secrets redacted (a gone one from the archive)
   lookback stats                       what the index and the archive hold and cost
   lookback serve [--port N]            the browser viewer on 127.0.0.1 (read-only)
   lookback mcp                         an MCP server on stdio for Claude Code, Codex, Gemini CLI, OpenCode, Cursor
@@ -289,7 +289,7 @@ async function runCommand(ctx: Context): Promise<number> {
 			await syncFirst(ctx);
 			const ref = args.positionals[0];
 			const target = isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : ref;
-			return runExport({ args, index, ref: target, stdout: ctx.io.stdout, stderr: ctx.io.stderr });
+			return runExport({ args, index, ref: target, readRange: opened.files.readRange, stdout: ctx.io.stdout, stderr: ctx.io.stderr });
 		}
 		case "serve": {
 			await syncFirst(ctx);
@@ -299,6 +299,7 @@ async function runCommand(ctx: Context): Promise<number> {
 				webDir: webDir(),
 				port: intOption(args, "port", 1, 65535),
 				sessionFile: (path) => sessionFileIn(path, roots),
+				archived: opened.archive,
 			});
 			ctx.io.stdout(`lookback: the viewer is at ${serving.url} (127.0.0.1 only, read-only; Ctrl+C to stop)\n`);
 			await new Promise<void>((resolve) => process.once("SIGINT", () => resolve()));
