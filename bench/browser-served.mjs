@@ -4,10 +4,11 @@
 //   node bench/browser-served.mjs --mb 20 [--reps 5]          the bench corpus of that size, indexed with `lookback index`
 //   node bench/browser-served.mjs --sessions DIR --index FILE  an index of DIR already built (run.mjs passes its wasm build)
 // Measures: making the snapshot; page load to the first result of a deep link to a rare-word search; opening
-// the page (engine + index + landing); the first typed query and ten more, as the page shows them (typed →
-// list shown, the page's 150 ms debounce included); and query p50 in the page: the 20 queries of queries.mjs
-// asked of a fresh viewer worker in the page, the app's own search call, timed from the page; and the usage
-// dashboard's first paint in a fresh page (navigation to its figures shown), then redrawn for one project.
+// the page (engine + index + landing); what the page fetches ahead while the landing shows (until the server
+// is quiet for 500 ms); the first typed query and ten more, as the page shows them (typed → list shown, the
+// page's 150 ms debounce included, the first page of results); query p50 in the page: the queries of
+// queries.mjs asked of a fresh viewer worker in the page, the app's own search call, timed from the page; and the
+// usage dashboard's first paint in a fresh page (navigation to its figures shown), then redrawn for one project.
 // Prints one JSON line.
 import { execFileSync, fork } from "node:child_process";
 import { once } from "node:events";
@@ -103,6 +104,18 @@ let before = await sent();
 await page.goto(`${url}?load=paged`);
 await page.waitForFunction(() => window.__bench.recent > 0 && document.querySelector(".landing"), null, { timeout: 120_000 });
 const opened = { readyMs: (await marks(page)).ready, recentMs: (await marks(page)).recent, ...since(before, await sent()) };
+// A person reads the landing page before typing; meanwhile the page fetches ahead what nearly every query reads.
+// Wait until the server has sent nothing for 500 ms (at most 10 s), and count what it sent from the landing on.
+before = await sent();
+const reading = performance.now();
+let quietSince = performance.now();
+for (let last = before; performance.now() - quietSince < 500 && performance.now() - reading < 10_000; ) {
+	await new Promise((r) => setTimeout(r, 100));
+	const now = await sent();
+	if (now.requests !== last.requests) quietSince = performance.now();
+	last = now;
+}
+const prefetched = { ms: quietSince - reading, ...since(before, await sent()) };
 const first = { query: FIRST.query, ...(await typed(page, FIRST.query)) };
 const more = [];
 for (const q of TEN_MORE) more.push({ query: q.query, ...(await typed(page, q.query)) });
@@ -182,6 +195,7 @@ process.stdout.write(
 		indexBytes: statSync(indexPath).size,
 		snapshot,
 		opened,
+		prefetched,
 		first,
 		tenMore: { requests: sum(more, "requests"), bytes: sum(more, "bytes"), shownP50Ms: median(more.map((q) => q.ms)), queries: more },
 		deepLink,

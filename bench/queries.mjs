@@ -12,6 +12,9 @@ const any =
 		ps.some((p) => p(line));
 const not = (p) => (line) => !p(line);
 
+/** The class the others are compared with: a plain two-word query. */
+export const REFERENCE = "plain two words";
+
 /** @param {{project: string}} ctx */
 export function benchQueries(ctx) {
 	return [
@@ -39,5 +42,12 @@ export function benchQueries(ctx) {
 			scan: any(has("config"), has("patch"), has("timing"), has("staging")),
 		},
 		{ name: "Chinese paraphrase", query: "数据库连接超时怎么解决", scan: any(has("数据库"), has("超时")) },
+		// The reference every other class is measured against (× two words in the tables): two plain words.
+		{ name: REFERENCE, query: "config timeout", scan: all(has("config"), has("timeout")) },
+		{
+			name: "long question",
+			query: "why did the retry of the deploy keep timing out on the stream buffer",
+			scan: any(has("retry"), has("deploy"), has("timing"), has("stream"), has("buffer")),
+		},
 	];
 }

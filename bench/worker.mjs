@@ -84,7 +84,7 @@ async function build() {
 		engineName: index.engine.build,
 		initMs: t1 - t0,
 		syncMs: t2 - t1,
-		/** CPU time of the sync on every thread of the process (the archive compresses on libuv's pool). */
+		/** CPU time of the sync on every thread of the process (the archive compresses on libuv's pool): steadier than wall time where fsync waits on a shared disk. */
 		syncCpuMs: (user + system) / 1000,
 		/** Of it, the main thread's (what a second core cannot take off it). */
 		syncMainCpuMs: main !== undefined && mainAfter !== undefined ? mainAfter - main : undefined,
@@ -97,6 +97,7 @@ async function build() {
 		vocabulary: st.vocabulary,
 		peakRssMB: peakRssMB(),
 		warnings: report.warnings,
+		skipped: report.skipped,
 		...(archive
 			? {
 					archive: {

@@ -29,8 +29,20 @@ export const DEFAULTS = {
 	columnWeights: { user: 3.0, assistant: 2.0, tool: 0.5, summary: 2.5, meta: 4.0 } satisfies Record<Role, number>,
 	/** A query word of at least this many characters also matches indexed words that contain it. */
 	substringMinChars: 3,
+	/**
+	 * The same for a word among others: three letters inside longer words are mostly other words (`out` →
+	 * `about`, `route`, `layout`, `timeout`), tens of thousands of entries at 2 GB that a query must read and rank.
+	 */
+	substringMinCharsAmongWords: 4,
 	/** How many indexed words one query word may expand to (shortest first). */
 	substringMaxExpansions: 24,
+	/**
+	 * The words of one query share this many expansions (two words' worth), each keeping at least
+	 * `substringMinExpansions`: every term is looked up, iterated and counted by BM25, so a ten-word question
+	 * expanded word by word cost 3–4× a two-word query (at 50 MB, 312 terms against 96).
+	 */
+	substringQueryExpansions: 48,
+	substringMinExpansions: 8,
 	/**
 	 * A query matching more entries than this is ranked among its newest this-many matches only: BM25 over
 	 * every match of a very common word costs time in proportion to the matches (hundreds of ms at 500 MB),
@@ -49,10 +61,14 @@ export const DEFAULTS = {
 	typoCandidates: 300,
 	/** Query words checked for typos (the first ones that match nothing). */
 	typoMaxWords: 8,
-	/** "Most of the words" ranking: newest entries read per word (a word in more entries weighs little anyway). */
-	wordRankScan: 20_000,
-	/** "Most of the words" ranking: best-scored entries looked up and ranked by session. */
-	wordRankTop: 2_000,
+	/**
+	 * "Most of the words" ranking: newest matches read per word and table. A word in more entries is common: its
+	 * weight comes from its density among them, and older entries miss only that small weight (measured at 500 MB:
+	 * 20,000 read 4× the rows for the same golden set).
+	 */
+	wordRankScan: 5_000,
+	/** "Most of the words" ranking: best-scored entries looked up and ranked by session (2,000 read 4× the rows for the same first sessions). */
+	wordRankTop: 500,
 	/** Default number of sessions a search returns. */
 	searchLimit: 10,
 	/** Maximum number of sessions a search may return. */

@@ -138,6 +138,7 @@ export {
 } from "./replies/index.js";
 export {
 	CANDIDATE_FIELDS,
+	CANDIDATE_INDEX,
 	type InSessionMatch,
 	type InSessionRequest,
 	type InSessionResponse,

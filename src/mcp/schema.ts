@@ -1,6 +1,6 @@
 /**
- * The tools' input schemas as plain JSON Schema (what `tools/list` sends, flat objects of strings, integers
- * and booleans; enums as `{type: "string", enum}` because Google's API, behind Gemini CLI, rejects `anyOf`),
+ * The tools' input schemas as plain JSON Schema (what `tools/list` sends, flat objects of strings, integers,
+ * booleans and lists of strings; enums as `{type: "string", enum}` because Google's API, behind Gemini CLI, rejects `anyOf`),
  * and the check of a call's arguments against them with a one-line reason for the model.
  */
 
@@ -9,7 +9,8 @@ import { LookbackError } from "../core/index.js";
 export type PropertySchema =
 	| { type: "string"; description: string; enum?: readonly string[]; minLength?: number }
 	| { type: "integer"; description: string; minimum: number; maximum: number }
-	| { type: "boolean"; description: string };
+	| { type: "boolean"; description: string }
+	| { type: "array"; description: string; items: { type: "string" }; maxItems: number };
 
 export interface ObjectSchema {
 	type: "object";
@@ -18,7 +19,7 @@ export interface ObjectSchema {
 	additionalProperties: false;
 }
 
-export type Arguments = Record<string, string | number | boolean>;
+export type Arguments = Record<string, string | number | boolean | string[]>;
 
 function bad(message: string): never {
 	throw new LookbackError("bad-argument", message);
@@ -42,6 +43,11 @@ function checkValue(name: string, schema: PropertySchema, value: unknown): void 
 			return;
 		case "boolean":
 			if (typeof value !== "boolean") bad(`${name} must be true or false, not ${shown(value)}`);
+			return;
+		case "array":
+			if (!Array.isArray(value) || value.some((item) => typeof item !== "string"))
+				bad(`${name} must be a list of strings, not ${shown(value)}`);
+			if (value.length > schema.maxItems) bad(`${name} holds at most ${schema.maxItems} items, not ${value.length}`);
 			return;
 	}
 }

@@ -11,6 +11,7 @@ import {
 	DEFAULTS,
 	discover,
 	type GoneFilter,
+	inSessionReply,
 	isSessionPath,
 	LookbackError,
 	mebibytes,
@@ -43,6 +44,13 @@ function int(args: Arguments, name: string): number | undefined {
 	const v = args[name];
 	return typeof v === "number" ? v : undefined;
 }
+function strings(args: Arguments, name: string): string[] | undefined {
+	const v = args[name];
+	return Array.isArray(v) ? v : undefined;
+}
+
+/** Arguments of a search over sessions that a search inside one session has no use for. */
+const ACROSS_SESSIONS = ["queryVariants", "project", "agent", "since", "until", "scope", "branch", "detail", "includeCallingSession"];
 
 function filters(args: Arguments) {
 	return {
@@ -57,12 +65,17 @@ function filters(args: Arguments) {
 }
 
 async function searchSessions(ctx: ToolContext, args: Arguments): Promise<object> {
+	const sessionId = str(args, "sessionId");
+	if (sessionId !== undefined) return searchInSession(ctx, sessionId, args);
+	if (args.offset !== undefined)
+		throw new LookbackError("bad-argument", "offset goes with sessionId (paging the matches inside one session)");
 	const { opened, state } = await ctx.index.fresh();
 	const calling = args.includeCallingSession === true ? undefined : callingSessions(opened.index, ctx.cwd);
 	const reply = discover(
 		opened.index,
 		{
 			query: str(args, "query") ?? "",
+			variants: strings(args, "queryVariants"),
 			...filters(args),
 			role: str(args, "role") as Role | undefined,
 			branch: str(args, "branch") as BranchState | undefined,
@@ -106,6 +119,30 @@ async function sessionRef(ctx: ToolContext, ref: string): Promise<{ opened: Node
 		throw error;
 	}
 	return { opened, ref: target };
+}
+
+/** Every match of the query inside one session, in its order, a page at a time. */
+async function searchInSession(ctx: ToolContext, sessionId: string, args: Arguments): Promise<object> {
+	const across = ACROSS_SESSIONS.filter((name) => args[name] !== undefined);
+	if (across.length > 0)
+		throw new LookbackError(
+			"bad-argument",
+			`${across.join(", ")} ${across.length > 1 ? "go" : "goes"} with a search over sessions, not with sessionId`,
+		);
+	const { opened, ref } = await sessionRef(ctx, sessionId);
+	const reply = inSessionReply(
+		opened.index,
+		ref,
+		{
+			query: str(args, "query") ?? "",
+			offset: int(args, "offset"),
+			limit: int(args, "limit"),
+			role: str(args, "role") as Role | undefined,
+		},
+		opened.files,
+	);
+	if (reply.error) throw new LookbackError("bad-query", reply.error.replace(/^lookback: /, ""));
+	return reply;
 }
 
 async function readSession(ctx: ToolContext, args: Arguments): Promise<object> {

@@ -60,6 +60,8 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
 		description: `Search every past coding-agent session on this machine (${AGENTS}; all projects) for what was said or done in it: decisions, commands, errors, file names, code.
 Returns sessions ranked by their best matching message, each with a snippet, its sessionId, the matching entryId and a resumeHint (the command that resumes it). The top result (every result with detail: "full") also has context: the messages around the hit and the session's first and last messages. To read more, call read_session with the result's sessionId (and its entryId as aroundMessageId).
 Query language: words are ANDed; OR, NOT or -word, "exact phrase", prefix*, (groups). A word of 3+ letters also matches identifiers containing it; word forms and typos are tried when the words as typed find nothing (notice says so). Chinese and Japanese work at any length.
+queryVariants: up to ${DEFAULTS.maxQueryVariants} other phrasings searched with the query and fused into one ranking (each result's foundBy names the phrasings that found it). Pass them when the query is a question, when the sessions may be in another language than the user's words (give the translation), or when the memory is vague (synonyms, the likely identifier).
+With sessionId: every message of that one session that matches the query, in the session's order and on every branch (each with its branchState), with snippets and entryIds to read around with read_session; page with offset (the reply's next).
 Sessions of this server's working directory changed in the last ${minutes} minutes are left out as the calling session (leftOut lists them; includeCallingSession: true keeps them). While a first index is being built, results come from what is indexed so far and indexing: {done, total} says how far it has got.
 ${BUDGET}`,
 		inputSchema: {
@@ -70,7 +72,25 @@ ${BUDGET}`,
 					minLength: 1,
 					description: 'What to find (query language above), e.g. `sqlite lock busy` or `"connection refused" -docker`.',
 				},
+				queryVariants: {
+					type: "array",
+					items: { type: "string" },
+					maxItems: DEFAULTS.maxQueryVariants,
+					description: `Up to ${DEFAULTS.maxQueryVariants} other phrasings or translations of query, searched with it and fused into one ranking.`,
+				},
 				...FILTERS,
+				sessionId: {
+					type: "string",
+					minLength: 1,
+					description:
+						"Search inside this one session (full id, unique id prefix, or the session file's path): every matching message in order, not a ranking of sessions.",
+				},
+				offset: {
+					type: "integer",
+					minimum: 0,
+					maximum: Number.MAX_SAFE_INTEGER,
+					description: "With sessionId: matches to skip (the next of a previous reply).",
+				},
 				role: {
 					type: "string",
 					enum: ROLES,
@@ -83,7 +103,12 @@ ${BUDGET}`,
 					description:
 						"Only messages in this branch state: active (on the session's current branch), compacted (on it, before a compaction), abandoned (on a branch left by going back).",
 				},
-				limit: limit("Sessions", DEFAULTS.searchLimit, DEFAULTS.replyMaxSessions),
+				limit: {
+					type: "integer",
+					minimum: 1,
+					maximum: DEFAULTS.replyMaxSessions,
+					description: `Sessions to return (default ${DEFAULTS.searchLimit}); with sessionId, matches per page (default ${DEFAULTS.inSessionLimit}).`,
+				},
 				detail: {
 					type: "string",
 					enum: ["full"],

@@ -1,26 +1,29 @@
 /**
  * The copy of the index `lookback serve` hands to the page: taken under a SHARED lock (a consistent file, the
  * live index never written), then made read-optimised in a private folder: FTS5 `optimize` merges each
- * term's doclist into one b-tree, a covering index packs the columns a search joins its matches to, and
- * `VACUUM INTO` lays the pages out in order, so that a page reading the file by ranges finds what one query
- * needs in few, mostly sequential requests (see README, "The viewer").
- * Made again when the index changed.
+ * term's doclist into one b-tree, a covering index packs the columns a search joins its matches to, and the
+ * copy is laid out for reading by ranges (snapshot-layout.ts: 64 KiB pages, what every query reads at the end,
+ * for the page to prefetch), so that a page reading the file by ranges finds what one query needs in few
+ * requests (see README, "The viewer"). Made again when the index changed.
  */
 
 import { copyFileSync, mkdtempSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { CANDIDATE_FIELDS, type Database, indexBusyError, openAt } from "../core/index.js";
+import { CANDIDATE_FIELDS, CANDIDATE_INDEX, type Database, indexBusyError, openAt } from "../core/index.js";
 import { loadEngine } from "./engine.js";
 import { waitShared } from "./engine-locks.js";
 import { enginePathOf } from "./file-storage.js";
 import { IndexLocks } from "./index-locks.js";
+import { type ByteRanges, layOutSnapshot } from "./snapshot-layout.js";
 
 export interface ReadSnapshot {
 	/** The file served. */
 	path: string;
 	/** Strong validator of the file served now (changes whenever it is made again). */
 	etag: string;
+	/** Byte ranges of the file served now that the page should prefetch, most useful first (none for a file served as it was). */
+	prefetch: ByteRanges;
 	/** Make the copy again if the index changed since; resolves when the served file is current. */
 	refresh(): Promise<void>;
 	remove(): void;
@@ -33,13 +36,12 @@ export interface ReadSnapshot {
  * share pages. Measured on a 231 MB snapshot, the 19 benchmark queries without a project filter, each in a fresh
  * worker: 12,607 → 8,407 requests and 455 → 216 MB; a common word since 30 days (the window widening until
  * it has enough sessions) 1,892 requests / 148 MB → 568 / 18 MB; a rare word 122 → 164 requests (its bodies are
- * then read apart from its candidates). SQLite picks the index over the row lookup only with the row counts of
- * `ANALYZE`, taken for `entries` alone. Best effort: where the columns differ, the snapshot is served without it.
+ * then read apart from its candidates). A search names the index where the file has it (CANDIDATE_INDEX). Best
+ * effort: where the columns differ, the snapshot is served without it.
  */
 function addCandidateIndex(db: Database): void {
 	try {
-		db.run(`CREATE INDEX entries_candidates ON entries(${CANDIDATE_FIELDS.join(", ")})`);
-		db.run("ANALYZE entries");
+		db.run(`CREATE INDEX ${CANDIDATE_INDEX} ON entries(${CANDIDATE_FIELDS.join(", ")})`);
 	} catch {
 		// not this schema's columns: no index, the rest of the snapshot as before
 	}
@@ -68,13 +70,14 @@ export function readSnapshots(indexPath: string): ReadSnapshot {
 		rmSync(optimised, { force: true });
 		copyUnderSharedLock(raw);
 		const engine = await loadEngine();
+		let prefetch: ByteRanges = [];
 		try {
 			const db = openAt(engine, enginePathOf(engine, raw));
 			try {
 				db.run("INSERT INTO entries_fts(entries_fts) VALUES ('optimize')");
 				db.run("INSERT INTO vocab_fts(vocab_fts) VALUES ('optimize')");
 				addCandidateIndex(db);
-				db.run("VACUUM INTO ?", [enginePathOf(engine, optimised)]);
+				prefetch = layOutSnapshot(db, enginePathOf(engine, optimised));
 			} finally {
 				db.close();
 			}
@@ -82,7 +85,9 @@ export function readSnapshots(indexPath: string): ReadSnapshot {
 		} catch {
 			// Not an index this lookback can optimise (foreign, newer, damaged): hand it out as it is, for the page to say what is wrong.
 			renameSync(raw, served);
+			prefetch = [];
 		}
+		snapshot.prefetch = prefetch;
 		rmSync(raw, { force: true });
 		copiedFrom = stamp;
 		const st = statSync(served);
@@ -92,6 +97,7 @@ export function readSnapshots(indexPath: string): ReadSnapshot {
 	const snapshot: ReadSnapshot = {
 		path: served,
 		etag: "",
+		prefetch: [],
 		async refresh() {
 			while (running) await running;
 			const st = statSync(indexPath);

@@ -125,6 +125,8 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 		if (isIndex) {
 			headers["accept-ranges"] = "bytes";
 			headers.etag = snapshot.etag;
+			// What the page may fetch ahead while the person reads: the parts of the file nearly every query reads.
+			if (snapshot.prefetch.length > 0) headers["x-lookback-prefetch"] = snapshot.prefetch.map(([a, b]) => `${a}-${b - 1}`).join(",");
 			// A range of another version of the file would mix two files: If-Range that does not match gets the whole new file.
 			const ifRange = req.headers["if-range"];
 			range = ifRange === undefined || ifRange === snapshot.etag ? byteRange(req.headers.range, size) : undefined;

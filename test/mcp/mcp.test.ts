@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { AGENT_KINDS, BRANCH_STATES, DEFAULTS, ROLES } from "../../src/core/index.js";
 import { SAMPLE, tempDir } from "../helpers.js";
-import { agentDir, CLI, call, json, type Server, startServer } from "./mcp-client.js";
+import { agentDir, CLI, call, json, type Server, startServer, untilReady } from "./mcp-client.js";
 import { writeSession } from "./session-file.js";
 
 const servers: Server[] = [];
@@ -64,6 +64,45 @@ describe("lookback mcp", () => {
 		expect((json(await call(s, "search_sessions", { query: "RabbitMQ", project: "legacy-cli" })).results as Hit[]).length).toBe(0);
 		const chinese = json(await call(s, "search_sessions", { query: "死锁" })).results as Hit[];
 		expect(chinese[0].sessionId).toBe(SAMPLE.chinese);
+	});
+
+	it("takes the agent's other phrasings, and searches inside one session page by page", async () => {
+		const s = await server(agentDir());
+		const { tools } = await s.client.listTools();
+		const props = tools.find((t) => t.name === "search_sessions")!.inputSchema.properties as Record<string, { maxItems?: number }>;
+		expect(props.queryVariants.maxItems).toBe(DEFAULTS.maxQueryVariants);
+		// Only the variant names the session: the Spanish query alone finds nothing.
+		expect((json(await call(s, "search_sessions", { query: "cola de mensajes replicada" })).results as Hit[]).length).toBe(0);
+		const fused = json(await call(s, "search_sessions", { query: "cola de mensajes replicada", queryVariants: ["RabbitMQ"] }));
+		const first = (fused.results as (Hit & { foundBy?: string[] })[])[0];
+		expect(first.sessionId).toBe(SAMPLE.branched);
+		expect(first.foundBy).toEqual(["RabbitMQ"]);
+		expect(fused.variants).toEqual(["RabbitMQ"]);
+
+		type InSession = { mode: string; total: number; next?: number; matches: { entryId: string; branchState: string; snippet: string }[] };
+		const whole = json(await call(s, "search_sessions", { query: "queue", sessionId: SAMPLE.branched, limit: 50 })) as InSession;
+		expect(whole.mode).toBe("in-session");
+		expect(whole.total).toBe(whole.matches.length);
+		expect(new Set(whole.matches.map((m) => m.branchState))).toEqual(new Set(["active", "abandoned"]));
+		const paged: string[] = [];
+		for (let offset: number | undefined = 0, calls = 0; offset !== undefined && calls < 20; calls++) {
+			const page = json(await call(s, "search_sessions", { query: "queue", sessionId: SAMPLE.branched, limit: 2, offset })) as InSession;
+			paged.push(...page.matches.map((m) => m.entryId));
+			offset = page.next;
+		}
+		expect(paged).toEqual(whole.matches.map((m) => m.entryId));
+		for (const [args, reason] of [
+			[{ query: "queue", sessionId: SAMPLE.branched, project: "x" }, /project goes with a search over sessions/],
+			[{ query: "queue", sessionId: SAMPLE.branched, queryVariants: ["a"] }, /queryVariants goes with a search over sessions/],
+			[{ query: "queue", offset: 2 }, /offset goes with sessionId/],
+			[{ query: "queue", queryVariants: "RabbitMQ" }, /queryVariants must be a list of strings/],
+			[{ query: "queue", queryVariants: ["a", "b", "c", "d"] }, /queryVariants holds at most 3/],
+			[{ query: "queue", sessionId: "no-such-session" }, /no indexed session/],
+		] as const) {
+			const r = await call(s, "search_sessions", args);
+			expect(r.isError, `${JSON.stringify(args)} → ${r.text}`).toBe(true);
+			expect(r.text).toMatch(reason);
+		}
 	});
 
 	it("reads a session whole, around an entry, and page by page", async () => {
@@ -188,6 +227,7 @@ describe("lookback mcp", () => {
 		const texts = Array.from({ length: 40 }, (_, i) => `message ${i} ${"longwinded ".repeat(300)}`);
 		writeSession(join(dir, "sessions"), "long-session", "/home/dev/long", texts);
 		const s = await server(dir);
+		await untilReady(s);
 		const r = await call(s, "read_session", { sessionId: "long-session" });
 		expect(r.text.length).toBeLessThanOrEqual(DEFAULTS.replyMaxChars);
 		const reply = json(r);

@@ -19,6 +19,7 @@ import { startDb } from "./db-client.js";
 import { canKeep, keepPageOffline } from "./picked-files.js";
 import type { IndexInfo } from "./protocol.js";
 import { readViewState, type ViewState, viewUrl } from "./view-state.js";
+import { widenedSearch } from "./widening-search.js";
 
 const db = startDb();
 keepPageOffline();
@@ -111,20 +112,25 @@ function App() {
 			until: view.until || undefined,
 			gone: view.gone || undefined,
 		};
+		const show = (next: Listing) => {
+			if (!current) return false;
+			setListing(next);
+			// The same list again (the index info refreshed, or widened): keep the reader's place in it.
+			const key = JSON.stringify([view.q, filters, view.role, view.branch]);
+			if (key !== listedKey.current) setSelected(0);
+			listedKey.current = key;
+			return true;
+		};
 		const timer = setTimeout(async () => {
 			try {
-				const next: Listing = view.q.trim()
-					? await db
-							.call("search", { query: view.q, ...filters, role: view.role || undefined, branch: view.branch || undefined, limit: 100 })
-							.then((r) => ({ kind: "results", query: view.q, hits: r.results, notice: r.notice, error: r.error }))
-					: { kind: "recent", sessions: await db.call("browse", { ...filters, limit: 200 }) };
-				if (current) {
-					setListing(next);
-					// The same list again (the index info refreshed): keep the reader's place in it.
-					const key = JSON.stringify([view.q, filters, view.role, view.branch]);
-					if (key !== listedKey.current) setSelected(0);
-					listedKey.current = key;
-				}
+				if (!view.q.trim()) show({ kind: "recent", sessions: await db.call("browse", { ...filters, limit: 200 }) });
+				else
+					await widenedSearch(
+						(request) => db.call("search", request),
+						{ query: view.q, ...filters, role: view.role || undefined, branch: view.branch || undefined },
+						100,
+						(r) => show({ kind: "results", query: view.q, hits: r.results, notice: r.notice, error: r.error }),
+					);
 			} catch (error) {
 				if (current) setListing({ kind: "results", query: view.q, hits: [], error: (error as Error).message });
 			}

@@ -73,6 +73,8 @@ export interface ProgressMessage {
 interface Transfer {
 	requests: number;
 	bytes: number;
+	/** Served by ranges: what was fetched ahead in the background (not in requests and bytes), and whether that is done. */
+	prefetch?: { requests: number; bytes: number; done: boolean };
 	/** No-server mode with the index in OPFS: the reads and writes of the index file (counted by the engine's filesystem), and its size. */
 	file?: EngineIoCounters & { size: number };
 }

@@ -8,12 +8,19 @@
 import { createStore, get, set } from "idb-keyval";
 import { type FilesEngine, LookbackError, LookbackIndex, mountEngineFiles } from "../../src/core/index.js";
 import type { IndexInfo } from "./protocol.js";
-import { RangeFile, rangeFiles } from "./range-files.js";
+import { prefetchRanges, RangeFile, rangeFiles } from "./range-files.js";
 import { readOnlyStorage } from "./read-only-storage.js";
 import { openWholeCopy } from "./whole-copy.js";
 
 /** Below this size the index is fetched whole: one request, then offline use. */
 const WHOLE_BELOW_BYTES = 64 << 20;
+/** Chunks of the ranged file kept in the worker. */
+const CACHE_BYTES = 48 << 20;
+/**
+ * Bytes fetched ahead, in the background, of what nearly every query reads (the server names those parts): at
+ * 500 MB of sessions, all of them; beyond, the newest of them.
+ */
+const PREFETCH_BYTES = 16 << 20;
 
 interface KeptCopy {
 	url: string;
@@ -95,7 +102,9 @@ export async function openServed(engine: FilesEngine, url: string, mode?: "paged
 	if (paged) {
 		const pageSize = head.length >= 18 ? (head[16] << 8) | head[17] : 0;
 		const page = pageSize === 1 ? 65536 : pageSize;
-		const file = new RangeFile(url, size, etag, { chunkBytes: Math.max(16384, page) });
+		const file = new RangeFile(url, size, etag, { chunkBytes: Math.max(16384, page), cacheBytes: CACHE_BYTES });
+		// Not awaited: it runs while the page opens the index and shows the landing; a query that comes first reads what it needs itself.
+		void file.prefetch(prefetchRanges(probe.headers.get("x-lookback-prefetch"), size), { budget: PREFETCH_BYTES });
 		const mountpoint = mountEngineFiles(engine.FS, rangeFiles("index.db", file), `served${++opened}`, {
 			reads: 0,
 			bytesRead: 0,

@@ -63,7 +63,7 @@ const calls: { [K in keyof Calls]: (args: Parameters<Calls[K]>[0]) => ReturnType
 	},
 	landing: () => onIndex((index) => ({ activity: index.activity(), projects: index.projects() })),
 	dashboard: (args) => onIndex((index) => index.dashboard(args)),
-	transfer: () => ({ ...(served?.file?.counters ?? { requests: 0, bytes: 0 }), file: localReads() }),
+	transfer: () => ({ ...(served?.file?.counters ?? { requests: 0, bytes: 0 }), prefetch: served?.file?.prefetched, file: localReads() }),
 	openLocal: async ({ keep, store }) => openLocal(await engine, keep, store),
 	scan: (args) => scan(args, (progress) => (self as unknown as Worker).postMessage({ progress } satisfies ProgressMessage)),
 	importIndex: async ({ file }) => importIndex(await engine, file),

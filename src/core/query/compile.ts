@@ -3,13 +3,17 @@
  * Words of 3+ characters also match indexed words that contain them (through the vocabulary's trigram
  * index); with `forms`, plain English words also match the vocabulary words sharing their stem; CJK runs
  * become bigram phrases; a lone CJK character becomes a prefix query. Without `positions` (the deep table
- * holds words only), a phrase becomes all of its words.
+ * holds words only), a phrase becomes all of its words. The words of a long query share one budget of
+ * substring expansions (DEFAULTS.substringQueryExpansions). A question's words (`the`, `did`) match only
+ * themselves: no one remembers an identifier by them, and expanded they would match almost every entry
+ * (`the` → `other`, `there`, …; `did` → `candidate`) at the cost of a term each.
  */
 
 import { DEFAULTS } from "../defaults.js";
 import { cjkQueryGrams, splitCjk } from "../text/cjk.js";
 import { wordsOf } from "../text/words.js";
 import type { QueryNode } from "./parser.js";
+import { isQuestionWord } from "./question-words.js";
 
 /** Indexed words containing a fragment (not the fragment itself), best first. */
 export type Expander = (fragment: string) => string[];
@@ -21,6 +25,10 @@ export interface CompileOptions {
 	forms?: Expander;
 	/** Whether the table has positions (phrases); default true. */
 	positions?: boolean;
+	/** Words the index surely lacks (a vocabulary word it never saw): a query requiring one matches nothing, and is not run. */
+	absent?: (word: string) => boolean;
+	/** Words and phrases of the whole query, when the tree compiled is one of them (default: the tree's). */
+	queryWords?: number;
 }
 
 /** A query word as typed that may be stemmed: letters only, capitalised at most at its start (`reserveStock`, `SQLite`, `PGBOUNCER` are names). */
@@ -33,6 +41,8 @@ export interface CompiledQuery {
 	match: string;
 	/** Strings to mark in snippets: the words, their expansions and CJK runs searched for. */
 	terms: string[];
+	/** The query requires a word the index lacks, with nothing else standing for it: it matches nothing. */
+	matchesNothing?: true;
 }
 
 export type CompileResult = { ok: true; query: CompiledQuery } | { ok: false; error: string };
@@ -43,14 +53,23 @@ function quote(text: string): string {
 
 class Compiler {
 	readonly terms = new Set<string>();
+	/** Query words (as typed) that compiled to a word the index lacks and nothing else. */
+	readonly absentWords = new Set<string>();
 	private readonly substrings: boolean;
 	private readonly positions: boolean;
+	/** Shortest word that also matches the indexed words containing it. */
+	private readonly fragmentMin: number;
+	/** Indexed words containing it that one word of this query may expand to (the query's words share a budget). */
+	private readonly perWord: number;
 	constructor(
 		private readonly expand: Expander,
 		private readonly options: CompileOptions,
+		words: number,
 	) {
 		this.substrings = options.substrings ?? true;
 		this.positions = options.positions ?? true;
+		this.fragmentMin = words > 1 ? DEFAULTS.substringMinCharsAmongWords : DEFAULTS.substringMinChars;
+		this.perWord = Math.max(DEFAULTS.substringMinExpansions, Math.floor(DEFAULTS.substringQueryExpansions / Math.max(1, words)));
 	}
 
 	node(node: QueryNode, positive: boolean): string | undefined {
@@ -104,7 +123,9 @@ class Compiler {
 				parts.push(this.sequence(words, prefix && isLast));
 				continue;
 			}
-			parts.push(this.single(words[0], positive, pieces.length === 1 && isStemmable(piece.text)));
+			const single = this.single(words[0], positive, pieces.length === 1 && isStemmable(piece.text));
+			if (single.absent) this.absentWords.add(text);
+			parts.push(single.match);
 		}
 		if (parts.length === 0) return undefined;
 		return parts.length === 1 ? parts[0] : `(${parts.join(" AND ")})`;
@@ -118,14 +139,16 @@ class Compiler {
 	}
 
 	/** One plain word: itself, or itself and the indexed words that contain it (and its other forms). */
-	private single(word: string, positive: boolean, stemmable: boolean): string {
+	private single(word: string, positive: boolean, stemmable: boolean): { match: string; absent: boolean } {
 		const more = new Set<string>();
-		if (this.substrings && word.length >= DEFAULTS.substringMinChars) for (const w of this.expand(word)) more.add(w);
-		if (this.options.forms && stemmable) for (const w of this.options.forms(word)) more.add(w);
+		if (!isQuestionWord(word)) {
+			if (this.substrings && word.length >= this.fragmentMin) for (const w of this.expand(word).slice(0, this.perWord)) more.add(w);
+			if (this.options.forms && stemmable) for (const w of this.options.forms(word)) more.add(w);
+		}
 		more.delete(word);
 		if (positive) for (const w of more) this.terms.add(w);
-		if (more.size === 0) return quote(word);
-		return `(${[word, ...more].map(quote).join(" OR ")})`;
+		if (more.size === 0) return { match: quote(word), absent: this.options.absent?.(word) ?? false };
+		return { match: `(${[word, ...more].map(quote).join(" OR ")})`, absent: false };
 	}
 
 	private phrase(text: string, prefix: boolean, positive: boolean): string | undefined {
@@ -149,12 +172,41 @@ class Compiler {
 	}
 }
 
+/** Whether a query tree can match nothing because one word it requires (outside OR and NOT) is absent. */
+function requiresAbsent(node: QueryNode, absent: Set<string>): boolean {
+	switch (node.kind) {
+		case "word":
+			return absent.has(node.text);
+		case "phrase":
+		case "not":
+			return false;
+		case "or":
+			return node.items.every((item) => requiresAbsent(item, absent));
+		case "and":
+			return node.items.some((item) => requiresAbsent(item, absent));
+	}
+}
+
+/** The words and phrases of a query tree. */
+function wordCount(node: QueryNode): number {
+	switch (node.kind) {
+		case "word":
+		case "phrase":
+			return 1;
+		case "not":
+			return wordCount(node.item);
+		default:
+			return node.items.reduce((n, item) => n + wordCount(item), 0);
+	}
+}
+
 /** Compile a parsed query. */
 export function compileQuery(root: QueryNode, expand: Expander, options: CompileOptions = {}): CompileResult {
-	const compiler = new Compiler(expand, options);
+	const compiler = new Compiler(expand, options, options.queryWords ?? wordCount(root));
 	const match = compiler.node(root, true);
 	if (match === undefined) {
 		return { ok: false, error: "the query has no word to search for outside NOT (add a word that must match)" };
 	}
-	return { ok: true, query: { match, terms: [...compiler.terms] } };
+	const nothing = compiler.absentWords.size > 0 && requiresAbsent(root, compiler.absentWords);
+	return { ok: true, query: { match, terms: [...compiler.terms], ...(nothing ? { matchesNothing: true as const } : {}) } };
 }

@@ -7,15 +7,9 @@ import { DEFAULTS } from "../defaults.js";
 import type { Database } from "../store/engine.js";
 import { hasCjk } from "../text/cjk.js";
 import { isVocabularyWord, wordsOf } from "../text/words.js";
-import type { Expander } from "./compile.js";
 import type { QueryNode } from "./parser.js";
-import { closestWords, inVocabulary } from "./vocabulary.js";
-
-/** The vocabulary a query expands against: words containing a fragment, and other forms of a word. */
-export interface Vocab {
-	expand: Expander;
-	forms: Expander;
-}
+import { isQuestionWord } from "./question-words.js";
+import { closestWords, type Vocab } from "./vocabulary.js";
 
 function flatWords(node: QueryNode): string[] {
 	switch (node.kind) {
@@ -39,13 +33,6 @@ export function plainWords(root: QueryNode): QueryNode {
 	};
 }
 
-/** Words of a question that say nothing about its subject. */
-const QUESTION_WORDS = new Set(
-	"a an and are about as at be by can could did do does for from had has have how i in is it its me my of on or our should so that the their them they this to us was we were what when where which who why will with would you your".split(
-		" ",
-	),
-);
-
 /** The subject words of a plain list of words (a question), or undefined when the query has operators, phrases or prefixes. */
 export function subjectWords(root: QueryNode): string[] | undefined {
 	const items = root.kind === "and" ? root.items : [root];
@@ -54,7 +41,7 @@ export function subjectWords(root: QueryNode): string[] | undefined {
 		if (n.kind !== "word" || n.prefix) return undefined;
 		words.push(n.text);
 	}
-	const subject = words.filter((w) => !QUESTION_WORDS.has(w.toLowerCase()));
+	const subject = words.filter((w) => !isQuestionWord(w));
 	return subject.length > 0 ? subject : words;
 }
 
@@ -102,7 +89,7 @@ function positiveWords(node: QueryNode): { text: string; prefix: boolean }[] {
 export function typoFixes(db: Database, root: QueryNode, vocab: Vocab): Map<string, string> {
 	const fixes = new Map<string, string>();
 	let checked = 0;
-	const matchesSomething = (word: string) => inVocabulary(db, word) || vocab.expand(word).length > 0 || vocab.forms(word).length > 0;
+	const matchesSomething = (word: string) => vocab.has(word) || vocab.expand(word).length > 0 || vocab.forms(word).length > 0;
 	for (const w of positiveWords(root)) {
 		if (w.prefix || hasCjk(w.text) || fixes.has(w.text)) continue;
 		let text = w.text;

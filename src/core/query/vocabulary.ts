@@ -7,11 +7,46 @@ import { DEFAULTS } from "../defaults.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
 import { stem } from "../text/stem.js";
-import { isPlainWord } from "../text/words.js";
+import { isPlainWord, isVocabularyWord } from "../text/words.js";
 import type { Expander } from "./compile.js";
 
+/** The vocabulary a query expands against: words containing a fragment, and other forms of a word. */
+export interface Vocab {
+	expand: Expander;
+	forms: Expander;
+	/** Whether the vocabulary holds a word exactly. */
+	has: (word: string) => boolean;
+	/** A word the index surely lacks: a vocabulary word (4+ characters, see isVocabularyWord) the vocabulary does not hold. */
+	absent: (word: string) => boolean;
+}
+
+/**
+ * The vocabulary of one search. Each lookup is made once per word: the tiers and fallbacks of one search compile
+ * the same words several times (as typed, with their forms, without positions, each word alone). Nothing is kept
+ * beyond the search, so an index that changed between two searches is never answered from an older lookup.
+ */
+export function searchVocabulary(db: Database): Vocab {
+	const has = remembered((word: string) => inVocabulary(db, word));
+	return {
+		expand: remembered(vocabularyExpander(db)),
+		forms: remembered(wordForms(db)),
+		has,
+		absent: (word) => isVocabularyWord(word) && !has(word),
+	};
+}
+
+function remembered<T>(lookup: (word: string) => T): (word: string) => T {
+	const seen = new Map<string, T>();
+	return (word) => {
+		if (seen.has(word)) return seen.get(word) as T;
+		const found = lookup(word);
+		seen.set(word, found);
+		return found;
+	};
+}
+
 /** Indexed words containing `fragment`, shortest first (the vocabulary's trigram index). */
-export function vocabularyExpander(db: Database): Expander {
+function vocabularyExpander(db: Database): Expander {
 	return (fragment) => {
 		if (fragment.length < 3) return [];
 		try {
@@ -28,7 +63,7 @@ export function vocabularyExpander(db: Database): Expander {
 }
 
 /** Other forms of a plain English word in the vocabulary (`lock` → `locked`, `locking`, `locks`), shortest first. */
-export function wordForms(db: Database): Expander {
+function wordForms(db: Database): Expander {
 	return (word) => {
 		if (!isPlainWord(word)) return [];
 		return queryAll<{ term: string }>(db, "SELECT term FROM vocab WHERE stem = ? AND term != ? ORDER BY length(term), term LIMIT ?", [
@@ -40,7 +75,7 @@ export function wordForms(db: Database): Expander {
 }
 
 /** Whether the vocabulary holds a word exactly. */
-export function inVocabulary(db: Database, word: string): boolean {
+function inVocabulary(db: Database, word: string): boolean {
 	return queryAll(db, "SELECT 1 FROM vocab WHERE term = ?", [word]).length > 0;
 }
 

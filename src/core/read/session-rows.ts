@@ -64,9 +64,19 @@ export interface SessionSummary {
 	usage?: SessionCost;
 }
 
+/**
+ * The session id of a sub-agent's spawner: from the spawning file's name, else (Gemini CLI, whose chat names hold
+ * 8 characters of it) from the sub-agent's folder, `chats/<parent session id>/<id>.jsonl`.
+ */
+function spawnerId(row: SessionRow): string | undefined {
+	if (!row.spawned_by) return undefined;
+	return sessionIdFromFileName(row.spawned_by) ?? (row.agent === "gemini" ? row.path.split(/[\\/]/).at(-2) : undefined);
+}
+
 export function sessionSummary(row: SessionRow): SessionSummary {
 	const sessionId = row.session_id ?? "";
-	const resumed = row.kind === "subagent" && row.spawned_by ? (sessionIdFromFileName(row.spawned_by) ?? sessionId) : sessionId;
+	const spawnedBySessionId = spawnerId(row);
+	const resumed = row.kind === "subagent" ? (spawnedBySessionId ?? sessionId) : sessionId;
 	const hint = resumeHint(resumed, row.agent, row.cwd);
 	// A gone session is written back first (its sub-agent's, by its session's id).
 	const gone = row.gone_at !== null && row.gone_at !== undefined;
@@ -84,7 +94,7 @@ export function sessionSummary(row: SessionRow): SessionSummary {
 		agent: row.agent,
 		kind: row.kind,
 		spawnedBy: row.spawned_by ?? undefined,
-		spawnedBySessionId: row.spawned_by ? sessionIdFromFileName(row.spawned_by) : undefined,
+		spawnedBySessionId,
 		resumeHint: gone && row.agent !== "opencode" ? `lookback restore ${resumed} && ${hint}` : hint,
 		...(gone ? { source: "gone" as const, goneAt: isoOf(row.gone_at) } : {}),
 	};

@@ -8,15 +8,14 @@ import { DEFAULTS } from "../defaults.js";
 import type { Role } from "../parse/entry-text.js";
 import { compileQuery } from "../query/compile.js";
 import { parseQuery } from "../query/parser.js";
-import type { Vocab } from "../query/rewrite.js";
-import { vocabularyExpander, wordForms } from "../query/vocabulary.js";
+import { searchVocabulary } from "../query/vocabulary.js";
 import type { SessionRow } from "../read/session-rows.js";
 import { decodeBody } from "../store/body-codec.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
 import { STATE_NAME } from "../store/schema.js";
 import { isoOf } from "../text/time.js";
-import { type Candidate, entryBody } from "./run.js";
+import { type Candidate, storedEntry } from "./run.js";
 import { correct, type ReadRange, type SearchHit } from "./search.js";
 import { snippetOf } from "./shape.js";
 
@@ -56,7 +55,7 @@ export function searchInSession(db: Database, row: SessionRow, request: InSessio
 	const response: InSessionResponse = { query: request.query, total: 0, offset, matches: [] };
 	const parsed = parseQuery(request.query);
 	if (!parsed.ok) return { ...response, error: parsed.error };
-	const vocab: Vocab = { expand: vocabularyExpander(db), forms: wordForms(db) };
+	const vocab = searchVocabulary(db);
 	const { root, corrected } = correct(db, request.query, parsed.root, vocab);
 	const positions = compileQuery(root, vocab.expand, { forms: vocab.forms });
 	const deep = compileQuery(root, vocab.expand, { forms: vocab.forms, positions: false });
@@ -69,7 +68,7 @@ export function searchInSession(db: Database, row: SessionRow, request: InSessio
 	const select = (table: "entries_fts" | "entries_deep", match: string) =>
 		queryAll<Row>(
 			db,
-			`SELECT e.id, e.session, e.entry_id, e.role, e.type, e.ts, e.state, e.off, e.len, e.seq, 0 AS score
+			`SELECT e.id, e.session, e.entry_id, e.role, e.type, e.ts, e.state, e.seq, 0 AS score
 			 FROM ${table} f CROSS JOIN entries e ON e.id = f.rowid
 			 WHERE ${table} MATCH ? AND f.rowid BETWEEN ? AND ? AND e.session = ?${byRole}`,
 			[match, range.lo, range.hi, row.id, ...roles],
@@ -80,14 +79,17 @@ export function searchInSession(db: Database, row: SessionRow, request: InSessio
 	if (deep.ok) for (const r of select("entries_deep", deep.query.match)) if (!found.has(r.id)) found.set(r.id, r);
 	const all = [...found.values()].sort((a, b) => a.seq - b.seq);
 	const page = all.slice(offset, offset + limit);
-	const matches = page.map((hit) => ({
-		entryId: hit.entry_id,
-		role: hit.role,
-		type: hit.type,
-		...(hit.ts !== null ? { time: isoOf(hit.ts) } : {}),
-		branchState: STATE_NAME[hit.state] ?? "active",
-		...snippetOf(decodeBody(entryBody(db, hit.id)), hit, row, positions.query.terms, hit.table, request.readRange),
-	}));
+	const matches = page.map((hit) => {
+		const stored = storedEntry(db, hit.id);
+		return {
+			entryId: hit.entry_id,
+			role: hit.role,
+			type: hit.type,
+			...(hit.ts !== null ? { time: isoOf(hit.ts) } : {}),
+			branchState: STATE_NAME[hit.state] ?? "active",
+			...snippetOf(decodeBody(stored.body), stored, row, positions.query.terms, hit.table, request.readRange),
+		};
+	});
 	return {
 		...response,
 		...corrected,

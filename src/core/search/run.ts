@@ -12,7 +12,6 @@ import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
 import { STATE_NAME } from "../store/schema.js";
 import type { SearchRequest } from "./search.js";
-import { sessionWeight, type WordRanked } from "./word-ranking.js";
 
 /** The FTS5 tables a query runs on: positions for the stored text, words only for the whole text of cut entries. */
 export type Table = "entries_fts" | "entries_deep";
@@ -24,6 +23,8 @@ export interface SearchPlan extends Pick<SearchRequest, "exclude" | "readRange">
 	states: BranchState[];
 	limit: number;
 	rankWindow: number;
+	/** How the search's queries name the entries table (`e`): through the covering index where the file has one (entriesFrom). */
+	entries: string;
 }
 
 /** A matching entry, best first. */
@@ -35,13 +36,26 @@ export interface Candidate {
 	type: string;
 	ts: number | null;
 	state: number;
-	off: number | null;
-	len: number | null;
+	chars: number | null;
 	score: number;
 }
 
-/** The `entries` columns a search reads for each ranked match (a read snapshot covers them with an index). */
-export const CANDIDATE_FIELDS = ["id", "session", "entry_id", "role", "type", "ts", "state", "off", "len"] as const;
+/**
+ * The `entries` columns a search reads for each ranked match (a read snapshot covers them with an index). All of
+ * them precede the stored text in the row: a column after a long text is read through its overflow pages.
+ */
+export const CANDIDATE_FIELDS = ["id", "session", "entry_id", "role", "type", "ts", "state", "chars"] as const;
+/** The covering index of CANDIDATE_FIELDS a read snapshot adds (src/node/read-snapshot.ts). */
+export const CANDIDATE_INDEX = "entries_candidates";
+
+/**
+ * The entries table as a search's queries name it: through the covering index where the open file has it (a read
+ * snapshot). Named, not left to SQLite's planner, which takes the index over the rows only for some sizes of table.
+ */
+export function entriesFrom(db: Database): string {
+	const indexed = queryAll(db, "SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?", [CANDIDATE_INDEX]).length > 0;
+	return indexed ? `entries e INDEXED BY ${CANDIDATE_INDEX}` : "entries e";
+}
 const CANDIDATE_COLUMNS = CANDIDATE_FIELDS.map((field) => `e.${field}`).join(", ");
 
 /** Conditions on the joined entry (e) and session (s). */
@@ -52,6 +66,21 @@ function whereOf(plan: SearchPlan, table: Table): { where: string[]; params: (st
 	const states = plan.states.map((name) => STATE_NAME.indexOf(name)).filter((code) => code >= 0);
 	const byState = states.length > 0 ? [`e.state IN (${states.join(",")})`] : [];
 	return { where: [...plan.filter.where, ...byRole, ...byState], params: plan.filter.params };
+}
+
+/** The rowids of a query's newest `count` matches, newest first (as one row of text: sql.js builds an object per row). */
+function newestMatches(db: Database, table: Table, match: string, count: number): number[] {
+	const ids = queryAll<{ ids: string | null }>(
+		db,
+		`SELECT group_concat(id) AS ids FROM (SELECT rowid AS id FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT ?)`,
+		[match, count],
+	)[0]?.ids;
+	return ids
+		? ids
+				.split(",")
+				.map(Number)
+				.sort((a, b) => b - a)
+		: [];
 }
 
 /** For a query with more than `window` matches, the rowid of its window-th newest match. */
@@ -66,7 +95,9 @@ function newestWindowStart(db: Database, table: Table, match: string, window: nu
 /**
  * The entries matching a compiled query, best first. A query with more matches than the rank window is
  * ranked among its newest matches; when filters leave too few sessions there, the window widens (x8) until
- * they do or every match is ranked.
+ * they do or every match is ranked. The first pass reads the newest matches' rowids only: a query matching
+ * nothing (the usual fate of a long question as typed) costs that one pass and no ranking, and the ranking
+ * starts at the oldest match it needs.
  */
 export function rankedCandidates(
 	db: Database,
@@ -76,44 +107,37 @@ export function rankedCandidates(
 ): { candidates: Candidate[]; rankedNewest?: number } {
 	const roles = plan.roles.filter((r) => ROLES.includes(r));
 	const match = roles.length > 0 && table === "entries_fts" ? `{${roles.join(" ")}} : (${query.match})` : query.match;
+	const newest = newestMatches(db, table, match, plan.rankWindow + 1);
+	if (newest.length === 0) return { candidates: [] };
 	const { where, params } = whereOf(plan, table);
 	let candidates: Candidate[] = [];
-	let rankedNewest: number | undefined;
-	for (let window = plan.rankWindow; ; window *= 8) {
-		const boundary = newestWindowStart(db, table, match, window);
-		rankedNewest = boundary !== undefined ? window : undefined;
-		const ranked = `SELECT rowid AS rid, rank AS score FROM ${table} WHERE ${table} MATCH ?${boundary !== undefined ? " AND rowid >= ?" : ""} ORDER BY rank`;
+	let rankedNewest = newest.length > plan.rankWindow ? plan.rankWindow : undefined;
+	let from = newest[Math.min(plan.rankWindow, newest.length - 1)] as number | undefined;
+	for (let window = plan.rankWindow; ; ) {
+		const ranked = `SELECT rowid AS rid, rank AS score FROM ${table} WHERE ${table} MATCH ?${from !== undefined ? " AND rowid >= ?" : ""} ORDER BY rank`;
 		candidates = queryAll<Candidate>(
 			db,
-			`SELECT ${CANDIDATE_COLUMNS}, c.score FROM (${ranked}) c CROSS JOIN entries e ON e.id = c.rid CROSS JOIN sessions s ON s.id = e.session WHERE ${where.join(" AND ")} ORDER BY c.score, e.id DESC`,
-			boundary !== undefined ? [match, boundary, ...params] : [match, ...params],
+			`SELECT ${CANDIDATE_COLUMNS}, c.score FROM (${ranked}) c CROSS JOIN ${plan.entries} ON e.id = c.rid CROSS JOIN sessions s ON s.id = e.session WHERE ${where.join(" AND ")} ORDER BY c.score, e.id DESC`,
+			from !== undefined ? [match, from, ...params] : [match, ...params],
 		);
 		const filtered = where.length > 1;
-		if (boundary === undefined || !filtered || new Set(candidates.map((c) => c.session)).size >= plan.limit) break;
+		if (rankedNewest === undefined || !filtered || new Set(candidates.map((c) => c.session)).size >= plan.limit) break;
+		window *= 8;
+		from = newestWindowStart(db, table, match, window);
+		rankedNewest = from !== undefined ? window : undefined;
 	}
 	return { candidates, rankedNewest };
 }
 
-/** Entries ranked by their words, filtered, ordered by their session's weight then their own; score is minus the session's weight. */
-export function wordCandidates(db: Database, ranked: WordRanked[], plan: SearchPlan): Candidate[] {
-	if (ranked.length === 0) return [];
-	const weight = new Map(ranked.map((r) => [r.id, r.weight]));
+/** The entries of these rowids that the plan's filters keep (in no particular order). */
+export function filteredEntries(db: Database, ids: number[], plan: SearchPlan): Candidate[] {
+	if (ids.length === 0) return [];
 	const { where, params } = whereOf(plan, "entries_deep");
-	const rows = queryAll<Candidate>(
+	return queryAll<Candidate>(
 		db,
-		`SELECT ${CANDIDATE_COLUMNS}, 0 AS score FROM entries e CROSS JOIN sessions s ON s.id = e.session WHERE e.id IN (${ranked.map((r) => r.id).join(",")}) AND ${where.join(" AND ")}`,
+		`SELECT ${CANDIDATE_COLUMNS}, 0 AS score FROM ${plan.entries} CROSS JOIN sessions s ON s.id = e.session WHERE e.id IN (${ids.join(",")}) AND ${where.join(" AND ")}`,
 		params,
 	);
-	const weightOf = (c: Candidate) => weight.get(c.id) ?? 0;
-	const bySession = new Map<number, Candidate[]>();
-	for (const row of rows.sort((a, b) => weightOf(b) - weightOf(a) || b.id - a.id)) {
-		const list = bySession.get(row.session) ?? [];
-		list.push(row);
-		bySession.set(row.session, list);
-	}
-	const sessions = [...bySession.values()].map((list) => ({ list, weight: sessionWeight(list.map(weightOf)) }));
-	sessions.sort((a, b) => b.weight - a.weight || b.list[0].id - a.list[0].id);
-	return sessions.flatMap(({ list, weight: w }) => list.map((c) => ({ ...c, score: -w })));
 }
 
 /** The session rows of the candidates, by rowid. */
@@ -124,7 +148,19 @@ export function sessionRows(db: Database, candidates: Candidate[]): Map<number, 
 	);
 }
 
-/** The stored body of an entry. */
-export function entryBody(db: Database, entryRowid: number): unknown {
-	return queryAll<{ body: unknown }>(db, "SELECT body FROM entries WHERE id = ?", [entryRowid])[0]?.body;
+/** Where an entry's line lies in its session file (bytes), for a snippet of text the index did not keep. */
+export interface LineAt {
+	off: number | null;
+	len: number | null;
+}
+
+/** The stored body of an entry, and where its line lies. */
+export function storedEntry(db: Database, entryRowid: number): { body: unknown } & LineAt {
+	return (
+		queryAll<{ body: unknown } & LineAt>(db, "SELECT body, off, len FROM entries WHERE id = ?", [entryRowid])[0] ?? {
+			body: undefined,
+			off: null,
+			len: null,
+		}
+	);
 }

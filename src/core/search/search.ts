@@ -13,13 +13,13 @@ import type { BranchState } from "../parse/branch.js";
 import type { Role } from "../parse/entry-text.js";
 import type { CompileOptions } from "../query/compile.js";
 import { parseQuery, type QueryNode } from "../query/parser.js";
-import { plainWords, replaceWords, subjectOnly, typoFixes, type Vocab } from "../query/rewrite.js";
+import { plainWords, replaceWords, subjectOnly, typoFixes } from "../query/rewrite.js";
 import { filterSql, type SessionFilter } from "../query/session-filter.js";
-import { vocabularyExpander, wordForms } from "../query/vocabulary.js";
+import { searchVocabulary, type Vocab } from "../query/vocabulary.js";
 import type { SessionSummary } from "../read/session-rows.js";
 import type { Database } from "../store/engine.js";
-import type { SearchPlan } from "./run.js";
-import { byMostWords, type Tiers, tiers } from "./tiers.js";
+import { entriesFrom, type SearchPlan } from "./run.js";
+import { byMostWords, merge, type Tiers, tiers } from "./tiers.js";
 import { fusedSearch, phrasingsOf } from "./variants.js";
 
 /** Bytes [start, end) of a session file, read synchronously; undefined when the file cannot be read. */
@@ -140,18 +140,20 @@ function searchOne(db: Database, request: SearchRequest): SearchResponse {
 		rankWindow: request.rankWindow ?? DEFAULTS.rankWindow,
 		exclude: request.exclude,
 		readRange: request.readRange,
+		entries: entriesFrom(db),
 	};
 	const response: SearchResponse = { query: request.query, results: [], totalSessions: 0 };
 	const parsed = parseQuery(request.query);
 	if (!parsed.ok) return { ...response, error: parsed.error };
 
-	const vocab: Vocab = { expand: vocabularyExpander(db), forms: wordForms(db) };
+	const vocab = searchVocabulary(db);
 	const { root, corrected } = correct(db, request.query, parsed.root, vocab);
 	const run: Run = { db, root, vocab, plan, corrected };
 	let lastError = "";
 	for (const attempt of attempts(root)) {
 		try {
-			const t = tiers(db, attempt.root, vocab, plan, attempt.options);
+			// A question's other tiers are its subject words' (answer): they find whatever these would, and more.
+			const t = tiers(db, attempt.root, vocab, plan, attempt.options, subjectOnly(attempt.root) ? "as typed" : "all");
 			if ("error" in t) {
 				if (!attempt.simplified) return { ...response, error: t.error }; // the retries are for SQL errors, not for empty queries
 				lastError = t.error;
@@ -181,16 +183,23 @@ function answer(
 	attempt: Attempt,
 ): Partial<SearchResponse> {
 	const fallbacks = [...(corrected.correctedQuery ? ["typo"] : []), ...t.fallbacks];
-	const subject = t.found.results.length === 0 ? subjectOnly(root) : undefined;
+	let found = t.found;
+	const subject = found.results.length < plan.limit && found.rankedNewest === undefined ? subjectOnly(root) : undefined;
 	if (subject) {
-		// Every subject word, the question words left out ("why did we pick sql.js" → "pick sql.js").
+		// Every subject word, the question words left out ("why did we pick sql.js" → "pick sql.js"), after the
+		// sessions that have every word as typed: with their forms and in cut middles too.
 		const s = tiers(db, subject, vocab, plan, attempt.options);
 		if (!("error" in s) && s.found.results.length > 0) {
-			const notice = joined(corrected.notice, "no session has every word; these have every word but the question words");
-			return { ...s.found, match: s.match, ...corrected, notice, fallbacks: [...fallbacks, ...s.fallbacks, "subject-words"] };
+			if (found.results.length === 0) {
+				const notice = joined(corrected.notice, "no session has every word; these have every word but the question words");
+				return { ...s.found, match: s.match, ...corrected, notice, fallbacks: [...fallbacks, ...s.fallbacks, "subject-words"] };
+			}
+			const more = merge(found, s.found, plan.limit);
+			found = more.found;
+			if (more.added > 0) fallbacks.push(...s.fallbacks, "subject-words");
 		}
 	}
-	if (t.found.results.length === 0) {
+	if (found.results.length === 0) {
 		const loose = byMostWords(db, root, vocab, plan);
 		if (loose) {
 			const notice = joined(corrected.notice, loose.notice);
@@ -204,5 +213,5 @@ function answer(
 		}
 	}
 	const notice = joined(corrected.notice, attempt.simplified ? "the query was simplified to run" : undefined) || undefined;
-	return { ...t.found, match: t.match, ...corrected, notice, ...(fallbacks.length > 0 ? { fallbacks } : {}) };
+	return { ...found, match: t.match, ...corrected, notice, ...(fallbacks.length > 0 ? { fallbacks } : {}) };
 }

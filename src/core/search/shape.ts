@@ -12,7 +12,7 @@ import { STATE_NAME } from "../store/schema.js";
 import { makeSnippet } from "../text/snippet.js";
 import { isoOf } from "../text/time.js";
 import { groupBySession } from "./group.js";
-import { type Candidate, entryBody, type SearchPlan, sessionRows, type Table } from "./run.js";
+import { type Candidate, type LineAt, type SearchPlan, sessionRows, storedEntry, type Table } from "./run.js";
 import type { ReadRange, SearchHit, SearchResponse } from "./search.js";
 
 /** Candidates (best first) → one result per session up to the limit, forks folded into their parent, with snippets. */
@@ -29,6 +29,7 @@ export function shapeResults(
 	const results = matches.slice(0, plan.limit).map(({ session, best: hit, hits, forks }) => {
 		const row = rows.get(session)!;
 		const spawnedByEntryId = spawningEntryOf(db, row);
+		const stored = storedEntry(db, hit.id);
 		return {
 			...sessionSummary(row),
 			...(spawnedByEntryId ? { spawnedByEntryId } : {}),
@@ -37,7 +38,7 @@ export function shapeResults(
 			type: hit.type,
 			time: isoOf(hit.ts),
 			branchState: STATE_NAME[hit.state] ?? "active",
-			...snippetOf(decodeBody(entryBody(db, hit.id)), hit, row, query.terms, table, plan.readRange),
+			...snippetOf(decodeBody(stored.body), stored, row, query.terms, table, plan.readRange),
 			hits,
 			score: hit.score,
 			forks,
@@ -52,7 +53,7 @@ export function shapeResults(
  */
 export function snippetOf(
 	body: string,
-	hit: Candidate,
+	at: LineAt,
 	{ path, agent }: { path: string; agent: AgentKind },
 	terms: string[],
 	table: Table,
@@ -60,7 +61,7 @@ export function snippetOf(
 ): Pick<SearchHit, "snippet" | "inMiddle"> {
 	const stored = makeSnippet(body, terms);
 	if (table === "entries_fts" || stored.includes(DEFAULTS.markOpen)) return { snippet: stored };
-	const line = hit.off !== null && hit.len !== null ? readLine(readRange, path, hit.off, hit.len) : undefined;
+	const line = at.off !== null && at.len !== null ? readLine(readRange, path, at.off, at.len) : undefined;
 	const whole = line ? wholeTextOfLine(line, agent) : undefined;
 	const fromFile = whole ? makeSnippet(whole, terms) : undefined;
 	if (fromFile?.includes(DEFAULTS.markOpen)) return { snippet: fromFile, inMiddle: "read from the session file" };

@@ -6,10 +6,11 @@
 
 import { type CompiledQuery, type CompileOptions, compileQuery } from "../query/compile.js";
 import type { QueryNode } from "../query/parser.js";
-import { subjectWords, type Vocab } from "../query/rewrite.js";
+import { subjectWords } from "../query/rewrite.js";
+import type { Vocab } from "../query/vocabulary.js";
 import type { Database } from "../store/engine.js";
 import { splitCjk } from "../text/cjk.js";
-import { rankedCandidates, type SearchPlan, type Table, wordCandidates } from "./run.js";
+import { rankedCandidates, type SearchPlan, type Table } from "./run.js";
 import type { SearchResponse } from "./search.js";
 import { shapeResults } from "./shape.js";
 import { rankByWords, type WeightedWord } from "./word-ranking.js";
@@ -21,12 +22,13 @@ export type Found = Pick<SearchResponse, "results" | "totalSessions" | "rankedNe
 export type Tiers = { found: Found; match: string; fallbacks: string[] } | { error: string };
 
 function run(db: Database, query: CompiledQuery, plan: SearchPlan, table: Table): Found {
+	if (query.matchesNothing) return { results: [], totalSessions: 0 };
 	const { candidates, rankedNewest } = rankedCandidates(db, query, plan, table);
 	return { ...shapeResults(db, candidates, query, plan, table), rankedNewest };
 }
 
 /** Sessions of `more` not already in `found`, after them. */
-function merge(found: Found, more: Found, limit: number): { found: Found; added: number } {
+export function merge(found: Found, more: Found, limit: number): { found: Found; added: number } {
 	const seen = new Set(found.results.map((r) => r.path));
 	const add = more.results.filter((r) => !seen.has(r.path));
 	const results = [...found.results, ...add].slice(0, limit);
@@ -36,13 +38,23 @@ function merge(found: Found, more: Found, limit: number): { found: Found; added:
 	};
 }
 
-export function tiers(db: Database, root: QueryNode, vocab: Vocab, plan: SearchPlan, options: CompileOptions): Tiers {
+/** The tiers of `root`: all of them, or the query as typed only. */
+export function tiers(
+	db: Database,
+	root: QueryNode,
+	vocab: Vocab,
+	plan: SearchPlan,
+	typed: CompileOptions,
+	which: "all" | "as typed" = "all",
+): Tiers {
+	const options = { ...typed, absent: vocab.absent };
 	const exact = compileQuery(root, vocab.expand, options);
 	if (!exact.ok) return { error: exact.error };
 	let found = run(db, exact.query, plan, "entries_fts");
 	const fallbacks: string[] = [];
 	// A query matching more entries than the rank window is common enough: the sessions missing are older, not elsewhere.
-	if (found.results.length >= plan.limit || found.rankedNewest !== undefined) return { found, match: exact.query.match, fallbacks };
+	if (which === "as typed" || found.results.length >= plan.limit || found.rankedNewest !== undefined)
+		return { found, match: exact.query.match, fallbacks };
 	const forms = compileQuery(root, vocab.expand, { ...options, forms: vocab.forms });
 	if (forms.ok && forms.query.match !== exact.query.match) {
 		const more = merge(found, run(db, forms.query, plan, "entries_fts"), plan.limit);
@@ -93,21 +105,14 @@ export function byMostWords(
 	const matches: string[] = [];
 	for (const unit of [...new Set(units)]) {
 		const node: QueryNode = { kind: "word", text: unit, prefix: false };
-		const head = compileQuery(node, vocab.expand, { forms: vocab.forms });
-		const deep = compileQuery(node, vocab.expand, { forms: vocab.forms, positions: false });
-		if (!head.ok || !deep.ok) continue;
+		const head = compileQuery(node, vocab.expand, { forms: vocab.forms, absent: vocab.absent, queryWords: units.length });
+		const deep = compileQuery(node, vocab.expand, { forms: vocab.forms, positions: false, queryWords: units.length });
+		if (!head.ok || !deep.ok || head.query.matchesNothing) continue;
 		words.push({ match: head.query.match, deepMatch: deep.query.match });
 		for (const t of head.query.terms) terms.add(t);
 		matches.push(head.query.match);
 	}
-	const ranked = rankByWords(db, words);
-	const found = shapeResults(
-		db,
-		wordCandidates(db, ranked, plan),
-		{ match: matches.join(" OR "), terms: [...terms] },
-		plan,
-		"entries_deep",
-	);
+	const found = shapeResults(db, rankByWords(db, words, plan), { match: matches.join(" OR "), terms: [...terms] }, plan, "entries_deep");
 	if (found.results.length === 0) return undefined;
 	return pairs
 		? {
