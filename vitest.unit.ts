@@ -14,6 +14,7 @@ export default mergeConfig(
 				"test/web/**", // headless Chromium
 				"test/extension/pi-e2e.test.ts", // the real pi binary against a fake model
 				"test/extension/pi-error.test.ts", // the real pi binary against a refusing fake provider
+				"test/extension/pi-restore.test.ts", // the real pi binary resuming a restored session
 				"test/extension/pi-overlay.test.ts", // pi's TUI in tmux
 				"test/extension/pi-tui.test.ts", // pi's TUI in tmux
 				"test/extension/pi-background.test.ts", // the real pi (and its TUI in tmux) on a generated 40 MB history

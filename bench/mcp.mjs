@@ -16,6 +16,9 @@ import { core, fileSource, fileStorage, LookbackIndex, loadEngine } from "../dis
 import { benchCorpus, mostCommonProject } from "./corpus.mjs";
 import { benchQueries } from "./queries.mjs";
 
+// The index alone: the lookback processes this starts keep no archive (run.mjs measures it on its own).
+process.env.LOOKBACK_ARCHIVE = "off";
+
 const argv = process.argv.slice(2);
 const opt = (name, def) => {
 	const i = argv.indexOf(`--${name}`);

@@ -1,4 +1,4 @@
-// npm run bench [-- --mb 50,500 --reps 20 --no-pi --pi-before DIR --no-browser --browser-mb 500 --no-agents]
+// npm run bench [-- --mb 50,500 --reps 20 --no-pi --pi-before DIR --no-browser --browser-mb 500 --no-agents --no-archive]
 // (--pi-before DIR: a checkout of an earlier lookback, after npm ci, whose extension is measured in Pi beside this one)
 // For each corpus size: index it in place with lookback on its wasm engine, on each built-in engine present
 // (node:sqlite under Node 22, bun:sqlite under Bun) and on native SQLite (better-sqlite3: the same core code
@@ -16,6 +16,9 @@ import { benchCorpus, mostCommonProject } from "./corpus.mjs";
 import { REFERENCE } from "./queries.mjs";
 
 const argv = process.argv.slice(2);
+// Every figure but the archive's own (measured on its own below) is the index alone: the CLI processes and Pi this
+// run starts keep no archive unless told.
+process.env.LOOKBACK_ARCHIVE = "off";
 const opt = (name, def) => {
 	const i = argv.indexOf(`--${name}`);
 	return i >= 0 ? argv[i + 1] : def;
@@ -54,12 +57,12 @@ function median(xs) {
 }
 
 /** Wall time and peak RSS of a whole process, medians of `n` runs. */
-function processCost(exe, args, n = 5) {
+function processCost(exe, args, n = 5, env = process.env) {
 	const times = [];
 	const rss = [];
 	for (let i = 0; i < n; i++) {
 		const t = performance.now();
-		const r = spawnSync("/usr/bin/time", ["-f", "RSS %M", exe, ...args], { encoding: "utf8" });
+		const r = spawnSync("/usr/bin/time", ["-f", "RSS %M", exe, ...args], { encoding: "utf8", env });
 		times.push(performance.now() - t);
 		if (r.status !== 0) throw new Error(`${exe} ${args.join(" ")} failed: ${r.stderr}`);
 		rss.push(Number(/RSS (\d+)\s*$/.exec(r.stderr)?.[1]) / 1024);
@@ -67,23 +70,28 @@ function processCost(exe, args, n = 5) {
 	return { ms: median(times), rssMB: median(rss) };
 }
 
-function oneShot(runtime, engine, indexPath, sessions, query, sync, command = ["search", query]) {
-	return processCost(runtime.exe, [
-		...(runtime.flags ?? []),
-		"dist/cli.js",
-		...command,
-		"--engine",
-		engine,
-		"--index",
-		indexPath,
-		"--agent-dir",
-		"bench/out/no-agent",
-		"--sessions-dir",
-		sessions,
-		"--only-sessions-dir",
-		...(sync ? [] : ["--no-sync"]),
-		"--json",
-	]);
+function oneShot(runtime, engine, indexPath, sessions, query, sync, command = ["search", query], env = process.env) {
+	return processCost(
+		runtime.exe,
+		[
+			...(runtime.flags ?? []),
+			"dist/cli.js",
+			...command,
+			"--engine",
+			engine,
+			"--index",
+			indexPath,
+			"--agent-dir",
+			"bench/out/no-agent",
+			"--sessions-dir",
+			sessions,
+			"--only-sessions-dir",
+			...(sync ? [] : ["--no-sync"]),
+			"--json",
+		],
+		5,
+		env,
+	);
 }
 
 const corpus = (mb) => benchCorpus(mb, { seed, agent });
@@ -113,6 +121,17 @@ function servedLines(s) {
 		`| usage dashboard, first paint (\`?view=usage\`, a fresh page: navigation → totals, chart and lists shown) | ${f1(s.dashboard.first.firstPaintMs)} ms; ${sent(s.dashboard.first)} (${((100 * s.dashboard.first.bytes) / s.snapshot.bytes).toFixed(2)}% of the file) |`,
 		`| usage dashboard redrawn for one project (\`${s.dashboard.filtered.project}\`, typed, 150 ms debounce included) | ${f1(s.dashboard.filtered.ms)} ms; ${sent(s.dashboard.filtered)} |`,
 		`| query p50 in the page, the ${s.inPage.latencies.length} queries (the viewer's search call, limit 100, ${s.inPage.reps} runs each after a first) | median p50 ${f1(s.inPage.medianP50Ms)} ms, worst p95 ${f1(s.inPage.worstP95Ms)} ms; first run median ${f1(s.inPage.medianFirstMs)} ms |`,
+	];
+}
+
+/** The archive (lookback's copies of the session files): its size against the JSONL, and indexing with it on against off. */
+function archiveLines({ on, off, oneShotOn, oneShotOff }) {
+	const a = on.archive;
+	const rate = (b) => mb(b.jsonlBytes) / (b.syncMs / 1000);
+	const cpu = (b) => `${f1(b.syncCpuMs / 1000)} s${b.syncMainCpuMs !== undefined ? ` (main thread ${f1(b.syncMainCpuMs / 1000)} s)` : ""}`;
+	return [
+		"",
+		`The archive, wasm engine, the same build with it on and off back to back: ${a.files} files kept in ${f1(mb(a.bytes))} MB, **${((100 * a.bytes) / a.sourceBytes).toFixed(1)}%** of their ${f1(mb(a.sourceBytes))} MB of JSONL (gzip level \`DEFAULTS.archiveGzipLevel\`); indexing ${f1(rate(on))} MB/s with it against ${f1(rate(off))} MB/s without: **${(rate(on) / rate(off)).toFixed(2)}×** (goal ≥ 0.9×); CPU ${cpu(on)} against ${cpu(off)} (compressing and writing run on libuv's threads); peak RSS ${f1(on.peakRssMB)} MB against ${f1(off.peakRssMB)} MB. A one-shot \`lookback search\` with its freshness sync, the archive complete: ${f1(oneShotOn.ms)} ms against ${f1(oneShotOff.ms)} ms without an archive.`,
 	];
 }
 
@@ -209,6 +228,28 @@ for (const size of sizes) {
 			project,
 		);
 	}
+	// The archive's cost: the same wasm build with the archive on and off, back to back (warm caches both).
+	let archived;
+	if (!argv.includes("--no-archive")) {
+		console.error(`[${size} MB] building with the archive on and off…`);
+		const off = worker(NODE, "build", "--engine", "wasm", "--sessions", sessions, "--index", db("wasm-archive"));
+		const on = worker(NODE, "build", "--engine", "wasm", "--sessions", sessions, "--index", db("wasm-archive"), "--archive", db("archive"));
+		// A one-shot search's freshness sync with the archive complete: its manifest read, nothing to copy.
+		const withArchive = { ...process.env, LOOKBACK_ARCHIVE: resolve(db("archive")) };
+		const oneShotOn = oneShot(
+			{ ...NODE, engine: "wasm" },
+			"wasm",
+			db("wasm-archive"),
+			sessions,
+			"zanzibarRetryPolicy",
+			true,
+			undefined,
+			withArchive,
+		);
+		const oneShotOff = oneShot({ ...NODE, engine: "wasm" }, "wasm", db("wasm-archive"), sessions, "zanzibarRetryPolicy", true);
+		rmSync(db("archive"), { recursive: true, force: true });
+		archived = { on, off, oneShotOn, oneShotOff };
+	}
 	console.error(`[${size} MB] queries on wasm compiled by Liftoff only…`);
 	const liftoff = worker(
 		NODE,
@@ -299,7 +340,7 @@ for (const size of sizes) {
 				.pop(),
 		);
 	}
-	results.push({ size, summary, project, builds, queries, liftoff, scan, oneShots, direct, nodeStart, pi, served, browserIndex });
+	results.push({ size, summary, project, builds, queries, liftoff, scan, oneShots, direct, nodeStart, pi, served, browserIndex, archived });
 }
 
 let big;
@@ -406,6 +447,7 @@ for (const r of results) {
 			`wasm compiled by Liftoff only (the CLI's one-shot commands): first query after open ${f1(r.liftoff.firstQueryMs)} ms (optimising tiers: ${f1(r.queries.wasm.firstQueryMs)} ms), median p50 over queries ${f1(p50(r.liftoff))} ms (${f1(p50(r.queries.wasm))} ms).`,
 		);
 	}
+	if (r.archived) lines.push(...archiveLines(r.archived));
 	if (r.served) lines.push(...servedLines(r.served));
 	if (r.browserIndex) lines.push(...browserIndexLines(r.browserIndex));
 	lines.push("");

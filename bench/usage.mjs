@@ -11,6 +11,8 @@ import { namedArgs } from "./args.mjs";
 import { benchCorpus } from "./corpus.mjs";
 import { stats } from "./stats.mjs";
 
+// The index alone, as in run.mjs: these processes keep no archive of the corpus.
+process.env.LOOKBACK_ARCHIVE = "off";
 const args = namedArgs(process.argv.slice(2));
 const mb = Number(args.mb ?? 50);
 const reps = Number(args.reps ?? 5);

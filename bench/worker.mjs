@@ -1,5 +1,5 @@
 // One measurement in a fresh process (so peak memory and cold start are its own), run by Node 20, Node 22 or Bun:
-//   build  --engine wasm|native|builtin --sessions DIR --index FILE
+//   build  --engine wasm|native|builtin --sessions DIR --index FILE [--archive DIR]   (--archive: lookback's archive on, kept there)
 //   query  --engine wasm|native|builtin --sessions DIR --index FILE --reps N --project P
 // wasm: lookback's engine build; builtin: node:sqlite or bun:sqlite; native: better-sqlite3 (the baseline).
 //   scan   --sessions DIR --reps N --project P
@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, rmSync, statSync, truncateSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { chooseEngine, fileSource, fileStorage, LookbackIndex } from "../dist/index.js";
+import { chooseEngine, FileArchive, fileSource, fileStorage, LookbackIndex } from "../dist/index.js";
 import { namedArgs } from "./args.mjs";
 import { appendToFiles } from "./gen-corpus.mjs";
 import { nativeFileStorage, nativeSql } from "./native-db.mjs";
@@ -19,6 +19,17 @@ const command = process.argv[2];
 // --liftoff 1: compile the engine's wasm with Liftoff only (what the CLI does for one-shot commands).
 if (args.liftoff) (await import("node:v8")).setFlagsFromString("--liftoff-only");
 const reps = Number(args.reps ?? 20);
+
+/** CPU time of the main thread alone, in ms (Linux: /proc/self/task/<pid>/stat, in clock ticks of 10 ms); undefined elsewhere. */
+function mainThreadCpuMs() {
+	try {
+		const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+		const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+		return (Number(fields[11]) + Number(fields[12])) * 10;
+	} catch {
+		return undefined;
+	}
+}
 
 function peakRssMB() {
 	return process.resourceUsage().maxRSS / 1024;
@@ -54,23 +65,29 @@ function jsonlFiles(dir) {
 }
 
 async function build() {
-	for (const leftover of [args.index, `${args.index}-journal`, `${args.index}.locks`]) rmSync(leftover, { force: true, recursive: true });
+	for (const leftover of [args.index, `${args.index}-journal`, `${args.index}.locks`, args.archive])
+		if (leftover) rmSync(leftover, { force: true, recursive: true });
 	const t0 = performance.now();
 	const sql = await engine(args.engine);
 	const index = await LookbackIndex.open({ sql, storage: storage(args.engine, args.index) });
 	const t1 = performance.now();
-	const cpu0 = process.cpuUsage();
-	const report = await index.sync(source());
-	const cpu = process.cpuUsage(cpu0);
+	const archive = args.archive ? new FileArchive(args.archive) : undefined;
+	const cpu = process.cpuUsage();
+	const main = mainThreadCpuMs();
+	const report = await index.sync(archive ? { ...source(), archive } : source());
 	const t2 = performance.now();
+	const { user, system } = process.cpuUsage(cpu);
+	const mainAfter = mainThreadCpuMs();
 	const st = index.stats();
 	return {
 		engine: args.engine,
 		engineName: index.engine.build,
 		initMs: t1 - t0,
 		syncMs: t2 - t1,
-		// CPU time of the sync (this process and its threads): steadier than wall time where fsync waits on a shared disk.
-		syncCpuMs: (cpu.user + cpu.system) / 1000,
+		/** CPU time of the sync on every thread of the process (the archive compresses on libuv's pool): steadier than wall time where fsync waits on a shared disk. */
+		syncCpuMs: (user + system) / 1000,
+		/** Of it, the main thread's (what a second core cannot take off it). */
+		syncMainCpuMs: main !== undefined && mainAfter !== undefined ? mainAfter - main : undefined,
 		files: report.filesSeen,
 		entries: report.entriesIndexed,
 		jsonlBytes: report.bytesRead,
@@ -81,6 +98,16 @@ async function build() {
 		peakRssMB: peakRssMB(),
 		warnings: report.warnings,
 		skipped: report.skipped,
+		...(archive
+			? {
+					archive: {
+						...archive.stats(),
+						filesKept: report.archivedFiles,
+						bytesRead: report.archiveBytesRead,
+						bytesWritten: report.archiveBytesWritten,
+					},
+				}
+			: {}),
 	};
 }
 

@@ -17,6 +17,7 @@ export {
 	type SessionView,
 	type SyncReport,
 } from "./core/index.js";
+export { type ArchiveStats, FileArchive } from "./node/archive-store.js";
 export { loadEngine } from "./node/engine.js";
 export { chooseEngine, type EngineChoice, engineChoice } from "./node/engine-choice.js";
 export { fileSource, type SessionRoot } from "./node/file-source.js";

@@ -7,6 +7,8 @@ import { afterEach } from "vitest";
 import { LookbackIndex, memoryStorage } from "../src/core/index.js";
 import { loadEngine } from "../src/node/engine.js";
 import { fileSource } from "../src/node/file-source.js";
+import type { LocalIndex } from "../src/node/indexer-work.js";
+import type { NodeIndex } from "../src/node/open.js";
 
 export const FIXTURES = join(import.meta.dirname, "fixtures", "sessions");
 
@@ -53,3 +55,8 @@ export const SAMPLE = {
 	decision: "01a1d08f-1f38-7778-9b95-6a22ef6969d1",
 	cliDates: "01a1f89d-1ea8-70b6-b17b-3265b6b1efb2",
 } as const;
+
+/** A synced index as the tool's calls see it in the indexer process (a LocalIndex with nothing left to sync). */
+export function settledIndex(opened: NodeIndex): LocalIndex {
+	return { open: async () => opened, fresh: async () => ({ opened, state: {} }), oversizedFiles: () => [], indexing: false };
+}

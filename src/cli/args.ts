@@ -28,6 +28,8 @@ const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
 	around: {},
 	window: {},
 	"branch-tip": {},
+	gone: {},
+	before: {},
 	port: {},
 	engine: {},
 	by: {},
@@ -35,7 +37,7 @@ const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
 	branch: {},
 	out: {},
 };
-const FLAGS = new Set(["json", "no-sync", "help", "version", "only-sessions-dir", "utc", "no-redact"]);
+const FLAGS = new Set(["json", "no-sync", "help", "version", "only-sessions-dir", "no-archive", "yes", "full", "utc", "no-redact"]);
 
 export function parseArgs(argv: string[]): ParsedArgs {
 	const parsed: ParsedArgs = { command: "", positionals: [], options: new Map(), flags: new Set() };

@@ -1,8 +1,15 @@
 /** `lookback export SESSION`: the session as Markdown, HTML or JSON on stdout or into a file, secrets redacted unless `--no-redact`. */
 
 import { renameSync, writeFileSync } from "node:fs";
-import { EXPORT_FORMATS, type ExportFormat, exportSession, isExportFormat, LookbackError, type LookbackIndex } from "../core/index.js";
-import { readFileRange } from "../node/file-range.js";
+import {
+	EXPORT_FORMATS,
+	type ExportFormat,
+	exportSession,
+	isExportFormat,
+	LookbackError,
+	type LookbackIndex,
+	type ReadRange,
+} from "../core/index.js";
 import { option, type ParsedArgs } from "./args.js";
 
 export interface ExportRun {
@@ -10,6 +17,8 @@ export interface ExportRun {
 	index: LookbackIndex;
 	/** The session reference, checked against the roots when it is a path. */
 	ref: string;
+	/** Reads long messages whole: from the session file, or for a gone session its copy in lookback's archive. */
+	readRange?: ReadRange;
 	stdout(text: string): void;
 	stderr(text: string): void;
 }
@@ -32,7 +41,7 @@ export async function runExport(run: ExportRun): Promise<number> {
 	const branch = option(run.args, "branch") ?? "active";
 	if (branch !== "active" && branch !== "all") throw new LookbackError("bad-argument", `--branch must be active or all, not "${branch}"`);
 	const redact = !run.args.flags.has("no-redact");
-	const file = await exportSession(run.index, run.ref, { format: formatOf(run.args), branch, redact, readRange: readFileRange });
+	const file = await exportSession(run.index, run.ref, { format: formatOf(run.args), branch, redact, readRange: run.readRange });
 	const out = option(run.args, "out");
 	if (out === undefined) {
 		run.stdout(file.content);

@@ -13,6 +13,7 @@ import {
 	type SyncReport,
 	shortTime,
 } from "../core/index.js";
+import type { ArchiveStats } from "../node/archive-store.js";
 
 export interface Style {
 	bold(s: string): string;
@@ -38,6 +39,11 @@ export function makeStyle(color: boolean): Style {
 
 function day(iso: string | undefined): string {
 	return shortTime(iso, "—");
+}
+
+/** A session whose file is gone: since when, as every listing says it. */
+function goneMark(s: SessionSummary): string {
+	return `gone ${day(s.goneAt)}`;
 }
 
 /** One line of at most `max` characters, an ellipsis where it was cut. */
@@ -66,6 +72,7 @@ export function formatSearch(response: SearchResponse, style: Style): string {
 		if (hit.branchState !== "active") facts.push(style.warn(hit.branchState));
 		if (hit.forks.length > 0) facts.push(`+${hit.forks.length} fork${hit.forks.length === 1 ? "" : "s"}`);
 		if (hit.foundBy && response.variants?.length) facts.push(`found by ${hit.foundBy.map((q) => `"${q}"`).join(", ")}`);
+		if (hit.source === "gone") facts.push(style.warn(goneMark(hit)));
 		lines.push(`${style.bold(`${i + 1}. ${title(hit)}`)}  ${style.dim(facts.join(" · "))}`);
 		lines.push(`   ${style.mark(hit.snippet)}`);
 		lines.push(style.dim(`   ${hit.sessionId} @ ${hit.entryId}   ${hit.resumeHint}`));
@@ -101,27 +108,37 @@ export function formatBrowse(sessions: SessionSummary[], style: Style): string {
 	return `${sessions
 		.map(
 			(s) =>
-				`${style.bold(day(s.modified))}  ${oneLine(title(s), 50).padEnd(50)}  ${style.dim(`${s.cwd ?? "—"} · ${s.messageCount} msgs · ${s.sessionId.slice(0, 13)}`)}\n   ${oneLine(s.firstPrompt, 100)}`,
+				`${style.bold(day(s.modified))}  ${oneLine(title(s), 50).padEnd(50)}  ${style.dim(`${s.cwd ?? "—"} · ${s.messageCount} msgs · ${s.sessionId.slice(0, 13)}`)}${s.source === "gone" ? ` ${style.warn(goneMark(s))}` : ""}\n   ${oneLine(s.firstPrompt, 100)}`,
 		)
 		.join("\n")}\n`;
 }
 
-export function formatRead(view: SessionView, style: Style): string {
+export function formatRead(view: SessionView, style: Style, full = false): string {
 	const s = view.session;
 	const lines = [`${style.bold(title(s))}  ${style.dim(`${s.cwd ?? ""} · ${day(s.started)} · ${s.sessionId}`)}`];
+	if (s.source === "gone")
+		lines.push(
+			style.warn(`${goneMark(s)}: its file was removed; read from lookback's archive (lookback restore ${s.sessionId} writes it back)`),
+		);
 	if (view.offset > 0) lines.push(style.dim(`… ${view.offset} earlier messages`));
 	for (const m of view.messages) {
 		const who = m.tool ? `${m.role} ${m.tool}` : m.role;
 		const state = m.branchState === "active" ? "" : ` ${style.warn(m.branchState)}`;
 		lines.push(`${style.bold(`[${who}]`)} ${style.dim(`${m.entryId} ${day(m.time)}`)}${state}`);
-		lines.push(m.text.length > READ_MESSAGE_CHARS ? `${m.text.slice(0, READ_MESSAGE_CHARS)}\n${style.dim("[…]")}` : m.text);
+		lines.push(!full && m.text.length > READ_MESSAGE_CHARS ? `${m.text.slice(0, READ_MESSAGE_CHARS)}\n${style.dim("[…]")}` : m.text);
 	}
 	const after = view.total - view.offset - view.messages.length;
 	if (after > 0) lines.push(style.dim(`… ${after} later messages`));
 	return `${lines.join("\n")}\n`;
 }
 
-export function formatStats(stats: IndexStats, indexPath: string, engine: EngineInfo): string {
+function archiveLine(a: ArchiveStats): string {
+	const share = a.sourceBytes > 0 ? ` (${((a.bytes / a.sourceBytes) * 100).toFixed(1)}% of their ${formatMB(a.sourceBytes)})` : "";
+	const off = a.keeping ? "" : "turned off; ";
+	return `archive     ${off}${a.dir}: ${a.files} files in ${formatMB(a.bytes)}${share}; ${a.gone} gone, ${a.forgotten} forgotten`;
+}
+
+export function formatStats(stats: IndexStats, indexPath: string, engine: EngineInfo, archive?: ArchiveStats): string {
 	const ratio = stats.corpusBytes > 0 ? ((stats.indexBytes / stats.corpusBytes) * 100).toFixed(1) : "—";
 	return [
 		`index       ${indexPath}`,
@@ -131,6 +148,7 @@ export function formatStats(stats: IndexStats, indexPath: string, engine: Engine
 		`text        ${(stats.textChars / 1e6).toFixed(2)} M characters indexed, stored in ${formatMB(stats.storedTextBytes)}; ${stats.vocabulary} words for substring search`,
 		`skipped     ${stats.skipped.oversized} oversized, ${stats.skipped["tmp-folder"]} in tmp folders, ${stats.skipped.unreadable} unreadable, ${stats.skipped["index-full"]} not taken by a full index; ${stats.malformedLines} malformed lines`,
 		`usage       ${usageLine(stats.usage)}`,
+		...(archive ? [archiveLine(archive)] : []),
 		`last sync   ${stats.lastSync ?? "—"}`,
 		`engine      ${engine.build.startsWith("lookback") ? "wasm" : engine.build} (SQLite ${engine.sqliteVersion})`,
 		"",
@@ -150,7 +168,7 @@ export function formatSyncSummary(report: SyncReport): string {
 	const skipped = Object.values(report.skipped).reduce((a, b) => a + b, 0);
 	return (
 		`indexed ${report.filesSeen} files: ${report.added} new, ${report.grown} grown, ${report.rewritten} rewritten, ` +
-		`${report.purged} purged, ${report.unchanged} unchanged; ${report.entriesIndexed} entries, ${formatMB(report.bytesRead)} read` +
+		`${report.purged} purged, ${report.gone > 0 ? `${report.gone} gone (kept in the archive), ` : ""}${report.returned > 0 ? `${report.returned} back, ` : ""}${report.unchanged} unchanged; ${report.entriesIndexed} entries, ${formatMB(report.bytesRead)} read` +
 		`${skipped > 0 ? `; ${skipped} skipped` : ""}${report.malformedLines > 0 ? `; ${report.malformedLines} malformed lines` : ""} in ${(report.durationMs / 1000).toFixed(1)} s\n`
 	);
 }
@@ -169,5 +187,7 @@ function warningText(w: SyncReport["warnings"][number], style: Style): string {
 			return `${style.warn("warning:")} the index was unusable (${w.reason}) and is rebuilt${w.setAside ? `; the old file is kept at ${w.setAside}` : ""}`;
 		case "index-near-ceiling":
 			return `${style.warn("warning:")} ${w.message}`;
+		case "archive-failed":
+			return `${style.warn("warning:")} the archive was not brought up to date (${w.error}); the index is`;
 	}
 }

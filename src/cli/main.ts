@@ -7,6 +7,8 @@ import {
 	AGENT_KINDS,
 	type AgentKind,
 	DEFAULTS,
+	GONE_FILTERS,
+	type GoneFilter,
 	inSessionReply,
 	isAgentKind,
 	isSessionPath,
@@ -19,11 +21,11 @@ import {
 	type UsageGroup,
 } from "../core/index.js";
 import { engineChoice } from "../node/engine-choice.js";
-import { readFileRange } from "../node/file-range.js";
 import { HostIndex } from "../node/host-index.js";
 import { bytesLeft, IndexerSlot } from "../node/indexer-slot.js";
 import { type NodeIndex, type NodeIndexOptions, openNodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
+import { restoreIndexed } from "../node/restore.js";
 import { serveViewer } from "../node/serve.js";
 import { intOption, option, type ParsedArgs, parseArgs } from "./args.js";
 import { runExport } from "./export.js";
@@ -39,6 +41,7 @@ import {
 	makeStyle,
 	type Style,
 } from "./format.js";
+import { forget, formatForget, formatRestore } from "./history.js";
 import { formatUsage } from "./usage-format.js";
 
 export interface CliIO {
@@ -68,13 +71,17 @@ usage:
   lookback index                       index new and changed sessions (progress on a terminal)
   lookback search QUERY [filters]      sessions ranked by their best matching message
   lookback search QUERY --session ID   every match inside one session, in order (--offset N for the next page)
-  lookback read SESSION [--around ENTRY] [--window N] [--branch-tip ENTRY]
+  lookback read SESSION [--around ENTRY] [--window N] [--branch-tip ENTRY] [--full]
+                                       (--full: long messages whole, from the file or the archive's copy)
   lookback browse [--limit N] [--project P] [--since T] [--until T]
+  lookback restore SESSION             write a gone session's file back from the archive, where its agent resumes it
+  lookback forget SESSION|--project P|--before DATE [--yes]
+                                       remove sessions from the index and the archive for good (a dry run without --yes)
   lookback usage [--by G] [filters]    tokens, cost, sessions, messages and tool calls, by day, week, month,
                                        project, model, agent or session (--utc: UTC days)
   lookback export SESSION [--format md|html|json] [--branch active|all] [--out FILE] [--no-redact]
-                                       the session as a readable conversation, secrets redacted
-  lookback stats                       what the index holds and costs
+                                       the session as a readable conversation, secrets redacted (a gone one from the archive)
+  lookback stats                       what the index and the archive hold and cost
   lookback serve [--port N]            the browser viewer on 127.0.0.1 (read-only)
   lookback mcp                         an MCP server on stdio for Claude Code, Codex, Gemini CLI, OpenCode, Cursor
 
@@ -87,6 +94,7 @@ filters: --since T --until T   a date (2026-07-30), ISO datetime, or age (30m, 6
          --limit N             sessions to show (default ${DEFAULTS.searchLimit})
          --variant Q           another phrasing or translation searched with QUERY, fused (up to 3)
          --agent A             only sessions of one agent: ${AGENT_KINDS.join(", ")}
+         --gone only|exclude   only the sessions whose file is gone (kept in the archive), or none of them
 SESSION: a session id, a unique id prefix, or a session file path inside the session folders.
 
 options: --index FILE          index file (default <agentDir>/lookback/index.db)
@@ -96,15 +104,19 @@ options: --index FILE          index file (default <agentDir>/lookback/index.db)
          --only-sessions-dir   index only the --sessions-dir folders
          --no-agent A          leave an agent out and forget its sessions (repeatable; or LOOKBACK_SKIP_AGENTS=a,b)
          --no-sync             search the index as it is, without looking for new sessions
+         --no-archive          keep no copies of session files (or LOOKBACK_ARCHIVE=off; LOOKBACK_ARCHIVE=DIR moves
+                               the archive from <index dir>/archive); a session whose file goes is then forgotten
          --engine E            auto (default), wasm, or builtin (node:sqlite / bun:sqlite); or LOOKBACK_ENGINE
          --json                machine-readable output (shapes in README)
 `;
 
-const COMMANDS: Record<string, { positionals: "none" | "one" | "many"; options: string[] }> = {
+const COMMANDS: Record<string, { positionals: "none" | "one" | "optional" | "many"; options: string[] }> = {
 	index: { positionals: "none", options: [] },
-	search: { positionals: "many", options: ["since", "until", "project", "role", "limit", "agent", "session", "offset", "variant"] },
+	search: { positionals: "many", options: ["since", "until", "project", "role", "limit", "agent", "session", "offset", "variant", "gone"] },
 	read: { positionals: "one", options: ["around", "window", "branch-tip"] },
-	browse: { positionals: "none", options: ["since", "until", "project", "limit", "agent"] },
+	browse: { positionals: "none", options: ["since", "until", "project", "limit", "agent", "gone"] },
+	restore: { positionals: "one", options: [] },
+	forget: { positionals: "optional", options: ["project", "before", "gone", "agent"] },
 	export: { positionals: "one", options: ["format", "branch", "out"] },
 	stats: { positionals: "none", options: [] },
 	usage: { positionals: "none", options: ["since", "until", "project", "agent", "by", "limit", "utc"] },
@@ -124,6 +136,7 @@ function checkCommand(args: ParsedArgs): void {
 	if (spec.positionals === "none" && n > 0)
 		throw new LookbackError("bad-argument", `${args.command} takes no arguments, got "${args.positionals[0]}"`);
 	if (spec.positionals === "one" && n !== 1) throw new LookbackError("bad-argument", `${args.command} needs exactly one SESSION`);
+	if (spec.positionals === "optional" && n > 1) throw new LookbackError("bad-argument", `${args.command} takes at most one SESSION`);
 	if (spec.positionals === "many" && n === 0) throw new LookbackError("bad-argument", `${args.command} needs a QUERY`);
 }
 
@@ -131,6 +144,12 @@ function agentOption(args: ParsedArgs): AgentKind | undefined {
 	const agent = option(args, "agent");
 	if (agent === undefined || isAgentKind(agent)) return agent;
 	throw new LookbackError("bad-argument", `--agent must be one of ${AGENT_KINDS.join(", ")}, not "${agent}"`);
+}
+
+function goneOption(args: ParsedArgs): GoneFilter | undefined {
+	const gone = option(args, "gone");
+	if (gone === undefined || (GONE_FILTERS as readonly string[]).includes(gone)) return gone as GoneFilter | undefined;
+	throw new LookbackError("bad-argument", `--gone must be one of ${GONE_FILTERS.join(", ")}, not "${gone}"`);
 }
 
 function groupOption(args: ParsedArgs): UsageGroup | undefined {
@@ -251,7 +270,7 @@ async function runCommand(ctx: Context): Promise<number> {
 						limit: intOption(args, "limit", 1, DEFAULTS.inSessionMaxLimit),
 						offset: intOption(args, "offset", 0, Number.MAX_SAFE_INTEGER),
 					},
-					{ readRange: readFileRange },
+					{ readRange: opened.files.readRange },
 				);
 				emit(ctx, "search", found, formatInSession(found, ctx.style), sync);
 				return found.error ? 2 : 0;
@@ -265,7 +284,8 @@ async function runCommand(ctx: Context): Promise<number> {
 				role: roles(args),
 				limit: intOption(args, "limit", 1, DEFAULTS.searchMaxLimit),
 				agent: agentOption(args),
-				readRange: readFileRange,
+				gone: goneOption(args),
+				readRange: opened.files.readRange,
 			};
 			const sync = await syncFirst(ctx);
 			const response = index.search(request);
@@ -277,8 +297,14 @@ async function runCommand(ctx: Context): Promise<number> {
 			const sync = await syncFirst(ctx);
 			const ref = args.positionals[0];
 			const target = isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : ref;
-			const view = index.read(target, { around: option(args, "around"), window, branchTip: option(args, "branch-tip") });
-			emit(ctx, "read", view, formatRead(view, ctx.style), sync);
+			const full = args.flags.has("full");
+			const view = index.read(target, {
+				around: option(args, "around"),
+				window,
+				branchTip: option(args, "branch-tip"),
+				...(full ? { wholeText: opened.files.readRange } : {}),
+			});
+			emit(ctx, "read", view, formatRead(view, ctx.style, full), sync);
 			return 0;
 		}
 		case "browse": {
@@ -288,6 +314,7 @@ async function runCommand(ctx: Context): Promise<number> {
 				since: option(args, "since"),
 				until: option(args, "until"),
 				agent: agentOption(args),
+				gone: goneOption(args),
 			};
 			const sync = await syncFirst(ctx);
 			const sessions = index.browse(options);
@@ -298,7 +325,7 @@ async function runCommand(ctx: Context): Promise<number> {
 			await syncFirst(ctx);
 			const ref = args.positionals[0];
 			const target = isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : ref;
-			return runExport({ args, index, ref: target, stdout: ctx.io.stdout, stderr: ctx.io.stderr });
+			return runExport({ args, index, ref: target, readRange: opened.files.readRange, stdout: ctx.io.stdout, stderr: ctx.io.stderr });
 		}
 		case "serve": {
 			// A long-lived host: its syncs and the read snapshots it hands out are made by its indexer process, so that
@@ -324,12 +351,35 @@ async function runCommand(ctx: Context): Promise<number> {
 				port: intOption(args, "port", 1, 65535),
 				makeSnapshot: (from, to) => host.indexer.snapshot(from, to),
 				sessionFile: (path) => sessionFileIn(path, roots),
+				archived: opened.archive,
 			});
 			ctx.io.stdout(`lookback: the viewer is at ${serving.url} (127.0.0.1 only, read-only; Ctrl+C to stop)\n`);
 			// Ctrl+C reaches this process twice (from the terminal and from the bin's launcher): the first one stops it.
 			await new Promise<void>((resolve) => process.on("SIGINT", () => resolve()));
 			await serving.close();
 			host.close();
+			return 0;
+		}
+		case "restore": {
+			const ref = args.positionals[0];
+			const reply = restoreIndexed(opened, isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : ref);
+			// The index has it live again (and says so) at once.
+			const sync = await opened.index.sync(opened.source);
+			emit(ctx, "restore", reply, formatRestore(reply, ctx.style), sync);
+			return 0;
+		}
+		case "forget": {
+			const sync = await syncFirst(ctx);
+			const ref = args.positionals[0];
+			const reply = await forget(opened, {
+				ref: ref !== undefined && isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : ref,
+				project: option(args, "project"),
+				before: option(args, "before"),
+				gone: goneOption(args),
+				agent: agentOption(args),
+				yes: args.flags.has("yes"),
+			});
+			emit(ctx, "forget", reply, formatForget(reply, ctx.style), sync);
 			return 0;
 		}
 		case "usage": {
@@ -349,7 +399,13 @@ async function runCommand(ctx: Context): Promise<number> {
 		}
 		case "stats": {
 			const stats = index.stats();
-			emit(ctx, "stats", { index: opened.indexPath, engine: index.engine, ...stats }, formatStats(stats, opened.indexPath, index.engine));
+			const archive = opened.archive.stats();
+			emit(
+				ctx,
+				"stats",
+				{ index: opened.indexPath, engine: index.engine, ...stats, archive },
+				formatStats(stats, opened.indexPath, index.engine, archive),
+			);
 			return 0;
 		}
 	}
@@ -373,6 +429,7 @@ function indexOptions(args: ParsedArgs, io: CliIO): NodeIndexOptions {
 		sessionsDirs: args.options.get("sessions-dir"),
 		onlySessionsDirs: args.flags.has("only-sessions-dir"),
 		leaveOut: leftOutOption(args),
+		archive: args.flags.has("no-archive") ? false : undefined,
 		engine: engineChoice(option(args, "engine"), io.env),
 		env: io.env,
 	};

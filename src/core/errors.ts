@@ -14,6 +14,8 @@ export type LookbackErrorCode =
 	| "path-outside-roots"
 	| "file-too-large"
 	| "entry-not-found"
+	| "file-exists"
+	| "restore-refused"
 	| "redaction-not-loaded"
 	| "io";
 

@@ -30,19 +30,25 @@ export { LookbackIndex, type OpenIndexOptions } from "./lookback.js";
 export {
 	AGENT_KINDS,
 	type AgentKind,
+	type ArchivedFile,
+	type ArchiveState,
 	BRANCH_STATES,
 	type BranchState,
 	branchStates,
 	branchThrough,
 	contextStart,
+	type Forgotten,
 	isAgentKind,
 	isTmpSessionFolder,
+	type KeepResult,
+	type KeptFacts,
 	memorySource,
 	type OmpMetadata,
 	pathToRoot,
 	ROLES,
 	type Role,
 	readOmpMetadata,
+	type SessionArchive,
 	type SessionFileInfo,
 	type SessionKind,
 	type SessionSource,
@@ -54,6 +60,8 @@ export {
 } from "./parse/index.js";
 // Queries and results
 export {
+	GONE_FILTERS,
+	type GoneFilter,
 	type InlineFilters,
 	type ParsedQuery,
 	parseQuery,
@@ -165,7 +173,7 @@ export {
 	type SnapshotStorage,
 	type SqlJsStatic,
 } from "./store/index.js";
-export type { SyncOptions, SyncProgress, SyncReport } from "./sync/index.js";
+export { fingerprint, type SyncOptions, type SyncProgress, type SyncReport } from "./sync/index.js";
 export { compactCount, flatten, formatUsd, isSessionPath, parseTimeFilter, shortTime } from "./text/index.js";
 // What the sessions used and cost
 export {

@@ -12,6 +12,8 @@ import {
 	type BrowseOptions,
 	browseSessions,
 	latestSummary,
+	type MatchOptions,
+	matchingSessions,
 	type ProjectCount,
 	projectCounts,
 	type ReadOptions,
@@ -52,7 +54,7 @@ import {
 	type Transactions,
 	transactions,
 } from "./store/index.js";
-import { type SyncOptions, type SyncReport, syncIndex } from "./sync/index.js";
+import { forgetFiles, type SyncOptions, type SyncReport, syncIndex } from "./sync/index.js";
 import { type Dashboard, type DashboardRequest, type UsageReport, type UsageRequest, usageDashboard, usageReport } from "./usage/index.js";
 
 export interface OpenIndexOptions {
@@ -180,6 +182,24 @@ export class LookbackIndex {
 
 	browse(options: BrowseOptions = {}): SessionSummary[] {
 		return this.reading((db) => browseSessions(db, options));
+	}
+
+	/** Every session a filter selects, with the sub-agents they spawned, no limit (what `forget` would remove). */
+	matching(options: MatchOptions): SessionSummary[] {
+		return this.reading((db) => matchingSessions(db, options));
+	}
+
+	/**
+	 * Remove the sessions of these files from the index for good; returns how many it held. The next sync
+	 * indexes them again unless the source's archive holds their tombstones (`FileArchive.forget`).
+	 */
+	async forget(paths: readonly string[]): Promise<number> {
+		if (isInPlace(this.storage) && this.storage.readOnly)
+			throw new LookbackError("read-only", `the index ${this.storage.describe()} is open read-only`);
+		await this.current();
+		const purged = await forgetFiles(this.db, this.tx, paths);
+		if (purged > 0 && !isInPlace(this.storage)) this.changed = true;
+		return purged;
 	}
 
 	/** The newest compaction or branch summary of a session, cut to `DEFAULTS.summaryChars`, or undefined. */

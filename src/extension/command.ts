@@ -7,7 +7,7 @@
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { discover, errorMessage, loadRedaction, type ToolHit } from "../core/index.js";
 import type { NodeIndex } from "../node/open.js";
-import { sessionFiles } from "../node/session-files.js";
+import { restoreIndexed } from "../node/restore.js";
 import { excerptText } from "./excerpt.js";
 import { runAction } from "./handoff.js";
 import { liveContextFilter } from "./live-context.js";
@@ -30,7 +30,7 @@ async function openOverlay(
 	const exclude = liveContextFilter(ctx.sessionManager);
 	const source = {
 		search: (line: string) => overlayResults(opened.index, line, exclude),
-		preview: (row: Parameters<typeof overlayPreview>[1]) => overlayPreview(opened.index, row),
+		preview: (row: Parameters<typeof overlayPreview>[1]) => overlayPreview(opened.index, row, opened.files),
 	};
 	const action = await ctx.ui.custom<OverlayAction | undefined>(
 		(tui, theme, _keybindings, done) => {
@@ -92,7 +92,7 @@ async function answerInText(pi: ExtensionAPI, query: string, ctx: ExtensionComma
 		ctx.ui.notify(status, "info");
 		return;
 	}
-	const reply = discover(opened.index, { query }, { sizeOf: sessionFiles.sizeOf, full: true });
+	const reply = discover(opened.index, { query }, { sizeOf: opened.files.sizeOf, full: true });
 	if (!ctx.hasUI || reply.results.length === 0) {
 		ctx.ui.notify(summaryLines({ ...reply, ...state }).join("\n") || `no session matches "${query}"`, "info");
 		return;
@@ -109,8 +109,14 @@ async function answerInText(pi: ExtensionAPI, query: string, ctx: ExtensionComma
 	]);
 	if (action?.startsWith("Resume") && hit.agent !== "pi" && hit.agent !== "omp")
 		ctx.ui.notify(`lookback: a ${hit.agent} session opens in ${hit.agent}: ${hit.resumeHint}`, "info");
-	else if (action?.startsWith("Resume")) await ctx.switchSession(hit.path);
-	else if (action) {
+	else if (action?.startsWith("Resume")) {
+		// A session whose file is gone is written back from lookback's archive first.
+		if (hit.source === "gone") {
+			restoreIndexed(opened, hit.path);
+			await hostIndex().settle();
+		}
+		await ctx.switchSession(hit.path);
+	} else if (action) {
 		await loadRedaction();
 		pi.sendMessage({ customType: "lookback", content: hitExcerpt(hit), display: true });
 	}

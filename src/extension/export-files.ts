@@ -8,7 +8,6 @@ import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { errorMessage, exportSession } from "../core/index.js";
-import { readFileRange } from "../node/file-range.js";
 import type { NodeIndex } from "../node/open.js";
 import type { OverlayRow } from "./overlay-results.js";
 
@@ -24,7 +23,7 @@ export async function exportFiles(opened: NodeIndex, row: OverlayRow, ctx: Exten
 		const written: string[] = [];
 		let secrets = 0;
 		for (const format of ["html", "md"] as const) {
-			const file = await exportSession(opened.index, row.path, { format, branch: "all", readRange: readFileRange });
+			const file = await exportSession(opened.index, row.path, { format, branch: "all", readRange: opened.files.readRange });
 			const path = join(dir, file.fileName);
 			writeFileSync(`${path}.${process.pid}.tmp`, file.content);
 			renameSync(`${path}.${process.pid}.tmp`, path);

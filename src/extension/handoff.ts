@@ -8,11 +8,12 @@
 import { copyToClipboard, type ExtensionCommandContext, type ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { errorMessage, loadRedaction, readWhole, redactText } from "../core/index.js";
 import type { NodeIndex } from "../node/open.js";
-import { sessionFiles } from "../node/session-files.js";
+import { restoreIndexed } from "../node/restore.js";
 import { excerptText } from "./excerpt.js";
 import { exportFiles } from "./export-files.js";
 import type { OverlayAction } from "./overlay.js";
 import { type OverlayRow, overlayPreview } from "./overlay-results.js";
+import { hostIndex } from "./shared-index.js";
 import { canSummarize, summarizeSession } from "./summarize.js";
 
 /** The custom message type a seeded session starts with. */
@@ -30,7 +31,7 @@ function insert(ctx: ExtensionContext, text: string): void {
 }
 
 function excerpt(opened: NodeIndex, row: OverlayRow): string {
-	const preview = overlayPreview(opened.index, row);
+	const preview = overlayPreview(opened.index, row, opened.files);
 	return excerptText(row, preview.messages, row.snippet);
 }
 
@@ -44,7 +45,7 @@ async function summary(opened: NodeIndex, row: OverlayRow, ctx: ExtensionContext
 	if (!canSummarize(ctx)) return offerExcerpt("This host gives extensions no model to call");
 	ctx.ui.setStatus("lookback", `summarizing "${row.title}" with ${ctx.model?.id ?? "the current model"}…`);
 	try {
-		const messages = readWhole(opened.index, row.path, { sizeOf: sessionFiles.sizeOf }).messages;
+		const messages = readWhole(opened.index, row.path, { sizeOf: opened.files.sizeOf }).messages;
 		const result = await summarizeSession(ctx, row.title, messages);
 		if (!result.ok) return offerExcerpt(`The model gave no summary: ${result.error}`);
 		return `${redactText(`Summary of an earlier session "${row.title}" (${row.project}; ${row.resumeHint}):`)}\n${result.text}`;
@@ -78,7 +79,12 @@ export async function runAction(opened: NodeIndex, action: OverlayAction, ctx: E
 			// Pi and omp read each other's files; another agent's session is resumed by that agent: its command is copied.
 			if (!opensInPi(row)) return copyResume(ctx, row, `a ${row.agent} session opens in ${row.agent}, not here`);
 			if (!control) return viaCommand(ctx, `/lookback --resume ${row.sessionId}`, `resume "${row.title}"`);
+			// A session whose file is gone is written back from the archive first.
+			if (row.goneAt && !(await restoreRow(opened, row, ctx))) return;
 			await control.switchSession(row.path);
+			return;
+		case "restore":
+			await restoreRow(opened, row, ctx);
 			return;
 		case "new-session": {
 			if (!control) return viaCommand(ctx, `/lookback --new-session ${row.sessionId}`, `start a new session from "${row.title}"`);
@@ -91,6 +97,27 @@ export async function runAction(opened: NodeIndex, action: OverlayAction, ctx: E
 			return copyResume(ctx, row);
 		case "export":
 			return exportFiles(opened, row, ctx);
+	}
+}
+
+/** Write a gone session's file back from the archive and say so; false (after saying why) when it cannot be. */
+async function restoreRow(opened: NodeIndex, row: OverlayRow, ctx: ExtensionContext): Promise<boolean> {
+	if (!row.goneAt) {
+		ctx.ui.notify(`lookback: "${row.title}" is not gone: its file is at ${row.path}`, "info");
+		return false;
+	}
+	try {
+		const reply = restoreIndexed(opened, row.path);
+		await hostIndex().settle();
+		const written = reply.files.filter((f) => f.outcome === "written").length;
+		ctx.ui.notify(
+			`lookback: restored "${row.title}" (${written} file${written === 1 ? "" : "s"}) to ${row.path}; ${reply.resumeHint.replace(/^lookback restore \S+ && /, "")} resumes it`,
+			"info",
+		);
+		return true;
+	} catch (e) {
+		ctx.ui.notify(`lookback: ${errorMessage(e)}`, "error");
+		return false;
 	}
 }
 

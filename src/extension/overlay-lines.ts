@@ -38,6 +38,7 @@ export function rowLines(row: OverlayRow, selected: boolean, theme: OverlayTheme
 		row.project,
 		shortTime(row.time),
 		row.branchState && row.branchState !== "active" ? row.branchState : "",
+		row.goneAt ? `gone ${shortTime(row.goneAt)} (Alt+R restores)` : "",
 	]
 		.filter(Boolean)
 		.join(" · ");

@@ -8,6 +8,7 @@ import {
 	discover,
 	errorMessage,
 	flatten,
+	type HostFiles,
 	hitContext,
 	type LookbackIndex,
 	readWhole,
@@ -15,7 +16,7 @@ import {
 	type ToolHit,
 	type ToolMessage,
 } from "../core/index.js";
-import { sessionFiles } from "../node/session-files.js";
+import { diskFiles } from "../node/session-files.js";
 
 /** One line of the result list: a hit, or a recent session (no entryId) when the query is empty. */
 export interface OverlayRow {
@@ -31,6 +32,8 @@ export interface OverlayRow {
 	resumeHint: string;
 	/** The agent that wrote it: Pi and omp open each other's sessions; another agent's is resumed by its own command. */
 	agent: AgentKind;
+	/** When its file was found gone (it is read from lookback's archive, and restored before it is resumed). */
+	goneAt?: string;
 	hit?: ToolHit;
 }
 
@@ -74,6 +77,7 @@ export function overlayResults(
 				snippet: flatten(s.preview, PREVIEW_CHARS),
 				resumeHint: s.resumeHint,
 				agent: s.agent,
+				...(s.source === "gone" ? { goneAt: s.goneAt } : {}),
 			}));
 			return { heading: "recent sessions", rows };
 		}
@@ -89,6 +93,7 @@ export function overlayResults(
 			entryId: hit.entryId,
 			resumeHint: hit.resumeHint,
 			agent: hit.agent,
+			...(hit.source === "gone" ? { goneAt: hit.goneAt } : {}),
 			hit,
 		}));
 		return {
@@ -103,13 +108,13 @@ export function overlayResults(
 }
 
 /** The messages around a hit, or a recent session's first and last messages. */
-export function overlayPreview(index: LookbackIndex, row: OverlayRow): OverlayPreview {
+export function overlayPreview(index: LookbackIndex, row: OverlayRow, files: HostFiles = diskFiles): OverlayPreview {
 	try {
 		if (row.entryId) {
-			const context = row.hit?.context ?? hitContext(index, { path: row.path, entryId: row.entryId }, { sizeOf: sessionFiles.sizeOf });
+			const context = row.hit?.context ?? hitContext(index, { path: row.path, entryId: row.entryId }, { sizeOf: files.sizeOf });
 			return { messages: context.window, focus: row.entryId, ...(context.error ? { error: context.error } : {}) };
 		}
-		return { messages: readWhole(index, row.path, { sizeOf: sessionFiles.sizeOf }).messages };
+		return { messages: readWhole(index, row.path, { sizeOf: files.sizeOf }).messages };
 	} catch (e) {
 		return { messages: [], error: errorMessage(e) };
 	}
@@ -128,5 +133,6 @@ export function sessionRow(index: LookbackIndex, ref: string): OverlayRow {
 		snippet: "",
 		resumeHint: s.resumeHint,
 		agent: s.agent,
+		...(s.source === "gone" ? { goneAt: s.goneAt } : {}),
 	};
 }

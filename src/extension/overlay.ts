@@ -8,7 +8,7 @@ import { type Component, type Focusable, Input, type KeyId, matchesKey, type TUI
 import { fit, type OverlayTheme, plain, previewLines, rowLines } from "./overlay-lines.js";
 import type { OverlayPreview, OverlayResults, OverlayRow } from "./overlay-results.js";
 
-export type OverlayActionKind = "excerpt" | "summary" | "resume" | "new-session" | "copy" | "export";
+export type OverlayActionKind = "excerpt" | "summary" | "resume" | "new-session" | "copy" | "export" | "restore";
 
 export interface OverlayAction {
 	kind: OverlayActionKind;
@@ -23,6 +23,8 @@ const ACTION_KEYS: { kind: OverlayActionKind; key: KeyId; label: string }[] = [
 	{ kind: "new-session", key: "ctrl+n", label: "^N new session from summary" },
 	{ kind: "copy", key: "alt+c", label: "Alt+C copy resume command" },
 	{ kind: "export", key: "alt+e", label: "Alt+E export" },
+	// Only for a session whose file is gone (its row says so).
+	{ kind: "restore", key: "alt+r", label: "" },
 ];
 
 export interface OverlaySource {
@@ -107,7 +109,14 @@ export class LookbackOverlay implements Component, Focusable {
 				),
 				width,
 			),
-			fit(ACTION_KEYS.map((a) => a.label).join(" · "), width),
+			fit(
+				ACTION_KEYS.map((a) =>
+					a.kind === "restore" ? (this.results.rows[this.selected]?.goneAt ? "Alt+R restore the file" : "") : a.label,
+				)
+					.filter(Boolean)
+					.join(" · "),
+				width,
+			),
 		];
 		return lines;
 	}

@@ -6,7 +6,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { DEFAULTS } from "../core/defaults.js";
 import { ROLES } from "../core/parse/roles.js";
 import { AGENT_KINDS } from "../core/parse/source.js";
-import { SCOPES } from "../core/query/session-filter.js";
+import { GONE_FILTERS, SCOPES } from "../core/query/session-filter.js";
 import { STORE_ACTIONS } from "./modes.js";
 
 /** A string enum as plain JSON Schema `{type: "string", enum}` (what pi-ai's StringEnum makes; Google's API rejects anyOf of literals). */
@@ -45,6 +45,12 @@ export const sessionSearchParams = Type.Object({
 	scope: Type.Optional(
 		StringEnum(SCOPES, {
 			description: `Sub-agent transcripts (omp, Claude Code, Codex, Gemini, OpenCode): "all" includes them, "top" leaves them out (default "${DEFAULTS.searchScope}" for a query, "${DEFAULTS.browseScope}" for browsing).`,
+		}),
+	),
+	gone: Type.Optional(
+		StringEnum(GONE_FILTERS, {
+			description:
+				'Sessions whose file the agent deleted (kept by lookback, marked source: "gone"; resumeHint restores them first): "only" those, "exclude" them (default: both).',
 		}),
 	),
 	detail: Type.Optional(

@@ -5,7 +5,6 @@ import {
 	browseReply,
 	DEFAULTS,
 	discover,
-	type HostFiles,
 	inSessionReply,
 	isSessionPath,
 	LookbackError,
@@ -26,7 +25,6 @@ import type { LocalIndex } from "../node/indexer-work.js";
 import { ompMetadata } from "../node/omp-files.js";
 import type { NodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
-import { sessionFiles } from "../node/session-files.js";
 import { type Mode, modeOf } from "./modes.js";
 import type { SessionSearchParams } from "./params.js";
 import { summaryLines } from "./summary-lines.js";
@@ -44,13 +42,11 @@ export interface ToolRun {
 	details: ToolDetails;
 }
 
-const files: HostFiles = sessionFiles;
-
 /** A session reference checked against the roots: a path must be a .jsonl inside them; an id not indexed may be an oversized file. */
 async function sessionRef(host: LocalIndex, ref: string): Promise<{ opened: NodeIndex; ref: string }> {
 	let opened = await host.open();
 	const path = isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : undefined;
-	const tooLarge = path ? oversizeError(path, files) : undefined;
+	const tooLarge = path ? oversizeError(path, opened.files) : undefined;
 	if (tooLarge) throw new LookbackError("file-too-large", tooLarge);
 	const target = path ?? ref;
 	try {
@@ -88,6 +84,7 @@ export async function runSessionSearch(
 		? await host.fresh()
 		: { opened: await host.open(), state: {} };
 	const index = opened.index;
+	const files = opened.files;
 	const request = {
 		query: params.query ?? "",
 		variants: params.queryVariants,
@@ -98,6 +95,7 @@ export async function runSessionSearch(
 		agent: params.agent,
 		limit: params.limit,
 		scope: params.scope,
+		gone: params.gone,
 		exclude,
 	};
 	let reply: Reply & Pick<ToolReply, "summaryMayBeStale">;
@@ -161,6 +159,7 @@ export async function runSessionSearch(
 				until: params.until,
 				agent: params.agent,
 				scope: params.scope,
+				gone: params.gone,
 			});
 			break;
 	}

@@ -10,6 +10,7 @@ interface HitLine {
 	time?: string;
 	hits?: number;
 	branchState?: BranchState;
+	goneAt?: string;
 	snippet: string;
 	/** What a listed session cost, where known. */
 	usage?: SessionCost;
@@ -25,6 +26,7 @@ function hitLines(hits: HitLine[]): string[] {
 			shortTime(h.time),
 			h.hits ? `${h.hits} hits` : "",
 			h.branchState && h.branchState !== "active" ? h.branchState : "",
+			h.goneAt ? `gone ${shortTime(h.goneAt)}` : "",
 			h.usage?.costUsd !== undefined ? `${formatUsd(h.usage.costUsd)}${h.usage.estimated ? " (estimated)" : ""}` : "",
 		].filter(Boolean);
 		return [`${i + 1}. ${h.title} · ${facts.join(" · ")}`, `   ${h.snippet.slice(0, LINE_CHARS)}`];
@@ -40,6 +42,7 @@ function foundSessions(reply: Reply): { lines: HitLine[]; total: number; notice?
 			time: h.time,
 			hits: h.hits,
 			branchState: h.branchState,
+			goneAt: h.goneAt,
 			snippet: h.snippet,
 			usage: h.usage,
 		}));
@@ -54,6 +57,7 @@ function foundSessions(reply: Reply): { lines: HitLine[]; total: number; notice?
 					title: s.name ?? s.sessionId,
 					project: s.project,
 					time: s.modified,
+					goneAt: s.goneAt,
 					snippet: "",
 					usage: s.usage,
 				})),

@@ -10,6 +10,7 @@ import {
 	browseReply,
 	DEFAULTS,
 	discover,
+	type GoneFilter,
 	inSessionReply,
 	isSessionPath,
 	LookbackError,
@@ -24,7 +25,6 @@ import {
 import type { HostIndex } from "../node/host-index.js";
 import type { NodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
-import { sessionFiles } from "../node/session-files.js";
 import { callingSessions, leftOutNote } from "./calling-session.js";
 import type { Arguments } from "./schema.js";
 import type { ToolName } from "./tool-specs.js";
@@ -60,6 +60,7 @@ function filters(args: Arguments) {
 		since: str(args, "since"),
 		until: str(args, "until"),
 		scope: str(args, "scope") as Scope | undefined,
+		gone: str(args, "gone") as GoneFilter | undefined,
 	};
 }
 
@@ -81,7 +82,7 @@ async function searchSessions(ctx: ToolContext, args: Arguments): Promise<object
 			limit: int(args, "limit"),
 			exclude: calling?.paths.size ? (hit) => calling.paths.has(hit.sessionPath) : undefined,
 		},
-		{ ...sessionFiles, full: args.detail === "full" },
+		{ ...opened.files, full: args.detail === "full" },
 	);
 	// A query that could not be run at all (only operators, say) is the caller's to fix, not an empty answer.
 	if (reply.error) throw new LookbackError("bad-query", reply.error.replace(/^lookback: /, ""));
@@ -92,7 +93,7 @@ async function searchSessions(ctx: ToolContext, args: Arguments): Promise<object
 async function sessionRef(ctx: ToolContext, ref: string): Promise<{ opened: NodeIndex; ref: string }> {
 	let opened = await ctx.index.open();
 	const path = isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : undefined;
-	const tooLarge = path ? oversizeError(path, sessionFiles) : undefined;
+	const tooLarge = path ? oversizeError(path, opened.files) : undefined;
 	if (tooLarge) throw new LookbackError("file-too-large", tooLarge);
 	const target = path ?? ref;
 	try {
@@ -138,7 +139,7 @@ async function searchInSession(ctx: ToolContext, sessionId: string, args: Argume
 			limit: int(args, "limit"),
 			role: str(args, "role") as Role | undefined,
 		},
-		sessionFiles,
+		opened.files,
 	);
 	if (reply.error) throw new LookbackError("bad-query", reply.error.replace(/^lookback: /, ""));
 	return reply;
@@ -154,10 +155,10 @@ async function readSession(ctx: ToolContext, args: Arguments): Promise<object> {
 	const { opened, ref } = await sessionRef(ctx, str(args, "sessionId") ?? "");
 	const branchTip = str(args, "branchTip");
 	if (around !== undefined)
-		return scroll(opened.index, ref, { aroundMessageId: around, window: int(args, "window"), branchTip, ...sessionFiles });
+		return scroll(opened.index, ref, { aroundMessageId: around, window: int(args, "window"), branchTip, ...opened.files });
 	if (offset !== undefined || pageLimit !== undefined)
-		return readPage(opened.index, ref, { offset, limit: pageLimit, branchTip, ...sessionFiles });
-	return readWhole(opened.index, ref, { branchTip, ...sessionFiles });
+		return readPage(opened.index, ref, { offset, limit: pageLimit, branchTip, ...opened.files });
+	return readWhole(opened.index, ref, { branchTip, ...opened.files });
 }
 
 async function listSessions(ctx: ToolContext, args: Arguments): Promise<object> {

@@ -1,6 +1,6 @@
 /** What `tools/list` says: each tool's name, description and input schema, written for the model that calls it. */
 
-import { AGENT_KINDS, BRANCH_STATES, DEFAULTS, ROLES, SCOPES, thousands } from "../core/index.js";
+import { AGENT_KINDS, BRANCH_STATES, DEFAULTS, GONE_FILTERS, ROLES, SCOPES, thousands } from "../core/index.js";
 import type { ObjectSchema, PropertySchema } from "./schema.js";
 
 export type ToolName = "search_sessions" | "read_session" | "list_sessions" | "index_status";
@@ -26,6 +26,12 @@ const FILTERS: Record<string, PropertySchema> = {
 		type: "string",
 		enum: SCOPES,
 		description: `Sub-agent transcripts: "all" includes them, "top" leaves them out (default "${DEFAULTS.searchScope}" for a search, "${DEFAULTS.browseScope}" for a list).`,
+	},
+	gone: {
+		type: "string",
+		enum: GONE_FILTERS,
+		description:
+			'Sessions whose file the agent deleted, kept by lookback (source: "gone"; their resumeHint restores the file first): "only" those, "exclude" them (default: both).',
 	},
 	includeCallingSession: {
 		type: "boolean",

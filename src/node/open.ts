@@ -1,11 +1,21 @@
 /** One call that opens the index of a Pi install on Node: engine, index file, session roots. */
 
-import { join, resolve } from "node:path";
-import { AGENT_KINDS, type AgentKind, isAgentKind, LookbackError, LookbackIndex, type SessionSource } from "../core/index.js";
+import { dirname, join, resolve } from "node:path";
+import {
+	AGENT_KINDS,
+	type AgentKind,
+	type HostFiles,
+	isAgentKind,
+	LookbackError,
+	LookbackIndex,
+	type SessionSource,
+} from "../core/index.js";
+import { FileArchive } from "./archive-store.js";
 import { chooseEngine, type EngineChoice, engineChoice } from "./engine-choice.js";
 import { fileSource, type SessionRoot } from "./file-source.js";
 import { fileStorage } from "./file-storage.js";
 import { claudeConfigDir, codexHome, customSessionDir, defaultIndexPath, type Env, geminiDir, ompAgentDir, piAgentDir } from "./paths.js";
+import { sessionFilesOf } from "./session-files.js";
 
 export interface NodeIndexOptions {
 	/** Index file (default `<agentDir>/lookback/index.db`). */
@@ -22,6 +32,11 @@ export interface NodeIndexOptions {
 	leaveOut?: AgentKind[];
 	/** Which SQLite runs the index (default: `LOOKBACK_ENGINE`, else auto). */
 	engine?: EngineChoice;
+	/**
+	 * The archive's folder, or false for none (`--no-archive`); default `LOOKBACK_ARCHIVE` (a folder, or "off"),
+	 * else `archive/` beside the index.
+	 */
+	archive?: string | false;
 	env?: Env;
 }
 
@@ -32,6 +47,26 @@ export interface NodeIndex {
 	roots: SessionRoot[];
 	/** omp's agent dir (its history.db and agent.db hold titles and summaries), unless only given dirs are indexed. */
 	ompAgentDir?: string;
+	/** lookback's copies of the session files (also `source.archive`); `keeping` false when turned off. */
+	archive: FileArchive;
+	/** Session files as the replies read them: from disk, or from the archive once gone. */
+	files: HostFiles;
+}
+
+const OFF = new Set(["off", "0", "false", "no", "none"]);
+
+/**
+ * The archive: its folder given, or `LOOKBACK_ARCHIVE`, or `archive/` beside the index. Turned off (false, or
+ * `LOOKBACK_ARCHIVE=off`) it keeps no copies and the sessions whose files go are purged, but its folder still
+ * holds the sessions forgotten, and restore still reads the copies it holds.
+ */
+function archiveOf(indexPath: string, given: string | false | undefined, env: Env = process.env): FileArchive {
+	const beside = join(dirname(resolve(indexPath)), "archive");
+	if (given === false) return new FileArchive(beside, { keeping: false });
+	if (given) return new FileArchive(resolve(given));
+	const setting = env.LOOKBACK_ARCHIVE?.trim();
+	if (setting && OFF.has(setting.toLowerCase())) return new FileArchive(beside, { keeping: false });
+	return new FileArchive(setting ? resolve(setting) : beside);
 }
 
 /** The session roots of a Pi install. */
@@ -77,11 +112,14 @@ export async function openNodeIndex(options: NodeIndexOptions = {}): Promise<Nod
 	const leaveOut = leftOutAgents(options.leaveOut, env);
 	const sql = await chooseEngine(options.engine ?? engineChoice(undefined, env));
 	const index = await LookbackIndex.open({ sql, storage: fileStorage(indexPath) });
+	const archive = archiveOf(indexPath, options.archive, env);
 	return {
 		index,
-		source: fileSource(roots, leaveOut),
+		source: { ...fileSource(roots, leaveOut), archive },
 		indexPath,
 		roots,
 		ompAgentDir: options.onlySessionsDirs ? undefined : (options.ompAgentDir ?? ompAgentDir(env)),
+		archive,
+		files: sessionFilesOf(archive),
 	};
 }

@@ -2,7 +2,7 @@
 
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { LookbackError } from "../core/errors.js";
 
 export type Env = Record<string, string | undefined>;
@@ -70,6 +70,19 @@ export function customSessionDir(agentDir: string, env: Env = process.env): stri
 	return undefined;
 }
 
+/** A path whose file does not exist, with the links of its deepest existing folder resolved. */
+function realAncestor(path: string): string {
+	const rest: string[] = [basename(path)];
+	for (let dir = dirname(path); ; dir = dirname(dir)) {
+		try {
+			return join(realpathSync(dir), ...rest);
+		} catch {
+			if (dirname(dir) === dir) return path;
+			rest.unshift(basename(dir));
+		}
+	}
+}
+
 function inside(child: string, parent: string): boolean {
 	const rel = relative(parent, child);
 	return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) && !rel.split(sep).includes("..");
@@ -77,7 +90,7 @@ function inside(child: string, parent: string): boolean {
 
 /**
  * The real path of a session file named by the user, refused unless it is a `.jsonl` (`.jsonl.gz`) inside one of the
- * roots after symlinks are resolved. @throws LookbackError("path-outside-roots").
+ * roots after symlinks are resolved; a file that is gone, by the path as given. @throws LookbackError("path-outside-roots").
  */
 export function sessionPathInRoots(path: string, roots: string[]): string {
 	const refuse = (why: string) => new LookbackError("path-outside-roots", `refusing "${path}": ${why}`);
@@ -89,14 +102,16 @@ export function sessionPathInRoots(path: string, roots: string[]): string {
 	try {
 		real = realpathSync(resolve(path));
 	} catch {
-		throw refuse("no such file");
+		// A session whose file is gone is still named by its path (read from lookback's archive), its folders' links resolved.
+		if (/[\x00-\x1f]/.test(path)) throw refuse("no such file");
+		real = realAncestor(resolve(path));
 	}
 	for (const root of roots) {
 		let realRoot: string;
 		try {
 			realRoot = realpathSync(root);
 		} catch {
-			continue;
+			realRoot = resolve(root); // a folder removed with its sessions: they may be gone, not forgotten
 		}
 		if (inside(real, realRoot)) return real;
 	}

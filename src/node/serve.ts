@@ -1,7 +1,7 @@
 /**
  * `lookback serve`: the viewer page, its scripts, the engine's wasm and the index file, on 127.0.0.1 only.
  * A fixed table of routes (no path ever reaches the filesystem but a session file inside the agents' folders,
- * read by range for an export), GET and HEAD only, a Host check against DNS rebinding, and nothing is ever
+ * read by range for an export, or a gone one's copy in lookback's archive), GET and HEAD only, a Host check against DNS rebinding, and nothing is ever
  * written beside the index. The page reads a read-optimised copy of the
  * index (read-snapshot.ts) by HTTP ranges, so a query transfers a small part of a large file.
  */
@@ -28,6 +28,11 @@ export interface ServeOptions {
 	 * messages whole), or undefined to refuse it. Without it, the route answers 404.
 	 */
 	sessionFile?: (path: string) => string | undefined;
+	/**
+	 * Session files the agents removed, read from lookback's archive (its copy's size and bytes [start, end)):
+	 * `/session-file` answers for a gone session's path from here when no file is there any more.
+	 */
+	archived?: { sizeOf(path: string): number | undefined; readSync(path: string, start: number, end: number): Uint8Array | undefined };
 }
 
 export interface Serving {
@@ -101,12 +106,17 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 		if (!file) return reply(404, "not found");
 		const isIndex = path === "/index.db";
 		let size: number;
+		/** A gone session's copy in the archive, read in place of its file. */
+		let copy: ServeOptions["archived"];
 		try {
 			if (isIndex) await snapshot.refresh();
 			size = statSync(file).size;
 		} catch (error) {
 			if (error instanceof LookbackError) return reply(503, error.message);
-			return reply(404, isIndex ? "no index yet: run lookback index" : "not found");
+			const copied = path === "/session-file" ? options.archived?.sizeOf(file) : undefined;
+			if (copied === undefined) return reply(404, isIndex ? "no index yet: run lookback index" : "not found");
+			size = copied;
+			copy = options.archived;
 		}
 		const headers: Record<string, string> = {
 			"content-type": TYPES[file.slice(file.lastIndexOf("."))] ?? "application/octet-stream",
@@ -137,6 +147,7 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 			res.writeHead(200, headers);
 		}
 		if (req.method === "HEAD") return res.end();
+		if (copy) return res.end(copy.readSync(file, range ? range.start : 0, range ? range.end + 1 : size));
 		createReadStream(file, range ? { start: range.start, end: range.end } : {}).pipe(res);
 	};
 

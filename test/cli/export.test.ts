@@ -1,11 +1,11 @@
 /** `lookback export`: formats, branches, --out, --no-redact and the errors, run in-process on the sample sessions. */
 
-import { cpSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/main.js";
 import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
-import { assistantMessage, newSession, userMessage } from "../pi-sessions.js";
+import { assistantMessage, newSession, toolResult, userMessage } from "../pi-sessions.js";
 import { PLANTED } from "../secrets.js";
 
 function agentDir(): string {
@@ -68,6 +68,40 @@ describe("lookback export", () => {
 		for (const p of PLANTED) expect(plain.stdout, p.kind).toContain(p.secret);
 		const out = join(tempDir("out"), "keys.md");
 		expect((await cli(["export", id, "--out", out, "--agent-dir", dir])).stderr).toMatch(/\(2 messages; \d+ secrets redacted\)/);
+	});
+
+	it("exports a gone session from lookback's archive: its long messages whole, redacted by default", async () => {
+		const dir = agentDir();
+		const sm = newSession(join(dir, "sessions"), "/home/dev/gone-export");
+		sm.appendMessage(userMessage("print the deploy log"));
+		sm.appendMessage(assistantMessage("", [{ name: "bash", arguments: { command: "cat deploy.log" } }]));
+		// Longer than the index keeps of a tool result (head and tail): the middle, with its keys, only the file holds.
+		const middle = `${PLANTED.map((p) => p.text).join("\n")}\nthe middle holds QUINCE-MIDDLE-31`;
+		sm.appendMessage(toolResult("bash", `${"a".repeat(4_000)}\n${middle}\n${"z".repeat(4_000)}`));
+		const id = sm.getSessionId();
+		const path = sm.getSessionFile()!;
+		expect((await cli(["index", "--agent-dir", dir])).code).toBe(0);
+		const live = JSON.parse((await cli(["export", id, "--format", "json", "--no-redact", "--agent-dir", dir])).stdout);
+		rmSync(path);
+		expect((await cli(["index", "--agent-dir", dir])).stdout).toMatch(/1 gone \(kept in the archive\)/);
+
+		for (const format of ["md", "json"]) {
+			const r = await cli(["export", id, "--format", format, "--agent-dir", dir]);
+			expect(r.code, r.stderr).toBe(0);
+			expect(r.stdout).toContain("QUINCE-MIDDLE-31");
+			for (const p of PLANTED) expect(r.stdout, `${format} ${p.kind}`).not.toContain(p.secret);
+			expect(r.stdout).toContain("[REDACTED:");
+		}
+		const json = JSON.parse((await cli(["export", id, "--format", "json", "--agent-dir", dir])).stdout);
+		expect(json.session).toMatchObject({ sessionId: id, source: "gone", resumeHint: `lookback restore ${id} && pi --session ${id}` });
+		expect(json.session.goneAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+		expect(JSON.stringify(json)).not.toContain('"textCut"');
+		const md = (await cli(["export", id, "--agent-dir", dir])).stdout;
+		expect(md).toMatch(/- \*\*gone:\*\* its file was removed \d{4}-\d\d-\d\d \d\d:\d\d UTC; read from lookback's archive/);
+		// --no-redact: the very bytes of the session as it was, read back from the archive's copy.
+		const plain = JSON.parse((await cli(["export", id, "--format", "json", "--no-redact", "--agent-dir", dir])).stdout);
+		expect(plain.branches).toEqual(live.branches);
+		for (const p of PLANTED) expect(JSON.stringify(plain), p.kind).toContain(JSON.stringify(p.secret).slice(1, -1));
 	});
 
 	it("refuses a bad format, branch or session with a clear error and exit code", async () => {

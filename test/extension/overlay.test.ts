@@ -1,10 +1,13 @@
 /** The overlay component over a real index: what it lists and previews, and that no line is wider than the terminal. */
+import { cpSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { visibleWidth } from "@mariozechner/pi-tui";
 import { describe, expect, it } from "vitest";
+import { runAction } from "../../src/extension/handoff.js";
 import { LookbackOverlay, type OverlayAction } from "../../src/extension/overlay.js";
 import { overlayPreview, overlayResults } from "../../src/extension/overlay-results.js";
-import { indexOf, SAMPLE, tempDir } from "../helpers.js";
+import { openNodeIndex } from "../../src/node/open.js";
+import { FIXTURES, indexOf, SAMPLE, tempDir } from "../helpers.js";
 import { assistantMessage, newSession, toolResult, userMessage } from "../pi-sessions.js";
 
 const theme = { fg: (_c: string, t: string) => `\x1b[36m${t}\x1b[39m`, bold: (t: string) => `\x1b[1m${t}\x1b[22m` };
@@ -54,5 +57,38 @@ describe("the search overlay", () => {
 				expect(plainText(lines)).not.toContain("\t");
 			}
 		}
+	});
+});
+
+describe("a gone session in the overlay", () => {
+	it("is marked gone, offers Alt+R, and Alt+R writes its file back from the archive", async () => {
+		const agentDir = join(tempDir("overlay-gone"), "agent");
+		cpSync(FIXTURES, join(agentDir, "sessions"), { recursive: true });
+		const opened = await openNodeIndex({ agentDir, env: { HOME: join(agentDir, "no-home") } });
+		await opened.index.sync(opened.source);
+		const path = opened.index.session(SAMPLE.branched).path;
+		const bytes = readFileSync(path);
+		rmSync(path);
+		await opened.index.sync(opened.source);
+		const closed: (OverlayAction | undefined)[] = [];
+		const source = {
+			search: (line: string) => overlayResults(opened.index, line),
+			preview: (row: Parameters<typeof overlayPreview>[1]) => overlayPreview(opened.index, row),
+		};
+		const tui = { terminal: { rows: 30 }, requestRender: () => undefined };
+		const overlay = new LookbackOverlay(tui as never, theme, source, (a) => closed.push(a), "RabbitMQ quorum");
+		const screen = plainText(overlay.render(160));
+		expect(screen).toMatch(/› Order queue: dead-letter handling · webshop · .* · abandoned · gone .* \(Alt\+R restores\)/);
+		expect(screen).toContain("Alt+R restore the file");
+		expect(screen).toMatch(/▶ user .*abandoned\n {2}Let's explore \(b\) first: migrate the queue to RabbitMQ/);
+		overlay.handleInput("\x1br");
+		expect(closed[0]).toMatchObject({ kind: "restore", row: { sessionId: SAMPLE.branched, path } });
+		const notes: string[] = [];
+		const ctx = { ui: { notify: (text: string) => notes.push(text) } };
+		await runAction(opened, closed[0]!, ctx as never);
+		expect(readFileSync(path).equals(bytes)).toBe(true);
+		expect(notes[0]).toMatch(/^lookback: restored "Order queue: dead-letter handling" \(1 file\)/);
+		const after = new LookbackOverlay(tui as never, theme, source, () => undefined, "RabbitMQ quorum");
+		expect(plainText(after.render(160))).not.toContain("gone");
 	});
 });

@@ -12,9 +12,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { runAction } from "../../src/extension/handoff.js";
 import { overlayResults } from "../../src/extension/overlay-results.js";
 import { runSessionSearch } from "../../src/extension/run-tool.js";
-import type { LocalIndex } from "../../src/node/indexer-work.js";
 import { openNodeIndex } from "../../src/node/open.js";
-import { tempDir } from "../helpers.js";
+import { settledIndex, tempDir } from "../helpers.js";
 import { assistantMessage, newSession, toolResult, userMessage } from "../pi-sessions.js";
 import { PLANTED } from "../secrets.js";
 
@@ -30,12 +29,7 @@ async function agent() {
 	const opened = await openNodeIndex({ agentDir, env: { HOME: join(agentDir, "home") } });
 	await opened.index.sync(opened.source);
 	// The tool's calls as its indexer process answers them, over this index (synced above).
-	const local: LocalIndex = {
-		open: async () => opened,
-		fresh: async () => ({ opened, state: {} }),
-		oversizedFiles: () => [],
-		indexing: false,
-	};
+	const local = settledIndex(opened);
 	return { agentDir, opened, local, id: sm.getSessionId() };
 }
 

@@ -105,6 +105,7 @@ function App() {
 		agent: view.agent || undefined,
 		since: view.since || undefined,
 		until: view.until || undefined,
+		gone: view.gone || undefined,
 	};
 	/** What the list should show now: the query as typed and its filters. */
 	const listKey = JSON.stringify([view.q, filters, view.role, view.branch]);
@@ -147,7 +148,7 @@ function App() {
 			current = false;
 			clearTimeout(timer);
 		};
-	}, [info, dashboard, view.q, view.project, view.agent, view.role, view.since, view.until, view.branch]);
+	}, [info, dashboard, view.q, view.project, view.agent, view.role, view.since, view.until, view.branch, view.gone]);
 
 	useEffect(() => {
 		if (!info || !view.session) return setSession(undefined);
@@ -203,7 +204,7 @@ function App() {
 					href={location.pathname}
 					onClick={(e) => {
 						e.preventDefault();
-						go({ q: "", project: "", agent: "", role: "", since: "", until: "", branch: "", session: "", entry: "", view: "" });
+						go({ q: "", project: "", agent: "", role: "", since: "", until: "", branch: "", gone: "", session: "", entry: "", view: "" });
 					}}
 				>
 					lookback

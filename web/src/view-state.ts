@@ -1,6 +1,6 @@
 /** What the page shows, as named by its URL: reloading or sharing the URL shows the same view. */
 
-import { AGENT_KINDS, type AgentKind, type BranchState, type Role } from "../../src/core/index.js";
+import { AGENT_KINDS, type AgentKind, type BranchState, GONE_FILTERS, type GoneFilter, type Role } from "../../src/core/index.js";
 
 export interface ViewState {
 	q: string;
@@ -11,6 +11,8 @@ export interface ViewState {
 	until: string;
 	/** Only hits in this branch state: active (in context), compacted, abandoned. */
 	branch: "" | BranchState;
+	/** Sessions whose file is gone (kept in lookback's archive): only those, or none. */
+	gone: "" | GoneFilter;
 	/** The session open in the reader, and the entry to show in it. */
 	session: string;
 	entry: string;
@@ -20,7 +22,7 @@ export interface ViewState {
 	metric: "" | "tokens";
 }
 
-const KEYS = ["q", "project", "agent", "role", "since", "until", "branch", "session", "entry", "view", "stack", "metric"] as const;
+const KEYS = ["q", "project", "agent", "role", "since", "until", "branch", "gone", "session", "entry", "view", "stack", "metric"] as const;
 
 export function readViewState(search: string): ViewState {
 	const params = new URLSearchParams(search);
@@ -28,6 +30,7 @@ export function readViewState(search: string): ViewState {
 	if (state.agent !== "" && !(AGENT_KINDS as readonly string[]).includes(state.agent)) state.agent = "";
 	if (!["", "user", "assistant", "tool", "summary", "meta"].includes(state.role)) state.role = "";
 	if (!["", "active", "compacted", "abandoned"].includes(state.branch)) state.branch = "";
+	if (state.gone !== "" && !(GONE_FILTERS as readonly string[]).includes(state.gone)) state.gone = "";
 	if (state.view !== "usage") state.view = "";
 	if (state.stack !== "agent") state.stack = "";
 	if (state.metric !== "tokens") state.metric = "";

@@ -83,6 +83,10 @@ export interface ExportDocument {
 		resumeHint: string;
 		parentSessionId?: string;
 		spawnedBySessionId?: string;
+		/** "gone": its agent removed the file; the export was read from lookback's archive. */
+		source?: "gone";
+		/** When a sync found the file gone. */
+		goneAt?: string;
 	};
 	subagents: { name: string; sessionId: string; entryId?: string }[];
 	forks: { name: string; sessionId: string }[];
@@ -205,6 +209,7 @@ export async function exportDocument(tree: SessionTree, options: DocumentOptions
 			resumeHint: clean(s.resumeHint),
 			...(s.parentSessionId ? { parentSessionId: s.parentSessionId } : {}),
 			...(s.spawnedBySessionId ? { spawnedBySessionId: s.spawnedBySessionId } : {}),
+			...(s.source ? { source: s.source, ...(s.goneAt ? { goneAt: s.goneAt } : {}) } : {}),
 		},
 		subagents: tree.structure.subagents.map((a) => ({
 			name: a.name,

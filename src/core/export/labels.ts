@@ -70,6 +70,7 @@ export function facts(doc: ExportDocument): [string, string][] {
 		["session", s.sessionId],
 		["forked from", s.parentSessionId],
 		["sub-agent of", s.spawnedBySessionId],
+		["gone", s.source === "gone" ? `its file was removed${s.goneAt ? ` ${when(s.goneAt)}` : ""}; read from lookback's archive` : undefined],
 	];
 	return rows.filter((r): r is [string, string] => Boolean(r[1]));
 }

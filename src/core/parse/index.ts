@@ -1,5 +1,13 @@
 /** Session files → entries: where files come from, the lenient JSONL reader, Pi's and omp's formats, branches, and an entry's searchable text. */
 
+export type {
+	ArchivedFile,
+	ArchiveState,
+	Forgotten,
+	KeepResult,
+	KeptFacts,
+	SessionArchive,
+} from "./archive.js";
 export { BRANCH_STATES, type BranchState, branchStates, branchThrough, contextStart, pathToRoot, type TreeNode } from "./branch.js";
 export { ROLES, type Role } from "./entry-text.js";
 export { type OmpMetadata, readOmpMetadata } from "./omp-metadata.js";

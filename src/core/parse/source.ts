@@ -1,5 +1,7 @@
 /** Where session files come from: a small interface the filesystem (src/node) and memory implement. */
 
+import type { SessionArchive } from "./archive.js";
+
 /** A session file as found by a walk. */
 export interface SessionFileInfo {
 	path: string;
@@ -39,6 +41,7 @@ export interface SkippedFile {
 export type SyncWarning =
 	| { kind: "incomplete-walk"; roots: string[]; message: string }
 	| { kind: "sync-failed"; error: string }
+	| { kind: "archive-failed"; error: string }
 	| { kind: "index-rebuilt"; reason: string; setAside?: string }
 	| { kind: "index-near-ceiling"; indexBytes: number; limitBytes: number; message: string };
 
@@ -67,6 +70,8 @@ export interface SessionSource {
 	readBeside?(root: string, relative: string, max: number): Promise<Uint8Array | undefined>;
 	/** Agents the person left out: a sync forgets what the index holds of them. */
 	leftOut?(): readonly AgentKind[];
+	/** lookback's own copies of these files: kept as they are indexed, read back once a file is gone. */
+	archive?: SessionArchive;
 }
 
 /** Session folders of temporary working directories are skipped, by their encoded name (Pi: `--tmp-…`, omp: `-tmp-…`). */

@@ -2,4 +2,4 @@
 
 export { type InlineFilters, type SplitQuery, splitInlineFilters } from "./inline-filters.js";
 export { type ParsedQuery, parseQuery, type QueryNode } from "./parser.js";
-export { SCOPES, type Scope, type SessionFilter } from "./session-filter.js";
+export { GONE_FILTERS, type GoneFilter, SCOPES, type Scope, type SessionFilter } from "./session-filter.js";

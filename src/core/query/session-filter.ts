@@ -1,5 +1,5 @@
 /**
- * Which sessions a search, a browse or an omp-store action covers: one filter (project, agent, scope, time),
+ * Which sessions a search, a browse or an omp-store action covers: one filter (project, agent, scope, time, gone),
  * compiled to SQL here and nowhere else.
  */
 
@@ -10,6 +10,10 @@ import { timeBound } from "../text/time.js";
 /** "all" includes omp sub-agent transcripts, "top" leaves them out. */
 export const SCOPES = ["top", "all"] as const;
 export type Scope = (typeof SCOPES)[number];
+
+/** Sessions whose file the agent removed (read from lookback's archive): "only" those, or "exclude" them; both by default. */
+export const GONE_FILTERS = ["only", "exclude"] as const;
+export type GoneFilter = (typeof GONE_FILTERS)[number];
 
 export interface SessionFilter {
 	/** Substring of the session's cwd or name (case-insensitive for ASCII). */
@@ -22,6 +26,8 @@ export interface SessionFilter {
 	since?: string | number;
 	/** Before this time (a plain date includes that day). */
 	until?: string | number;
+	/** Only the sessions whose file is gone, or none of them (default: both). */
+	gone?: GoneFilter;
 	/** Clock for relative times (tests). */
 	now?: number;
 }
@@ -61,6 +67,8 @@ export function filterSql(filter: SessionFilter, target: FilterTarget): FilterSq
 		where.push(`${s}agent = ?`);
 		params.push(filter.agent);
 	}
+	if (filter.gone === "only") where.push(`${s}gone_at IS NOT NULL`);
+	else if (filter.gone === "exclude") where.push(`${s}gone_at IS NULL`);
 	if (filter.project) {
 		where.push(`(${s}cwd LIKE ? ESCAPE '\\' OR ${s}name LIKE ? ESCAPE '\\')`);
 		params.push(containsPattern(filter.project), containsPattern(filter.project));
@@ -70,6 +78,6 @@ export function filterSql(filter: SessionFilter, target: FilterTarget): FilterSq
 
 /** The filter's own fields of a larger request (a store action passes its filter on to browse). */
 export function sessionFilterOf(request: SessionFilter): SessionFilter {
-	const { project, agent, scope, since, until, now } = request;
-	return { project, agent, scope, since, until, now };
+	const { project, agent, scope, since, until, gone, now } = request;
+	return { project, agent, scope, since, until, gone, now };
 }

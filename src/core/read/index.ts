@@ -10,6 +10,8 @@ export {
 	type BrowseOptions,
 	browseSessions,
 	latestSummary,
+	type MatchOptions,
+	matchingSessions,
 	type ReadOptions,
 	readSession,
 	resolveSession,

@@ -8,7 +8,7 @@ import { projectName, resumeHint } from "./project.js";
 
 /** Columns of `sessions` read for display. */
 export const SESSION_COLUMNS =
-	"id, path, session_id, cwd, name, started, modified, parent_path, parent_id, first_prompt, message_count, entry_count, size, problem, agent, kind, spawned_by";
+	"id, path, session_id, cwd, name, started, modified, parent_path, parent_id, first_prompt, message_count, entry_count, size, problem, agent, kind, spawned_by, gone_at";
 
 export interface SessionRow {
 	id: number;
@@ -28,6 +28,7 @@ export interface SessionRow {
 	agent: AgentKind;
 	kind: SessionKind;
 	spawned_by: string | null;
+	gone_at: number | null;
 }
 
 /** What a result, a browse line or a read header says about a session. Field names are the stable JSON shape. */
@@ -53,7 +54,12 @@ export interface SessionSummary {
 	spawnedBySessionId?: string;
 	/** The tool call or result in the spawning session that names this sub-agent, where the files say. */
 	spawnedByEntryId?: string;
+	/** The command that resumes it; for a gone session, `lookback restore <id> && ` first. */
 	resumeHint: string;
+	/** "gone": the agent removed the file, and the session is read from lookback's archive (`lookback restore` writes it back). */
+	source?: "gone";
+	/** When a sync found the file gone (ISO). */
+	goneAt?: string;
 	/** What the session used (tokens, and its cost where its files say or its tokens could be priced), in a list. */
 	usage?: SessionCost;
 }
@@ -70,6 +76,10 @@ function spawnerId(row: SessionRow): string | undefined {
 export function sessionSummary(row: SessionRow): SessionSummary {
 	const sessionId = row.session_id ?? "";
 	const spawnedBySessionId = spawnerId(row);
+	const resumed = row.kind === "subagent" ? (spawnedBySessionId ?? sessionId) : sessionId;
+	const hint = resumeHint(resumed, row.agent, row.cwd);
+	// A gone session is written back first (its sub-agent's, by its session's id).
+	const gone = row.gone_at !== null && row.gone_at !== undefined;
 	return {
 		sessionId,
 		path: row.path,
@@ -85,6 +95,7 @@ export function sessionSummary(row: SessionRow): SessionSummary {
 		kind: row.kind,
 		spawnedBy: row.spawned_by ?? undefined,
 		spawnedBySessionId,
-		resumeHint: resumeHint(row.kind === "subagent" ? (spawnedBySessionId ?? sessionId) : sessionId, row.agent, row.cwd),
+		resumeHint: gone && row.agent !== "opencode" ? `lookback restore ${resumed} && ${hint}` : hint,
+		...(gone ? { source: "gone" as const, goneAt: isoOf(row.gone_at) } : {}),
 	};
 }

@@ -3,14 +3,15 @@
 import { DEFAULTS } from "../defaults.js";
 import { LookbackError } from "../errors.js";
 import { type BranchState, branchThrough, lastInFileOrder, pathToRoot, type TreeNode } from "../parse/branch.js";
-import type { Role } from "../parse/entry-text.js";
+import { type Role, wholeTextOfLine } from "../parse/entry-text.js";
 import { filterSql, type SessionFilter } from "../query/session-filter.js";
+import type { ReadRange } from "../search/search.js";
 import { decodeBody } from "../store/body-codec.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
 import { STATE_NAME } from "../store/schema.js";
 import { flatten } from "../text/display.js";
-import { isoOf } from "../text/time.js";
+import { isoOf, timeBound } from "../text/time.js";
 import { type SessionUsage, sessionCosts, sessionUsage } from "../usage/session-usage.js";
 import { SESSION_COLUMNS, type SessionRow, type SessionSummary, sessionSummary } from "./session-rows.js";
 import { type SessionStructure, sessionStructure } from "./session-structure.js";
@@ -79,6 +80,11 @@ export interface ReadOptions {
 	branchTip?: string;
 	/** Also say what surrounds the branch shown (the viewer draws it). */
 	structure?: boolean;
+	/**
+	 * Read the messages the index keeps only as head and tail whole, from their line in the session file (or,
+	 * for a session whose file is gone, the archive's copy); a line that cannot be read leaves the stored text.
+	 */
+	wholeText?: ReadRange;
 	/** Also say what the session used. */
 	usage?: boolean;
 }
@@ -94,13 +100,16 @@ interface EntryRow {
 	state: number;
 	tool: string | null;
 	body: unknown;
+	off: number | null;
+	len: number | null;
+	deep: number;
 }
 
 /** The active branch of a session, or the branch through / window around an entry. */
 export function readSession(db: Database, row: SessionRow, options: ReadOptions = {}): SessionView {
 	const rows = queryAll<EntryRow>(
 		db,
-		"SELECT entry_id, parent_id, seq, kept, role, type, ts, state, tool, body FROM entries WHERE session = ? ORDER BY seq",
+		"SELECT entry_id, parent_id, seq, kept, role, type, ts, state, tool, body, off, len, deep FROM entries WHERE session = ? ORDER BY seq",
 		[row.id],
 	);
 	const nodes: TreeNode[] = rows.map((r) => ({ id: r.entry_id, parentId: r.parent_id, seq: r.seq }));
@@ -128,7 +137,7 @@ export function readSession(db: Database, row: SessionRow, options: ReadOptions 
 			time: isoOf(r.ts),
 			branchState: STATE_NAME[r.state] ?? "active",
 			tool: r.tool ?? undefined,
-			text: decodeBody(r.body),
+			text: (options.wholeText && r.deep === 1 && wholeOf(options.wholeText, row, r)) || decodeBody(r.body),
 		}),
 	);
 	let offset = 0;
@@ -169,6 +178,17 @@ export function readSession(db: Database, row: SessionRow, options: ReadOptions 
 	};
 }
 
+/** The whole text of a cut entry from its line, or undefined when the line cannot be read. */
+function wholeOf(readRange: ReadRange, row: SessionRow, entry: EntryRow): string | undefined {
+	if (entry.off === null || entry.len === null) return undefined;
+	try {
+		const line = readRange(row.path, entry.off, entry.off + entry.len);
+		return line ? wholeTextOfLine(line, row.agent) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 export interface BrowseOptions extends SessionFilter {
 	/** Sessions to list (default `DEFAULTS.browseLimit`, at most `DEFAULTS.browseMaxLimit`). */
 	limit?: number;
@@ -191,6 +211,48 @@ export function browseSessions(db: Database, options: BrowseOptions = {}): Sessi
 		const usage = costs.get(r.id);
 		return usage ? { ...sessionSummary(r), usage } : sessionSummary(r);
 	});
+}
+
+export interface MatchOptions extends SessionFilter {
+	/** Only sessions whose last activity was before this time: a date, an ISO datetime or an age. */
+	before?: string;
+	/** One session (id, id prefix or path) and the sub-agents it spawned, the filters aside. */
+	session?: string;
+}
+
+/**
+ * Every session a filter selects, sub-agent transcripts included, with the sub-agents those sessions spawned,
+ * newest first: what `lookback forget` removes. No limit: the person sees the count before anything goes.
+ */
+export function matchingSessions(db: Database, options: MatchOptions): SessionSummary[] {
+	if (options.session !== undefined) return withSubagents(db, [resolveSession(db, options.session)]).map(sessionSummary);
+	const { where, params } = filterSql({ scope: "all", ...options }, { time: "session", sessions: "", defaultScope: "all" });
+	const before = timeBound(options.before, "start", options.now);
+	if (before !== undefined) {
+		where.push("coalesce(modified, started, 0) < ?");
+		params.push(before);
+	}
+	const rows = queryAll<SessionRow>(
+		db,
+		`SELECT ${SESSION_COLUMNS} FROM sessions WHERE ${where.join(" AND ")} ORDER BY modified DESC, id DESC`,
+		params,
+	);
+	return withSubagents(db, rows).map(sessionSummary);
+}
+
+/** The sessions and the sub-agent transcripts they spawned (each once). */
+function withSubagents(db: Database, rows: SessionRow[]): SessionRow[] {
+	const seen = new Set(rows.map((r) => r.id));
+	const out = [...rows];
+	for (const row of rows) {
+		for (const sub of queryAll<SessionRow>(db, `SELECT ${SESSION_COLUMNS} FROM sessions WHERE spawned_by = ?`, [row.path])) {
+			if (!seen.has(sub.id)) {
+				seen.add(sub.id);
+				out.push(sub);
+			}
+		}
+	}
+	return out;
 }
 
 /** The newest compaction or branch summary of a session, cut to `maxChars`, or undefined. */

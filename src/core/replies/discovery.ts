@@ -30,6 +30,9 @@ export interface ToolHit {
 	inMiddle?: SearchHit["inMiddle"];
 	/** With query variants: the phrasings that found this session. */
 	foundBy?: string[];
+	/** "gone": its file was removed; read from lookback's archive, and `resumeHint` restores it first. */
+	source?: SearchHit["source"];
+	goneAt?: string;
 	context?: HitContext;
 }
 
@@ -55,6 +58,7 @@ function toolHit(h: SearchHit): ToolHit {
 		...(h.forks.length > 0 ? { forks: h.forks } : {}),
 		...(h.inMiddle ? { inMiddle: h.inMiddle } : {}),
 		...(h.foundBy ? { foundBy: h.foundBy } : {}),
+		...(h.source ? { source: h.source, goneAt: h.goneAt } : {}),
 	};
 }
 

@@ -87,6 +87,7 @@ export function storeAction(
 			name: s.name,
 			agent: s.agent,
 			kind: s.kind,
+			...(s.source ? { source: s.source, goneAt: s.goneAt } : {}),
 			...(s.usage ? { usage: s.usage } : {}),
 		}));
 		return { action, total: sessions.length, results };

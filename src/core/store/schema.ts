@@ -13,7 +13,7 @@ import type { Database } from "./engine.js";
 import { queryOne } from "./engine.js";
 
 /** Bumped on any change to the tables; an index of another version is rebuilt. */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /**
  * What the sessions cost and did (usage-writer.ts writes them, usage/report.ts reads them). `usage`: one row per
@@ -95,7 +95,8 @@ CREATE TABLE sessions(
   last_entry TEXT,
   agent TEXT NOT NULL DEFAULT 'pi',
   kind TEXT NOT NULL DEFAULT 'session',
-  spawned_by TEXT
+  spawned_by TEXT,
+  gone_at INTEGER
 );
 CREATE INDEX sessions_session_id ON sessions(session_id);
 CREATE INDEX sessions_modified ON sessions(modified);

@@ -73,10 +73,12 @@ export interface KnownFile {
 	next_seq: number;
 	last_entry: string | null;
 	agent: AgentKind;
+	/** When its file was found gone (null: it is there). */
+	gone_at: number | null;
 }
 
 const KNOWN_COLUMNS =
-	"id, path, root, size, mtime, consumed, head_off, head_len, head_hash, session_id, version, cwd, parent_path, next_seq, last_entry, agent";
+	"id, path, root, size, mtime, consumed, head_off, head_len, head_hash, session_id, version, cwd, parent_path, next_seq, last_entry, agent, gone_at";
 
 /** The indexed row of one file, read inside the write transaction (another process may have indexed it meanwhile). */
 export function knownFile(db: Database, path: string): KnownFile | undefined {

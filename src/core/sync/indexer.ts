@@ -1,15 +1,19 @@
 /**
  * Incremental sync: new files are parsed whole, grown files from their last consumed byte, rewritten or
- * shrunk files again from the start; a vanished file is purged only after a complete walk of its root.
+ * shrunk files again from the start; each file's copy in the archive is brought up to date beside it. A
+ * vanished file is settled only after a complete walk of its root: gone (kept, read from the archive) when the
+ * archive holds it, purged when nothing does.
  */
 
 import { DEFAULTS } from "../defaults.js";
 import { errorMessage } from "../errors.js";
+import type { ArchiveState, SessionArchive } from "../parse/archive.js";
 import type { SessionFileInfo, SessionSource, WalkResult } from "../parse/source.js";
 import type { Database } from "../store/engine.js";
 import { indexBytes, metaValue, setMeta } from "../store/stats.js";
 import { type Transactions, transactions } from "../store/transactions.js";
 import { FileSync, knownFile, readInChunks } from "./file-sync.js";
+import { archivedToIndex, type FromArchive, isForgotten, needsKeeping, purgeMoved, type Stamp, settleUnseen, unseenFiles } from "./gone.js";
 import { changedBy, emptyReport, type SyncProgress, type SyncReport, skip } from "./report.js";
 import { SessionWriter } from "./session-writer.js";
 import { pricesStale, reprice } from "./usage-writer.js";
@@ -26,26 +30,47 @@ export interface SyncOptions {
 	batchMs?: number;
 	/** Stop at the next file: what is done so far is committed. */
 	signal?: AbortSignal;
-}
-
-/** What decides whether a file needs work: one narrow query for every indexed file (rows as arrays: far cheaper than objects). */
-interface Stamp {
-	size: number;
-	mtime: number;
-	root: string;
-	agent: string;
+	/** Clock for the time a file is found gone (tests). */
+	now?: () => number;
 }
 
 function knownStamps(db: Database): Map<string, Stamp> {
 	const stamps = new Map<string, Stamp>();
-	for (const [path, size, mtime, root, agent] of db.exec("SELECT path, size, mtime, root, agent FROM sessions")[0]?.values ?? []) {
-		stamps.set(path as string, { size: size as number, mtime: mtime as number, root: root as string, agent: agent as string });
+	for (const [path, size, mtime, root, agent, goneAt] of db.exec("SELECT path, size, mtime, root, agent, gone_at FROM sessions")[0]
+		?.values ?? []) {
+		stamps.set(path as string, {
+			size: size as number,
+			mtime: mtime as number,
+			root: root as string,
+			agent: agent as string,
+			goneAt: goneAt as number | null,
+		});
 	}
 	return stamps;
 }
 
 function unchanged(file: SessionFileInfo, known: Pick<Stamp, "size" | "mtime"> | undefined): boolean {
 	return known !== undefined && known.size === file.size && known.mtime === Math.floor(file.mtimeMs);
+}
+
+/** The archive's state, or undefined (with a warning) when it cannot be read: the sync goes on without it. */
+async function archiveState(archive: SessionArchive | undefined, report: SyncReport): Promise<ArchiveState | undefined> {
+	if (!archive) return undefined;
+	try {
+		return await archive.state();
+	} catch (error) {
+		report.warnings.push({ kind: "archive-failed", error: `cannot read the archive ${archive.describe()}: ${errorMessage(error)}` });
+		return undefined;
+	}
+}
+
+/** The source a batch reads through: a file indexed from the archive is read from it. */
+function readingFrom(source: SessionSource, archive: SessionArchive | undefined, fromArchive: ReadonlySet<string>): SessionSource {
+	if (!archive || fromArchive.size === 0) return source;
+	return {
+		...source,
+		read: (path, start, end) => (fromArchive.has(path) ? archive.read(path, start, end) : source.read(path, start, end)),
+	};
 }
 
 /**
@@ -85,17 +110,27 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 		report.durationMs = Date.now() - started;
 		return report;
 	}
+	const archive = source.archive;
+	const kept = await archiveState(archive, report);
+	const now = options.now ?? Date.now;
+	/** The copies to bring up to date: none when the archive is turned off. */
+	const copies = archive?.keeping ? kept : undefined;
+	// A forgotten session is never indexed again, even while its agent keeps the file.
+	const live = kept ? walk.files.filter((f) => !isForgotten(kept.forgotten, f.path)) : walk.files;
+	const fromArchive: FromArchive[] = kept ? archivedToIndex(kept, source, walk, known, now()) : [];
+	const goneSince = new Map(fromArchive.map((f) => [f.path, f.goneAt]));
 	// Oldest first, so that entry rowids follow recency (newest-window ranking relies on it).
-	const files = [...walk.files].sort((a, b) => a.mtimeMs - b.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+	const files = [...live, ...fromArchive].sort((a, b) => a.mtimeMs - b.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 	const todo: SessionFileInfo[] = [];
-	let done = 0;
+	let done = walk.files.length - live.length;
 	let workBytes = 0;
 	for (const file of files) {
+		const stamp = known.get(file.path);
 		// Another agent's append-only files are read in bounded chunks whatever their size (Codex rollouts reach 2 GB).
 		if (file.size > maxFileBytes && !readInChunks(file)) {
 			skip(report, { path: file.path, reason: "oversized", detail: `${file.size} bytes` });
 			done++;
-		} else if (unchanged(file, known.get(file.path))) {
+		} else if (unchanged(file, stamp) && stamp?.goneAt === null && !needsKeeping(copies, file)) {
 			report.unchanged++;
 			done++;
 		} else {
@@ -104,16 +139,13 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 			workBytes += before && file.size >= before.size ? file.size - before.size : file.size;
 		}
 	}
-	const seen = new Set(walk.files.map((f) => f.path));
-	const complete = new Set(walk.completeRoots);
+	// An archive that cannot be read settles nothing: a file it may hold is neither purged nor marked gone.
+	const unseen = archive && !kept ? [] : unseenFiles(known, { ...walk, files: live }, source, kept);
 	const missing = new Set(walk.missingRoots ?? []);
-	const unseen = [...known.entries()].filter(([path]) => !seen.has(path));
-	// A session of an agent the person left out is forgotten, wherever it was found.
-	const leftOut = new Set<string>(source.leftOut?.() ?? []);
-	const gone = [...known.entries()]
-		.filter(([path, k]) => leftOut.has(k.agent) || (!seen.has(path) && complete.has(k.root)))
-		.map(([path]) => path);
-	const missingWithFiles = [...new Set(unseen.filter(([, k]) => missing.has(k.root)).map(([, k]) => k.root))];
+	const seen = new Set(walk.files.map((f) => f.path));
+	const missingWithFiles = [
+		...new Set([...known.entries()].filter(([p, k]) => !seen.has(p) && missing.has(k.root)).map(([, k]) => k.root)),
+	];
 	if (missingWithFiles.length > 0) {
 		report.warnings.push({
 			kind: "incomplete-walk",
@@ -122,23 +154,45 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 		});
 	}
 	// Said once the work is known, before any of it: a host decides from `workBytes` whether to wait for this sync.
-	if (walk.files.length > 0)
-		options.onProgress?.({ done, total: walk.files.length, bytesRead: 0, workBytes, path: files[done - 1]?.path ?? "" });
+	const total = walk.files.length + fromArchive.length;
+	if (total > 0) options.onProgress?.({ done, total, bytesRead: 0, workBytes, path: files[done - 1]?.path ?? "" });
 
 	let entriesIndexed = 0;
 	let next = 0;
 	/** Vocabulary words committed by this sync's earlier batches: each batch need not write them again. */
 	const vocabulary = new Set<string>();
 	let full = false;
+	let archiveWarned = false;
+	const archiveProblem = (error: unknown) => {
+		if (!archiveWarned) report.warnings.push({ kind: "archive-failed", error: errorMessage(error) });
+		archiveWarned = true;
+	};
 	const maxIndex = options.maxIndexBytes ?? Number.POSITIVE_INFINITY;
+	const reading = readingFrom(source, archive, new Set(goneSince.keys()));
+	/**
+	 * The archive's batch finishing (its copies synced, then its manifest lines) while the index commits and the
+	 * next batch starts: the two are independent (a copy behind its file is made again by a later sync).
+	 */
+	let archived: Promise<void> = Promise.resolve();
 	try {
-		while (next < todo.length || gone.length > 0 || stalePrices) {
+		while (next < todo.length || unseen.length > 0 || stalePrices) {
 			await tx.beginWrite(db);
 			const writer = new SessionWriter(db, vocabulary);
+			let archiving = false;
 			try {
+				if (archive?.keeping && kept) {
+					await archived;
+					try {
+						archiving = await archive.begin();
+						if (!archiving) archiveProblem(`the archive ${archive.describe()} is busy: copies are brought up to date by a later sync`);
+					} catch (error) {
+						archiveProblem(error);
+					}
+				}
 				if (stalePrices && pricesStale(db)) reprice(db);
 				stalePrices = false;
-				const sync = new FileSync(db, source, writer, report);
+				const sync = new FileSync(db, reading, writer, report);
+				const keeping: Promise<void>[] = [];
 				const batchStarted = Date.now();
 				let inBatch = 0;
 				while (next < todo.length && (inBatch++ === 0 || Date.now() - batchStarted < batchMs)) {
@@ -156,25 +210,51 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 						});
 					}
 					const before = knownFile(db, file.path);
+					const goneAt = goneSince.get(file.path);
+					let readable = true;
 					if (full && before?.size !== file.size) skip(report, { path: file.path, reason: "index-full" });
 					else if (unchanged(file, before)) report.unchanged++;
 					else {
 						try {
 							await sync.file(file, before);
+							if (goneAt !== undefined) {
+								db.run("UPDATE sessions SET gone_at = ? WHERE path = ?", [goneAt, file.path]);
+								report.fromArchive++;
+							}
 						} catch (error) {
+							readable = false;
 							skip(report, { path: file.path, reason: "unreadable", detail: errorMessage(error) });
 						}
 					}
-					options.onProgress?.({ done: ++done, total: walk.files.length, bytesRead: report.bytesRead, workBytes, path: file.path });
+					if (goneAt === undefined && before && before.gone_at !== null) {
+						// A gone session whose file came back is live again.
+						db.run("UPDATE sessions SET gone_at = NULL WHERE id = ?", [before.id]);
+						if (archiving) archive?.markGone(file.path, undefined);
+						report.returned++;
+					}
+					// A file the index could not read is not kept either (the report names it once).
+					if (archiving && archive && readable && goneAt === undefined && needsKeeping(copies, file)) {
+						const row = knownFile(db, file.path);
+						const read = (start: number, end: number) => source.read(file.path, start, end);
+						keeping.push(
+							archive.keep(file, read, { sessionId: row?.session_id ?? undefined, agent: row?.agent }).then((r) => {
+								if (r.how !== "unchanged") report.archivedFiles++;
+								report.archiveBytesRead += r.bytesRead;
+								report.archiveBytesWritten += r.bytesWritten;
+							}, archiveProblem),
+						);
+					}
+					options.onProgress?.({ done: ++done, total, bytesRead: report.bytesRead, workBytes, path: file.path });
 				}
 				const last = next >= todo.length || options.signal?.aborted === true;
 				if (last) {
-					for (const path of gone.splice(0)) {
-						const row = knownFile(db, path);
-						if (!row) continue;
-						writer.purgeSession(row.id);
-						report.purged++;
-					}
+					const at = now();
+					for (const u of unseen.splice(0)) if (settleUnseen(db, writer, u, at, report) && archiving) archive?.markGone(u.path, at);
+					purgeMoved(db, writer, report);
+				}
+				if (archiving && archive) {
+					archiving = false;
+					archived = Promise.all(keeping).then(() => archive.commit().catch(archiveProblem));
 				}
 				writer.finish();
 				entriesIndexed = writer.entriesIndexed + entriesIndexed;
@@ -185,6 +265,7 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 				await tx.commit(db);
 				for (const word of writer.seenWords) vocabulary.add(word);
 			} catch (error) {
+				if (archiving) await archive?.release();
 				tx.rollback(db);
 				throw error;
 			}
@@ -196,6 +277,7 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	} catch (error) {
 		report.warnings.push({ kind: "sync-failed", error: errorMessage(error) });
 	}
+	await archived;
 	report.entriesIndexed = entriesIndexed;
 	report.changed = changedBy(report);
 	report.durationMs = Date.now() - started;

@@ -15,6 +15,16 @@ export interface SyncReport {
 	/** omp sessions whose title slot was rewritten in place: the title is updated, the body not read again. */
 	retitled: number;
 	purged: number;
+	/** Sessions whose file went this sync and that stay, read from the archive (`source: "gone"`). */
+	gone: number;
+	/** Gone sessions whose file came back. */
+	returned: number;
+	/** Gone sessions indexed from the archive (an index rebuilt); counted in added too. */
+	fromArchive: number;
+	/** Files whose copy in the archive was brought up to date, the bytes read for it and the bytes it wrote. */
+	archivedFiles: number;
+	archiveBytesRead: number;
+	archiveBytesWritten: number;
 	/** Files whose bytes were parsed (added + grown + rewritten). */
 	filesParsed: number;
 	/** Bytes of session content read and parsed. */
@@ -61,6 +71,12 @@ export function emptyReport(): SyncReport {
 		touched: 0,
 		retitled: 0,
 		purged: 0,
+		gone: 0,
+		returned: 0,
+		fromArchive: 0,
+		archivedFiles: 0,
+		archiveBytesRead: 0,
+		archiveBytesWritten: 0,
 		filesParsed: 0,
 		bytesRead: 0,
 		fingerprintBytesRead: 0,
@@ -86,5 +102,7 @@ export function skip(report: SyncReport, file: SkippedFile): void {
 
 /** Whether the sync changed the index. */
 export function changedBy(report: SyncReport): boolean {
-	return report.added + report.grown + report.rewritten + report.purged + report.touched + report.retitled > 0;
+	return (
+		report.added + report.grown + report.rewritten + report.purged + report.touched + report.retitled + report.gone + report.returned > 0
+	);
 }

@@ -108,7 +108,15 @@ export function Reader({ view, entry, linkTo, onOpen, onClose, exportAs }: Props
 						.filter(Boolean)
 						.join(" · ")}
 					{view.messages.some((m) => m.branchState === "compacted") ? <span class="badge compacted">compacted stretch</span> : null}
+					{s.source === "gone" ? <span class="badge gone">gone</span> : null}
 				</div>
+				{s.source === "gone" ? (
+					// The viewer only reads (served over GET from 127.0.0.1): writing the file back is a command to copy.
+					<p class="gone-note">
+						Its file was removed {shortTime(s.goneAt)}; this is lookback's archived copy. Write it back where {s.agent} resumes it with{" "}
+						<CopyButton text={`lookback restore ${s.sessionId}`} />
+					</p>
+				) : null}
 				<div class="facts links">
 					{s.cwd ? <span class="cwd">{s.cwd}</span> : null}
 					{s.parentSessionId ? (

@@ -59,6 +59,16 @@ export function SearchBar({ state, input, onChange }: Props) {
 					<option value="compacted">compacted stretch</option>
 					<option value="abandoned">abandoned branch</option>
 				</select>
+				<select
+					name="gone"
+					title="sessions whose file the agent removed, kept in lookback's archive"
+					value={state.gone}
+					onChange={(e) => onChange({ gone: e.currentTarget.value as ViewState["gone"] })}
+				>
+					<option value="">with gone sessions</option>
+					<option value="only">only gone sessions</option>
+					<option value="exclude">without gone sessions</option>
+				</select>
 				{field("since", "since (date or 2w)")}
 				{field("until", "until (date)")}
 			</div>

@@ -35,6 +35,11 @@ export function SessionRow({ session, selected, href, onOpen }: Props) {
 			<div class="facts">
 				{facts.filter(Boolean).join(" · ")}
 				{hit && hit.branchState !== "active" ? <span class={`badge ${hit.branchState}`}>{hit.branchState}</span> : null}
+				{session.source === "gone" ? (
+					<span class="badge gone" title={`its file was removed ${shortTime(session.goneAt)}; kept in lookback's archive`}>
+						gone
+					</span>
+				) : null}
 			</div>
 			{/* The text people aim at opens the hit too; one tab stop per row (the title). */}
 			{hit ? (

@@ -1,0 +1,79 @@
+/**
+ * lookback's own copies of session files, the second source of the index: what a source returned for each file
+ * as it was indexed, kept after the agent removed the file. The node layer keeps them on disk
+ * (src/node/archive-store.ts); the sync decides what to keep and reads a gone file's bytes back from here.
+ */
+
+import type { AgentKind, SessionFileInfo, SessionKind } from "./source.js";
+
+/** What the archive holds of one file: its bytes as of its last sync, and what the walk said of it. */
+export interface ArchivedFile {
+	path: string;
+	root: string;
+	agent?: AgentKind;
+	kind?: SessionKind;
+	spawnedBy?: string;
+	cwd?: string;
+	/** Bytes of the source held: its size when last kept. */
+	size: number;
+	/** Its modification time then (whole milliseconds). */
+	mtimeMs: number;
+	/** The session id the index read from it, when it had one. */
+	sessionId?: string;
+	/** When a sync found the source gone (epoch ms); undefined while it is there. */
+	goneAt?: number;
+}
+
+/** Sessions deliberately forgotten (`lookback forget`): never indexed again, by path or by session id. */
+export interface Forgotten {
+	paths: ReadonlySet<string>;
+	sessionIds: ReadonlySet<string>;
+}
+
+export interface ArchiveState {
+	files: ReadonlyMap<string, ArchivedFile>;
+	forgotten: Forgotten;
+}
+
+/** How one file's copy was brought up to date. */
+export interface KeepResult {
+	how: "unchanged" | "appended" | "stored";
+	/** Bytes of the source read, and bytes written to the archive. */
+	bytesRead: number;
+	bytesWritten: number;
+}
+
+/** What the index says of a file as it is kept. */
+export interface KeptFacts {
+	sessionId?: string;
+	agent?: AgentKind;
+}
+
+export interface SessionArchive {
+	describe(): string;
+	/** Whether copies are kept; false: the archive is turned off, and only its forgotten sessions count. */
+	readonly keeping: boolean;
+	/** What the archive holds now (read again: another process may have written since). */
+	state(): Promise<ArchiveState>;
+	/** Take the archive's writer lock for a batch of writes; false when another process kept it past the wait. */
+	begin(): Promise<boolean>;
+	/**
+	 * Queue bringing the copy of a file up to date with the bytes `read` returns: only the new bytes when the
+	 * file only grew, the whole file again when it was rewritten (the earlier copy kept until the new one is
+	 * complete). Resolves once done; the batch is durable only after `commit`.
+	 */
+	keep(file: SessionFileInfo, read: (start: number, end: number) => Promise<Uint8Array>, facts: KeptFacts): Promise<KeepResult>;
+	/** Note that a file's source went (`at`) or came back (undefined). */
+	markGone(path: string, at: number | undefined): void;
+	/** Make the batch's copies and notes durable, then release the lock. */
+	commit(): Promise<void>;
+	/** Release the lock without writing the batch's notes (its copies are ignored until kept again). */
+	release(): Promise<void>;
+	/** Bytes [start, end) of an archived file, as its source returned them. */
+	read(path: string, start: number, end: number): Promise<Uint8Array>;
+}
+
+/** A file's name without the compression suffix: the same session moved (omp's gc, Codex's archive) keeps it. */
+export function sessionStem(path: string): string {
+	return (path.split(/[\\/]/).pop() ?? path).replace(/\.(gz|zst)$/, "");
+}

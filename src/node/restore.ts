@@ -1,0 +1,142 @@
+/**
+ * `lookback restore SESSION`: a session's file written back where its agent looks for it (and the sub-agent
+ * transcripts it spawned), byte for byte the archive's last copy, so that `pi --session`, `omp --resume`,
+ * `claude -r`, `codex resume` or `gemini --resume` picks it up again. It never overwrites: a file already there
+ * with other bytes is refused, one with the same bytes is left as it is. The file is written beside its place
+ * under a private name, synced, and linked in (which fails rather than replace a file that appeared meanwhile).
+ */
+
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readSync, statSync, unlinkSync, utimesSync, writeSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { DEFAULTS, LookbackError, type SessionSummary } from "../core/index.js";
+import type { ArchiveRecord } from "./archive-manifest.js";
+import { syncDir } from "./archive-manifest.js";
+import type { FileArchive } from "./archive-store.js";
+import type { NodeIndex } from "./open.js";
+
+/** What became of one file. */
+interface RestoredFile {
+	path: string;
+	bytes: number;
+	/** "written": put back; "in-place": the same bytes were there already; "left": a sub-agent's file with other bytes is there, left as it is. */
+	outcome: "written" | "in-place" | "left";
+}
+
+export interface RestoreReply {
+	session: SessionSummary;
+	files: RestoredFile[];
+	/** The command that resumes it. */
+	resumeHint: string;
+}
+
+/** Why an agent's session cannot be written back, or undefined when it can. */
+function restoreRefusal(session: Pick<SessionSummary, "agent">): string | undefined {
+	if (session.agent === "opencode")
+		return "OpenCode keeps its sessions in its own database, which lookback never writes; its copy in the archive is the session as lookback read it, not a file OpenCode loads (`opencode import` takes only what `opencode export` wrote). Read it with `lookback read`";
+	return undefined;
+}
+
+function inside(path: string, roots: readonly string[]): boolean {
+	return roots.some((root) => {
+		const rel = relative(resolve(root), resolve(path));
+		return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+	});
+}
+
+/** Whether the file at `path` holds exactly the archived bytes. */
+function sameBytes(archive: FileArchive, record: ArchiveRecord, path: string): boolean {
+	if (statSync(path).size !== record.size) return false;
+	const fd = openSync(path, "r");
+	try {
+		const chunk = new Uint8Array(DEFAULTS.readChunkBytes);
+		for (let at = 0; at < record.size; at += chunk.length) {
+			const n = readSync(fd, chunk, 0, Math.min(chunk.length, record.size - at), at);
+			const kept = archive.readSync(record.path, at, at + n);
+			if (!kept || kept.length !== n || !Buffer.from(kept).equals(chunk.subarray(0, n))) return false;
+		}
+		return true;
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/** What is at a file's place now: nothing, the archived bytes, or another file. */
+function placeOf(archive: FileArchive, record: ArchiveRecord): "free" | "in-place" | "taken" {
+	if (!statSync(record.path, { throwIfNoEntry: false })) return "free";
+	return sameBytes(archive, record, record.path) ? "in-place" : "taken";
+}
+
+/** Write one archived file back to its free place. */
+function restoreFile(archive: FileArchive, record: ArchiveRecord): RestoredFile {
+	const path = record.path;
+	mkdirSync(dirname(path), { recursive: true });
+	const temp = join(dirname(path), `.${basename(path)}.lookback-restore-${process.pid}`);
+	const fd = openSync(temp, "w");
+	try {
+		for (let at = 0; at < record.size; at += DEFAULTS.readChunkBytes) {
+			const bytes = archive.readSync(path, at, Math.min(record.size, at + DEFAULTS.readChunkBytes));
+			if (!bytes || bytes.length === 0) throw new LookbackError("io", `the archive's copy of ${path} ends early, at byte ${at}`);
+			for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, at + done);
+		}
+		fsyncSync(fd);
+	} catch (error) {
+		closeSync(fd);
+		unlinkSync(temp);
+		throw error;
+	}
+	closeSync(fd);
+	try {
+		// The agent lists sessions by time: the file keeps the time it had.
+		utimesSync(temp, new Date(record.mtimeMs), new Date(record.mtimeMs));
+		linkSync(temp, path);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "EEXIST")
+			throw new LookbackError("file-exists", `refusing to restore ${path}: a file appeared there meanwhile`);
+		throw error;
+	} finally {
+		unlinkSync(temp);
+	}
+	syncDir(dirname(path));
+	return { path, bytes: record.size, outcome: "written" };
+}
+
+/**
+ * Write a session back from the archive: its file and the sub-agent transcripts in `files` (paths of the
+ * session's files the index holds), each inside one of `roots`. @throws LookbackError when it cannot.
+ */
+function restoreSession(archive: FileArchive, session: SessionSummary, files: readonly string[], roots: readonly string[]): RestoreReply {
+	const refusal = restoreRefusal(session);
+	if (refusal) throw new LookbackError("restore-refused", `cannot restore ${session.sessionId}: ${refusal}`);
+	archive.manifest.refresh();
+	const records = files.map((path) => archive.manifest.records.get(path));
+	if (!records[0])
+		throw new LookbackError(
+			"session-not-found",
+			`the archive ${archive.dir} holds no copy of ${session.path}${archive.keeping ? "" : " (the archive is turned off)"}`,
+		);
+	for (const r of records) {
+		if (r && !inside(r.path, roots))
+			throw new LookbackError(
+				"path-outside-roots",
+				`refusing to restore ${r.path}: it is not inside the session folders this lookback reads (${roots.join(", ")})`,
+			);
+	}
+	const held = records.filter((r): r is ArchiveRecord => r !== undefined);
+	const places = held.map((r) => placeOf(archive, r));
+	if (places[0] === "taken")
+		throw new LookbackError(
+			"file-exists",
+			`refusing to restore ${held[0].path}: a different file is there (lookback never overwrites a session file)`,
+		);
+	const restored = held.map((r, i): RestoredFile => {
+		if (places[i] === "free") return restoreFile(archive, r);
+		return { path: r.path, bytes: r.size, outcome: places[i] === "in-place" ? "in-place" : "left" };
+	});
+	return { session, files: restored, resumeHint: session.resumeHint };
+}
+
+/** A session named by id, id prefix or path written back from the archive (with its sub-agents' transcripts). */
+export function restoreIndexed(opened: NodeIndex, ref: string): RestoreReply {
+	const [session, ...subagents] = opened.index.matching({ session: ref });
+	return restoreSession(opened.archive, session, [session.path, ...subagents.map((s) => s.path)], opened.source.roots());
+}
