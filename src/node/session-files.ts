@@ -5,6 +5,13 @@ import type { HostFiles } from "../core/index.js";
 import { readFileRange } from "./file-range.js";
 
 export const sessionFiles: HostFiles = {
-	sizeOf: (path) => statSync(path, { throwIfNoEntry: false })?.size,
+	sizeOf(path) {
+		// A session inside a database (`<opencode.db>/<id>`) is no file: its path's folder is one (ENOTDIR).
+		try {
+			return statSync(path).size;
+		} catch {
+			return undefined;
+		}
+	},
 	readRange: readFileRange,
 };
