@@ -7,7 +7,7 @@
  * `{info, messages: [{info, parts}]}`), which src/core/parse/opencode-format.ts reads.
  */
 
-import { type Database, type EngineFiles, LookbackError, mountEngineFiles, openAt } from "../core/index.js";
+import { type Database, type EngineFiles, errorMessage, LookbackError, mountEngineFiles, openAt } from "../core/index.js";
 import { hostIo, loadEngine, type NodeEngine } from "./engine.js";
 import { boundedPart, type OpencodeDocument, type OpencodeMessage } from "./opencode-render.js";
 import { sleepSync } from "./process-identity.js";
@@ -17,7 +17,10 @@ import { WalSnapshot } from "./wal-snapshot.js";
 let nextIno = 1000;
 
 /** How often a read is tried on a new snapshot before the database is reported busy (OpenCode checkpointing all the while). */
-const ATTEMPTS = 8;
+const ATTEMPTS = 12;
+
+/** Counted reads of OpenCode's databases in this process: snapshots taken, and reads done again because one changed under them. */
+export const opencodeReads = { snapshots: 0, retries: 0 };
 
 /** A session as the walk lists it: what decides whether it changed, and how it is linked. */
 export interface OpencodeSessionStamp {
@@ -147,6 +150,7 @@ export class OpencodeDb {
 		this.db = undefined;
 		const previous = this.snapshot;
 		this.snapshot = WalSnapshot.take(this.path, previous);
+		opencodeReads.snapshots++;
 		previous?.close();
 		this.enginePath ??= `${mountEngineFiles(this.engine.FS, this.files(), `opencode:${this.path}`, hostIo)}/opencode.db`;
 		this.db = openAt(this.engine, this.enginePath);
@@ -160,20 +164,28 @@ export class OpencodeDb {
 	 */
 	private read<T>(read: (db: Database) => T, fresh: boolean): T {
 		let renew = fresh || !this.db;
+		let last: unknown;
 		for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-			const db = renew || !this.db ? this.refresh() : this.db;
-			const snapshot = this.snapshot!;
-			snapshot.startReads();
+			let snapshot: WalSnapshot | undefined;
 			try {
+				const db = renew || !this.db ? this.refresh() : this.db;
+				snapshot = this.snapshot!;
+				snapshot.startReads();
 				const result = read(db);
 				if (snapshot.stillValid()) return result;
 			} catch (error) {
-				if (snapshot.stillValid()) throw error;
+				// An error on a snapshot nothing changed under is the database's own; any other is read again.
+				if (snapshot?.stillValid()) throw error;
+				last = error;
 			}
 			renew = true;
+			opencodeReads.retries++;
 			sleepSync(attempt * 5);
 		}
-		throw new LookbackError("index-busy", `OpenCode's database changed under every read (${ATTEMPTS} tries): ${this.path}`);
+		throw new LookbackError(
+			"index-busy",
+			`OpenCode's database changed under every read (${ATTEMPTS} tries${last ? `; ${errorMessage(last)}` : ""}): ${this.path}`,
+		);
 	}
 
 	/** Every session, from the newest commit: its stamp for the sync and its links. Throws when the file is no OpenCode database. */

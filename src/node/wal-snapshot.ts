@@ -16,7 +16,7 @@ const WAL_MAGIC_LE = 0x377f0682;
 const WAL_MAGIC_BE = 0x377f0683;
 
 /** Why a file is not a database this can read. */
-export class NotADatabase extends Error {}
+class NotADatabase extends Error {}
 
 /** Where the WAL's scan stopped: kept so that the next snapshot of the same WAL checks only frames added since. */
 interface WalScan {

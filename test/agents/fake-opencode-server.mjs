@@ -49,7 +49,8 @@ export async function startFakeOpencodeModel() {
 				const shell = /SHELL (.+)$/m.exec(userText);
 				const task = /TASK (.+)$/m.exec(userText);
 				if (shell) call = { name: "bash", args: { command: shell[1], description: "Runs the command" } };
-				else if (task) call = { name: "task", args: { description: "Counts for the parent", prompt: `CHILD ${task[1]}`, subagent_type: "general" } };
+				else if (task)
+					call = { name: "task", args: { description: "Counts for the parent", prompt: `CHILD ${task[1]}`, subagent_type: "general" } };
 				if (/OVERFLOW/.test(userText) && !summarised) promptTokens = 9000;
 			}
 			const answer = () => {
@@ -58,14 +59,23 @@ export async function startFakeOpencodeModel() {
 				res.writeHead(200, { "content-type": "text/event-stream" });
 				send({ choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] });
 				if (call) {
-					const delta = { tool_calls: [{ index: 0, id: `call_${id}`, type: "function", function: { name: call.name, arguments: JSON.stringify(call.args) } }] };
+					const delta = {
+						tool_calls: [
+							{ index: 0, id: `call_${id}`, type: "function", function: { name: call.name, arguments: JSON.stringify(call.args) } },
+						],
+					};
 					send({ choices: [{ index: 0, delta, finish_reason: null }] });
 					send({ choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] });
 				} else {
 					send({ choices: [{ index: 0, delta: { content: text }, finish_reason: null }] });
 					send({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }] });
 				}
-				const usage = { prompt_tokens: promptTokens, completion_tokens: 10, total_tokens: promptTokens + 10, prompt_tokens_details: { cached_tokens: 40 } };
+				const usage = {
+					prompt_tokens: promptTokens,
+					completion_tokens: 10,
+					total_tokens: promptTokens + 10,
+					prompt_tokens_details: { cached_tokens: 40 },
+				};
 				send({ choices: [], usage });
 				res.end("data: [DONE]\n\n");
 			};

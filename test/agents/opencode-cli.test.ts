@@ -5,17 +5,17 @@
  * while OpenCode is still running with its newest commits only in the WAL.
  */
 
-import { readdirSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/main.js";
-import { newParseState } from "../../src/core/parse/session-format.js";
 import { opencodeFormat } from "../../src/core/parse/opencode-format.js";
+import { newParseState } from "../../src/core/parse/session-format.js";
 import { loadEngine } from "../../src/node/engine.js";
 import { fileSource } from "../../src/node/file-source.js";
 import { startFakeOpencodeModel } from "./fake-opencode-server.mjs";
+import { writeOpencodeFixture } from "./opencode-fixture.js";
 import { configureOpencode, opencodeBin, runOpencode, startOpencode } from "./opencode-run.js";
 
 let home = "";
@@ -25,6 +25,22 @@ let sessionId = "";
 let fake: Awaited<ReturnType<typeof startFakeOpencodeModel>>;
 
 const dataDir = () => join(home, "data", "opencode");
+/** Sessions the main file holds, read alone (as a reader that ignores the WAL sees it), right after OpenCode's first run. */
+let mainAloneSessions = -1;
+
+async function sessionsInMainFile(): Promise<number> {
+	const main = new Uint8Array(readFileSync(join(dataDir(), "opencode.db")));
+	main[18] = 1;
+	main[19] = 1;
+	const engine = await loadEngine();
+	const alone = new engine.Database(main);
+	try {
+		const tables = alone.exec("SELECT count(*) FROM sqlite_master WHERE name = 'session'")[0].values[0][0];
+		return tables === 0 ? 0 : Number(alone.exec("SELECT count(*) FROM session")[0].values[0][0]);
+	} finally {
+		alone.close();
+	}
+}
 
 async function lookback(argv: string[]) {
 	let stdout = "";
@@ -54,7 +70,12 @@ describe.skipIf(!opencodeBin())("OpenCode's database, written by the real CLI", 
 		expect(first.code, first.stderr).toBe(0);
 		sessionId = first.sessionId ?? "";
 		expect(sessionId).toMatch(/^ses_/);
-		for (const prompt of ["Now delegate: TASK count the llamas", "OVERFLOW fill the context please", "after the compaction we talk about the narwhal"]) {
+		mainAloneSessions = await sessionsInMainFile();
+		for (const prompt of [
+			"Now delegate: TASK count the llamas",
+			"OVERFLOW fill the context please",
+			"after the compaction we talk about the narwhal",
+		]) {
 			const r = await runOpencode(prompt, { ...at, session: sessionId });
 			expect(r.code, r.stderr).toBe(0);
 			expect(r.sessionId).toBe(sessionId);
@@ -63,7 +84,16 @@ describe.skipIf(!opencodeBin())("OpenCode's database, written by the real CLI", 
 	afterAll(async () => {
 		fake?.release();
 		await fake?.close();
+		if (process.env.LOOKBACK_OPENCODE_FIXTURE && sessionId)
+			await writeOpencodeFixture(join(dataDir(), "opencode.db"), join(import.meta.dirname, "..", "fixtures", "opencode", "opencode.db"), {
+				project,
+				home,
+			});
 		for (const dir of [home, lookbackHome, project]) if (dir) rmSync(dir, { recursive: true, force: true });
+	});
+
+	it("needs the WAL: OpenCode exits with its session committed there only, the main file alone holding none", () => {
+		expect(mainAloneSessions).toBe(0);
 	});
 
 	it("finds the shell call's output, names the agent, the project, the title and the command that resumes it", async () => {
@@ -151,7 +181,7 @@ describe.skipIf(!opencodeBin())("OpenCode's database, written by the real CLI", 
 		fake.release();
 		const done = await running;
 		expect(done.code, done.stderr).toBe(0);
-		// OpenCode checkpointed its WAL when it closed: the session changed, and is read again whole from the main file.
+		// The answer OpenCode committed once released: the session changed, and is read again whole.
 		const after = await lookback(["search", "wombat", "--agent", "opencode"]);
 		expect(after.json.sync.rewritten).toBeGreaterThanOrEqual(1);
 		expect(after.json.results[0]).toMatchObject({ sessionId, role: "user" });

@@ -69,5 +69,8 @@ export function startOpencode(args: string[], options: { cwd: string; home: stri
 
 /** `opencode run --format json -m fake/m <prompt>` in `cwd`. A prompt is one argument of words (OpenCode quotes one with spaces when joining). */
 export function runOpencode(prompt: string, options: { cwd: string; home: string; session?: string }): Promise<OpencodeRun> {
-	return startOpencode(["run", "--format", "json", "-m", "fake/m", ...(options.session ? ["-s", options.session] : []), ...prompt.split(" ")], options);
+	return startOpencode(
+		["run", "--format", "json", "-m", "fake/m", ...(options.session ? ["-s", options.session] : []), ...prompt.split(" ")],
+		options,
+	);
 }
