@@ -88,11 +88,31 @@ function inside(child: string, parent: string): boolean {
 	return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) && !rel.split(sep).includes("..");
 }
 
-/** A session inside a database file (OpenCode's `<opencode.db>/<session id>`): its real path, the database's resolved. */
+/** How deep OpenCode's sub-agents of sub-agents are nested in their paths (`<database>/<parent>/<child>`). */
+export const OPENCODE_MAX_NESTING = 8;
+
+/** The database file a session's path lies in (OpenCode's `<database>/<id>`, `<database>/<parent>/<id>`), if it is one. */
+export function databaseOf(path: string): string | undefined {
+	if (!basename(path).startsWith("ses_")) return undefined;
+	let at = resolve(path);
+	for (let depth = 0; depth < OPENCODE_MAX_NESTING; depth++) {
+		at = dirname(at);
+		let isFile: boolean;
+		try {
+			isFile = statSync(at).isFile();
+		} catch {
+			// Inside the database file (ENOTDIR), or no such folder: one level up.
+			continue;
+		}
+		return isFile ? at : undefined;
+	}
+	return undefined;
+}
+
+/** A session inside a database file: its real path, the database's resolved. */
 function sessionInDatabase(path: string): string | undefined {
-	const db = dirname(resolve(path));
-	if (!basename(path).startsWith("ses_") || !statSync(db, { throwIfNoEntry: false })?.isFile()) return undefined;
-	return join(realpathSync(db), basename(path));
+	const db = databaseOf(path);
+	return db ? join(realpathSync(db), relative(db, resolve(path))) : undefined;
 }
 
 /**

@@ -54,8 +54,17 @@ describe("the database the real OpenCode wrote", () => {
 			path: join(dir, "opencode.db", FIXTURE_SESSION),
 		});
 		const sub = index.search({ query: "CHILD count the llamas", role: ["user"] }).results[0];
-		expect(sub).toMatchObject({ sessionId: FIXTURE_CHILD, kind: "subagent", spawnedBySessionId: FIXTURE_SESSION });
+		expect(sub).toMatchObject({
+			sessionId: FIXTURE_CHILD,
+			kind: "subagent",
+			spawnedBySessionId: FIXTURE_SESSION,
+			// A sub-agent's path lies under its parent's, as omp keeps a session's sub-agents.
+			path: join(dir, "opencode.db", FIXTURE_SESSION, FIXTURE_CHILD),
+			resumeHint: `opencode -s ${FIXTURE_SESSION}`,
+		});
 		expect(sub.spawnedByEntryId).toMatch(/^prt_/);
+		const structure = index.read(FIXTURE_SESSION, { structure: true }).structure;
+		expect(structure?.subagents).toEqual([{ sessionId: FIXTURE_CHILD, name: FIXTURE_CHILD, entryId: sub.spawnedByEntryId }]);
 		expect(index.search({ query: "narwhal" }).results[0]).toMatchObject({ role: "user", branchState: "active" });
 		expect(index.search({ query: "SUMMARY OF EARLIER WORK", role: ["summary"] }).results[0].branchState).toBe("active");
 		expect(index.search({ query: "wombat" }).results[0]).toMatchObject({ role: "user", branchState: "active" });

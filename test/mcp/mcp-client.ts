@@ -27,12 +27,15 @@ export interface Server {
 }
 
 /** Start `lookback mcp` on an agent dir, in `cwd` (the working directory whose recent sessions it leaves out). */
-export async function startServer(dir: string, options: { cwd?: string; extraArgs?: string[] } = {}): Promise<Server> {
+export async function startServer(
+	dir: string,
+	options: { cwd?: string; extraArgs?: string[]; env?: Record<string, string> } = {},
+): Promise<Server> {
 	const transport = new StdioClientTransport({
 		command: process.execPath,
 		args: [CLI, "mcp", "--agent-dir", dir, ...(options.extraArgs ?? [])],
 		cwd: options.cwd ?? tempDir("mcp-cwd"),
-		env: { HOME: HOME_DIR, PATH: process.env.PATH ?? "" },
+		env: { HOME: HOME_DIR, PATH: process.env.PATH ?? "", ...options.env },
 		stderr: "pipe",
 	});
 	let stderr = "";
