@@ -2,6 +2,7 @@
 // Each writer follows what that agent's CLI writes (test/fixtures/<agent> holds real files): Claude Code's lines with
 // their bookkeeping (attachments after a prompt, progress under a tool call, one line per content block of a message).
 //   import { agentCorpus } from "./agent-corpus.mjs"; agentCorpus(piDir, "claude") → { dir, sessions }
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -164,6 +165,14 @@ function claudeLines(lines) {
 	return { header, text: `${out.join("\n")}\n` };
 }
 
+/** OpenCode keeps every session in one database, written by lookback's engine (asynchronous): bench/opencode-corpus.mjs. */
+function opencodeDatabase(piSessions, dataDir) {
+	const made = execFileSync(process.execPath, ["--max-old-space-size=8192", join("bench", "opencode-corpus.mjs"), piSessions, dataDir], {
+		encoding: "utf8",
+	});
+	return { root: dataDir, layout: "opencode", sessions: JSON.parse(made.trim()).sessions };
+}
+
 const WRITERS = {
 	claude(piSessions, out) {
 		let sessions = 0;
@@ -183,11 +192,13 @@ const WRITERS = {
 		}
 		return { root: join(out, "projects"), layout: "claude", sessions };
 	},
+	opencode: (piSessions, out) => opencodeDatabase(piSessions, join(out, "opencode")),
 };
 
 export const AGENT_FORMATS = Object.keys(WRITERS);
 
 function bytesUnder(dir) {
+	let n = 0;
 	for (const d of readdirSync(dir, { withFileTypes: true }))
 		n += d.isDirectory()
 			? bytesUnder(join(dir, d.name))

@@ -2,6 +2,7 @@
 // index file opened in place, then synced again with nothing changed (what every search before a command costs).
 // node bench/sync-many.mjs [--files 3000] [--agents pi,claude]   prints one JSON line
 // With --agents the files are shared out among those agents' folders, each in its own layout (a mixed history).
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -18,6 +19,8 @@ const root = join(base, "sessions");
 const LAYOUTS = {
 	pi: { path: root, layout: "nested", agent: "pi" },
 	claude: { path: join(base, "claude", "projects"), layout: "claude", agent: "claude" },
+	// OpenCode's share: written as Pi sessions first, then made into one database (bench/opencode-corpus.mjs).
+	opencode: { path: join(base, "opencode"), layout: "opencode", agent: "opencode" },
 };
 const roots = agents.map((name) => LAYOUTS[name]);
 function claudeSession(n) {
@@ -49,7 +52,7 @@ if (!existsSync(base)) {
 			claudeSession(n);
 			continue;
 		}
-		const dir = join(root, `--home-dev-p${n % 30}--`);
+		const dir = join(agents[n % agents.length] === "opencode" ? join(base, "opencode-pi") : root, `--home-dev-p${n % 30}--`);
 		mkdirSync(dir, { recursive: true });
 		const id = `0000${n.toString(16).padStart(4, "0")}-0000-7000-8000-000000000000`;
 		const lines = [
@@ -71,6 +74,10 @@ if (!existsSync(base)) {
 		];
 		writeFileSync(join(dir, `2026-11-01T00-00-00-000Z_${id}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
 	}
+	if (agents.includes("opencode"))
+		execFileSync(process.execPath, [join("bench", "opencode-corpus.mjs"), join(base, "opencode-pi"), LAYOUTS.opencode.path], {
+			stdio: "ignore",
+		});
 }
 const indexPath = join("bench", "out", `${base.split(/[\\/]/).pop()}.db`);
 for (const leftover of [indexPath, `${indexPath}.locks`]) rmSync(leftover, { force: true, recursive: true });

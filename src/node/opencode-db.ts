@@ -19,9 +19,6 @@ let nextIno = 1000;
 /** How often a read is tried on a new snapshot before the database is reported busy (OpenCode checkpointing all the while). */
 const ATTEMPTS = 12;
 
-/** Counted reads of OpenCode's databases in this process: snapshots taken, and reads done again because one changed under them. */
-export const opencodeReads = { snapshots: 0, retries: 0 };
-
 /** A session as the walk lists it: what decides whether it changed, and how it is linked. */
 export interface OpencodeSessionStamp {
 	id: string;
@@ -94,6 +91,9 @@ export class OpencodeDb {
 	private db: Database | undefined;
 	private enginePath: string | undefined;
 	private readonly ino = nextIno++;
+	/** The sessions of the last listing, and the snapshot they were read from. */
+	private listed: OpencodeSessionStamp[] | undefined;
+	private listedAt: WalSnapshot | undefined;
 
 	private constructor(
 		readonly path: string,
@@ -145,13 +145,12 @@ export class OpencodeDb {
 	}
 
 	/** A new snapshot (continuing the last one's scan of the WAL) and a new connection to it: the engine caches pages. */
-	private refresh(): Database {
+	private refresh(taken?: WalSnapshot): Database {
 		this.db?.close();
 		this.db = undefined;
 		const previous = this.snapshot;
-		this.snapshot = WalSnapshot.take(this.path, previous);
-		opencodeReads.snapshots++;
-		previous?.close();
+		this.snapshot = taken ?? WalSnapshot.take(this.path, previous);
+		if (previous !== this.snapshot) previous?.close();
 		this.enginePath ??= `${mountEngineFiles(this.engine.FS, this.files(), `opencode:${this.path}`, hostIo)}/opencode.db`;
 		this.db = openAt(this.engine, this.enginePath);
 		this.db.run("PRAGMA query_only = 1");
@@ -162,13 +161,13 @@ export class OpencodeDb {
 	 * Run `read` on a snapshot, again on a new one while a checkpoint or a WAL restart may have changed what it read.
 	 * `fresh`: start from the newest commit (a walk); else the snapshot of the last read (a session the walk listed).
 	 */
-	private read<T>(read: (db: Database) => T, fresh: boolean): T {
+	private read<T>(read: (db: Database) => T, fresh: boolean, taken?: WalSnapshot): T {
 		let renew = fresh || !this.db;
 		let last: unknown;
 		for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
 			let snapshot: WalSnapshot | undefined;
 			try {
-				const db = renew || !this.db ? this.refresh() : this.db;
+				const db = renew || !this.db ? this.refresh(attempt === 0 ? taken : undefined) : this.db;
 				snapshot = this.snapshot!;
 				snapshot.startReads();
 				const result = read(db);
@@ -179,7 +178,6 @@ export class OpencodeDb {
 				last = error;
 			}
 			renew = true;
-			opencodeReads.retries++;
 			sleepSync(attempt * 5);
 		}
 		throw new LookbackError(
@@ -188,30 +186,46 @@ export class OpencodeDb {
 		);
 	}
 
-	/** Every session, from the newest commit: its stamp for the sync and its links. Throws when the file is no OpenCode database. */
+	/**
+	 * Every session, from the newest commit: its stamp for the sync and its links. A database whose last commit is
+	 * the one listed before (the same WAL frames, or the same main file with none) is not read again.
+	 * Throws when the file is no OpenCode database.
+	 */
 	sessions(): OpencodeSessionStamp[] {
-		return this.read((db) => {
-			const cols = columnsOf(db, "session");
-			if (!cols.has("id")) throw new LookbackError("io", `${this.path} has no session table: not an OpenCode database`);
-			const pick = (name: string) => (cols.has(name) ? name : "NULL");
-			const counts = new Map<string, { n: number; last: number }>();
-			if (columnsOf(db, "message").has("session_id"))
-				for (const r of rows(db, "SELECT session_id AS s, count(*) AS n, max(time_created) AS last FROM message GROUP BY session_id"))
-					counts.set(String(r.s), { n: Number(r.n), last: Number(r.last) || 0 });
-			return rows(
-				db,
-				`SELECT id, ${pick("parent_id")} AS parent, ${pick("directory")} AS dir, ${pick("time_updated")} AS updated FROM session`,
-			).map((r) => {
-				const c = counts.get(String(r.id));
-				return {
-					id: String(r.id),
-					parentId: str(r.parent) ?? null,
-					directory: str(r.dir) ?? null,
-					updated: Math.max(num(r.updated) ?? 0, c?.last ?? 0),
-					messages: c?.n ?? 0,
-				};
-			});
-		}, true);
+		const taken = WalSnapshot.take(this.path, this.snapshot);
+		if (this.listed && this.listedAt?.sameCommit(taken)) {
+			taken.close();
+			return this.listed;
+		}
+		this.listed = this.read(
+			(db) => {
+				const cols = columnsOf(db, "session");
+				if (!cols.has("id")) throw new LookbackError("io", `${this.path} has no session table: not an OpenCode database`);
+				const pick = (name: string) => (cols.has(name) ? name : "NULL");
+				const counts = new Map<string, { n: number; last: number }>();
+				if (columnsOf(db, "message").has("session_id"))
+					for (const r of rows(db, "SELECT session_id AS s, count(*) AS n, max(time_created) AS last FROM message GROUP BY session_id"))
+						counts.set(String(r.s), { n: Number(r.n), last: Number(r.last) || 0 });
+				return rows(
+					db,
+					`SELECT id, ${pick("parent_id")} AS parent, ${pick("directory")} AS dir, ${pick("time_updated")} AS updated FROM session`,
+				).map((r) => {
+					const c = counts.get(String(r.id));
+					return {
+						id: String(r.id),
+						parentId: str(r.parent) ?? null,
+						directory: str(r.dir) ?? null,
+						updated: Math.max(num(r.updated) ?? 0, c?.last ?? 0),
+						messages: c?.n ?? 0,
+					};
+				});
+			},
+			true,
+			taken,
+		);
+		// The snapshot the list was read from (a later read of one session may move on to a newer one).
+		this.listedAt = this.snapshot;
+		return this.listed;
 	}
 
 	/** One session as OpenCode exports it, from the snapshot of the last walk (or a newer one); undefined when it is gone. */

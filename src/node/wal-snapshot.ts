@@ -170,6 +170,17 @@ export class WalSnapshot {
 		}
 	}
 
+	/**
+	 * Whether `other` holds the same last commit: the same WAL (salts) with the same committed frames, or, with no
+	 * frames in a WAL, the same main file untouched. A checkpoint moves frames into the main file but changes no content.
+	 */
+	sameCommit(other: WalSnapshot): boolean {
+		const [a, b] = [this.scan, other.scan];
+		if (a || b) return !!a && !!b && a.salt1 === b.salt1 && a.salt2 === b.salt2 && a.frames === b.frames;
+		const [m, n] = [this.mainStamp, other.mainStamp];
+		return m.ino === n.ino && m.size === n.size && m.mtimeMs === n.mtimeMs;
+	}
+
 	close(): void {
 		closeSync(this.main);
 		if (this.wal !== undefined) closeSync(this.wal);
