@@ -17,8 +17,19 @@ export interface ClaudeRun {
 	stderr: string;
 }
 
+export interface ClaudeOptions {
+	cwd: string;
+	home: string;
+	/** The fake Anthropic server. */
+	modelUrl: string;
+	/** More environment for the CLI. */
+	env?: Record<string, string>;
+	/** Run a subcommand as given (`claude mcp add …`), without the print-mode flags. */
+	plain?: boolean;
+}
+
 /** `claude -p` in `cwd` with `home` as its HOME and config dir; `modelUrl` is the fake Anthropic server. */
-export function runClaude(args: string[], options: { cwd: string; home: string; modelUrl: string }): Promise<ClaudeRun> {
+export function runClaude(args: string[], options: ClaudeOptions): Promise<ClaudeRun> {
 	const env = {
 		PATH: process.env.PATH,
 		HOME: options.home,
@@ -29,9 +40,11 @@ export function runClaude(args: string[], options: { cwd: string; home: string; 
 		DISABLE_AUTOUPDATER: "1",
 		// As root, skipping permission prompts is refused unless the CLI is told it runs in a sandbox.
 		IS_SANDBOX: "1",
+		...options.env,
 	};
+	const argv = options.plain ? args : [...args, "--output-format", "json", "--dangerously-skip-permissions"];
 	return new Promise((resolve) => {
-		const child = spawn(CLAUDE_BIN, [...args, "--output-format", "json", "--dangerously-skip-permissions"], { cwd: options.cwd, env });
+		const child = spawn(CLAUDE_BIN, argv, { cwd: options.cwd, env });
 		let out = "";
 		let err = "";
 		child.stdout.on("data", (d) => (out += d));

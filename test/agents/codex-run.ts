@@ -18,11 +18,14 @@ export interface CodexRun {
 	stderr: string;
 }
 
-/** `codex exec --json …` in `cwd`, with `home` as CODEX_HOME and HOME (its config.toml points at the fake server). */
-export function runCodex(args: string[], options: { cwd: string; home: string }): Promise<CodexRun> {
+/**
+ * `codex exec --json …` in `cwd`, with `home` as CODEX_HOME and HOME (its config.toml points at the fake server);
+ * `plain` runs a subcommand as given (`codex mcp add …`).
+ */
+export function runCodex(args: string[], options: { cwd: string; home: string; plain?: boolean }): Promise<CodexRun> {
 	const env = { PATH: process.env.PATH, HOME: options.home, CODEX_HOME: options.home, FAKE_KEY: "fake-key", NO_COLOR: "1" };
 	return new Promise((resolve) => {
-		const child = spawn(CODEX_BIN, ["exec", "--skip-git-repo-check", "--json", ...args], { cwd: options.cwd, env });
+		const child = spawn(CODEX_BIN, options.plain ? args : ["exec", "--skip-git-repo-check", "--json", ...args], { cwd: options.cwd, env });
 		let out = "";
 		let err = "";
 		child.stdout.on("data", (d) => (out += d));

@@ -57,8 +57,10 @@ export async function startFakeCodexModel() {
 				items.push(message(id, `Child agent here: ${userText.slice(0, 80)}`));
 			} else {
 				const shell = /SHELL (.+)$/m.exec(userText);
+				const named = /CALL (\S+) (\{.*\})$/m.exec(userText);
 				const spawn = /SPAWN (.+)$/m.exec(userText);
-				if (shell) items.push(call("exec_command", { cmd: shell[1] }));
+				if (named) items.push(toolCall(p.tools, named[1], JSON.parse(named[2]), call, id));
+				else if (shell) items.push(call("exec_command", { cmd: shell[1] }));
 				else if (spawn) items.push(call("spawn_agent", { message: `CHILD ${spawn[1]}`, fork_context: true }, "multi_agent_v1"));
 				else items.push(message(id, `Hello from the fake Codex model (${id}).`));
 			}
@@ -78,6 +80,16 @@ export async function startFakeCodexModel() {
 	await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
 	const url = `http://127.0.0.1:${server.address().port}/v1`;
 	return { url, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** A call of a tool the request offers by its name (an MCP server's tool may sit in a namespace); a message when none is. */
+function toolCall(tools, name, args, call, id) {
+	for (const tool of tools || []) {
+		if (tool.name === name) return call(name, args);
+		const inner = (tool.tools || []).find((t) => t.name === name || `${tool.name}__${t.name}` === name);
+		if (inner) return call(inner.name, args, tool.name);
+	}
+	return message(id, `no tool ${name} among ${(tools || []).map((t) => t.name).join(", ")}`);
 }
 
 function message(id, text) {

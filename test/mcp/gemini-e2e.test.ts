@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SAMPLE, tempDir } from "../helpers.js";
 import { agentDir, CLI } from "./mcp-client.js";
+import { processesNaming } from "./processes.js";
 
 const GEMINI = join(
 	import.meta.dirname,
@@ -41,20 +42,6 @@ const FAKE_MODEL = [
 	stream([{ functionCall: { name: "mcp_lookback_search_sessions", args: { query: "RabbitMQ dead-letter" } } }]),
 	stream([{ text: "It was the webshop session about the order queue." }]),
 ];
-
-/** Processes whose command line names `marker` (the server Gemini started, by its agent dir). */
-function processesNaming(marker: string): number[] {
-	return readdirSync("/proc")
-		.filter((p) => /^\d+$/.test(p))
-		.filter((p) => {
-			try {
-				return readFileSync(`/proc/${p}/cmdline`, "utf8").includes(marker);
-			} catch {
-				return false;
-			}
-		})
-		.map(Number);
-}
 
 describe("lookback mcp under Gemini CLI", () => {
 	it("answers Gemini's call with the right session, and exits with Gemini", async () => {
