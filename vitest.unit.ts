@@ -20,6 +20,7 @@ export default mergeConfig(
 				"test/mcp/gemini-e2e.test.ts", // Gemini CLI from the registry
 				"test/mcp/claude-e2e.test.ts", // Claude Code from the registry
 				"test/mcp/codex-e2e.test.ts", // Codex from the registry
+				"test/mcp/opencode-e2e.test.ts", // OpenCode from the registry
 				"test/engines/**", // node:sqlite (Node 22) and bun:sqlite
 				"test/reliability/stress.test.ts", // one minute of killed writers, on every engine
 				"test/package/**", // npm pack, npm install from the registry, pi install

@@ -1,6 +1,7 @@
 // A fake OpenAI-compatible chat server on 127.0.0.1 for driving the real `opencode` binary in tests
 // (`POST /v1/chat/completions`, streamed). The last user text decides the answer: "SHELL <command>" calls the bash
-// tool, "TASK <prompt>" the task tool (a sub-agent, whose own prompt starts with "CHILD "), "OVERFLOW" reports more
+// tool, "TASK <prompt>" the task tool (a sub-agent, whose own prompt starts with "CHILD "), "CALL <tool> <json>" any
+// tool (an MCP server's: `<server>_<tool>`), "OVERFLOW" reports more
 // tokens than the model's context (OpenCode then compacts), "WAIT" holds the answer until `release()`. After a tool
 // result it answers "TOOL RESULT: <output>"; OpenCode's title and compaction requests get a title and a summary.
 // Every request body is kept in `requests`.
@@ -48,7 +49,9 @@ export async function startFakeOpencodeModel() {
 			else {
 				const shell = /SHELL (.+)$/m.exec(userText);
 				const task = /TASK (.+)$/m.exec(userText);
-				if (shell) call = { name: "bash", args: { command: shell[1], description: "Runs the command" } };
+				const tool = /CALL (\S+) (\{.*\})$/m.exec(userText);
+				if (tool) call = { name: tool[1], args: JSON.parse(tool[2]) };
+				else if (shell) call = { name: "bash", args: { command: shell[1], description: "Runs the command" } };
 				else if (task)
 					call = { name: "task", args: { description: "Counts for the parent", prompt: `CHILD ${task[1]}`, subagent_type: "general" } };
 				if (/OVERFLOW/.test(userText) && !summarised) promptTokens = 9000;
