@@ -1,12 +1,12 @@
 /**
  * OpenCode's sessions: the database the real opencode 1.18.33 wrote (test/fixtures/opencode, scrubbed), rows built
  * for what the CLI could not be made to write here (files, subtasks, reasoning, errors, reverts, bad rows, a newer
- * version), the JSON tree of releases before 1.2.0, a commit found only in the WAL, and a database another process
- * writes while lookback reads it.
+ * version), the JSON tree of releases before 1.2.0 (as the real 1.1.65 wrote it, test/fixtures/opencode-legacy, and
+ * built), a commit found only in the WAL, and a database another process writes while lookback reads it.
  */
 
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LookbackIndex, memoryStorage } from "../../src/core/index.js";
@@ -23,6 +23,9 @@ import { FIXTURE_PROJECT } from "./opencode-fixture.js";
 import { addMessage, addPart, addSession, FIXTURE_CHILD, FIXTURE_SESSION, fixtureDataDir, openForWrite } from "./opencode-rows.js";
 
 const WRITER = join(import.meta.dirname, "opencode-writer.mjs");
+const LEGACY_TREE = join(import.meta.dirname, "..", "fixtures", "opencode-legacy", "storage");
+const LEGACY_SESSION = "ses_dcc152bdaffekcALFt6qaSu9Kw";
+const LEGACY_CHILD = "ses_dcc14fb51ffepQypchHirGy1Xa";
 
 async function indexed(dataDir: string) {
 	const index = await LookbackIndex.open({ sql: await loadEngine(), storage: memoryStorage() });
@@ -228,6 +231,30 @@ describe("rows the CLI did not write", () => {
 });
 
 describe("the JSON tree of OpenCode before 1.2.0", () => {
+	it("reads the tree the real OpenCode 1.1.65 wrote: the tool's output, the project, compaction, the sub-agent's link", async () => {
+		const dir = join(tempDir("opencode-data"), "opencode");
+		cpSync(LEGACY_TREE, join(dir, "storage"), { recursive: true });
+		const { index, report } = await indexed(dir);
+		expect(report).toMatchObject({ added: 2, malformedLines: 0, unknownRecords: 0, newVersions: [], warnings: [] });
+		const tool = index.search({ query: "ocelot42ridge", role: ["tool"] }).results[0];
+		expect(tool).toMatchObject({
+			sessionId: LEGACY_SESSION,
+			agent: "opencode",
+			cwd: FIXTURE_PROJECT,
+			// 1.1.65 had not named it yet when the run ended: the first prompt stands in.
+			firstPrompt: "Look around please. SHELL echo ocelot$((6*7))ridge",
+			branchState: "compacted",
+			resumeHint: `opencode -s ${LEGACY_SESSION}`,
+			path: join(dir, "storage", "session", "global", `${LEGACY_SESSION}.json`),
+		});
+		const sub = index.search({ query: "CHILD count the llamas", role: ["user"] }).results[0];
+		expect(sub).toMatchObject({ sessionId: LEGACY_CHILD, kind: "subagent", spawnedBySessionId: LEGACY_SESSION });
+		// Its task call's output names it ("task_id: ses_…").
+		expect(sub.spawnedByEntryId).toMatch(/^prt_/);
+		expect(index.search({ query: "narwhal" }).results[0]).toMatchObject({ role: "user", branchState: "active" });
+		expect(index.search({ query: "Continue if you have next steps" }).results[0].role).toBe("meta");
+	});
+
 	function tree(dir: string) {
 		const storage = join(dir, "storage");
 		const put = (path: string, value: unknown) => {
