@@ -112,7 +112,7 @@ describe.skipIf(!opencodeBin())("OpenCode's database, written by the real CLI", 
 			// The fake model's answer to OpenCode's title request.
 			name: "Quokka title Look around please.",
 			firstPrompt: "Look around please. SHELL echo ocelot$((6*7))ridge",
-			resumeHint: `opencode -s ${sessionId}`,
+			resumeHint: `cd ${project} && opencode -s ${sessionId}`,
 		});
 		expect(r.json.results[0].path).toBe(join(realpathSync(dataDir()), "opencode.db", sessionId));
 	});
@@ -132,7 +132,11 @@ describe.skipIf(!opencodeBin())("OpenCode's database, written by the real CLI", 
 	it("links the sub-agent's session to its parent and to the task call that spawned it", async () => {
 		const r = await lookback(["search", "count the llamas", "--agent", "opencode"]);
 		const sub = (r.json.results as Hit[]).find((h) => h.kind === "subagent");
-		expect(sub).toMatchObject({ agent: "opencode", spawnedBySessionId: sessionId, resumeHint: `opencode -s ${sessionId}` });
+		expect(sub).toMatchObject({
+			agent: "opencode",
+			spawnedBySessionId: sessionId,
+			resumeHint: `cd ${project} && opencode -s ${sessionId}`,
+		});
 		expect(sub?.sessionId).toMatch(/^ses_/);
 		expect(sub?.sessionId).not.toBe(sessionId);
 		expect(sub?.spawnedBy).toBe(join(realpathSync(dataDir()), "opencode.db", sessionId));

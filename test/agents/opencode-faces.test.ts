@@ -13,6 +13,7 @@ import { runSessionSearch } from "../../src/extension/run-tool.js";
 import { openNodeIndex } from "../../src/node/open.js";
 import { tempDir } from "../helpers.js";
 import { call as callMcp, json, startServer } from "../mcp/mcp-client.js";
+import { FIXTURE_PROJECT } from "./opencode-fixture.js";
 import { FIXTURE_CHILD, FIXTURE_SESSION, fixtureDataDir } from "./opencode-rows.js";
 
 function homes() {
@@ -30,7 +31,11 @@ describe("OpenCode in the Pi tool", () => {
 		const opened = await openNodeIndex({ agentDir, env: { HOME: home, XDG_DATA_HOME: data } });
 		const ask = async (params: Record<string, unknown>) => JSON.parse((await runSessionSearch(opened, params)).text);
 		const found = await ask({ query: "ocelot42ridge" });
-		expect(found.results[0]).toMatchObject({ sessionId: FIXTURE_SESSION, agent: "opencode", resumeHint: `opencode -s ${FIXTURE_SESSION}` });
+		expect(found.results[0]).toMatchObject({
+			sessionId: FIXTURE_SESSION,
+			agent: "opencode",
+			resumeHint: `cd ${FIXTURE_PROJECT} && opencode -s ${FIXTURE_SESSION}`,
+		});
 		expect(found.results[0].context.window.length).toBeGreaterThan(0);
 		expect((await ask({ query: "ocelot42ridge", agent: "pi" })).results).toEqual([]);
 		const read = await ask({ sessionId: FIXTURE_SESSION });
@@ -61,12 +66,12 @@ describe("OpenCode in the Pi tool", () => {
 			title: "Quokka title",
 			project: "zebra-app",
 			snippet: "",
-			resumeHint: `opencode -s ${FIXTURE_SESSION}`,
+			resumeHint: `cd ${FIXTURE_PROJECT} && opencode -s ${FIXTURE_SESSION}`,
 			agent: "opencode" as const,
 		};
 		await runAction(opened, { kind: "resume", row }, ctx as unknown as Parameters<typeof runAction>[2]);
 		expect(switched).toBe(false);
-		expect(notes.join("\n")).toContain(`opencode -s ${FIXTURE_SESSION}`);
+		expect(notes.join("\n")).toContain(`cd ${FIXTURE_PROJECT} && opencode -s ${FIXTURE_SESSION}`);
 		expect(notes.join("\n")).toContain("a opencode session opens in opencode");
 		opened.index.close();
 	});
@@ -93,7 +98,11 @@ describe("OpenCode in the CLI and the MCP server", () => {
 		try {
 			const found = json(await callMcp(server, "search_sessions", { query: "ocelot42ridge", agent: "opencode" }));
 			const hit = (found.results as { sessionId: string; agent: string; resumeHint: string }[])[0];
-			expect(hit).toMatchObject({ sessionId: FIXTURE_SESSION, agent: "opencode", resumeHint: `opencode -s ${FIXTURE_SESSION}` });
+			expect(hit).toMatchObject({
+				sessionId: FIXTURE_SESSION,
+				agent: "opencode",
+				resumeHint: `cd ${FIXTURE_PROJECT} && opencode -s ${FIXTURE_SESSION}`,
+			});
 			const read = json(await callMcp(server, "read_session", { sessionId: FIXTURE_CHILD }));
 			expect(read.session).toMatchObject({ agent: "opencode", kind: "subagent", spawnedBySessionId: FIXTURE_SESSION });
 		} finally {

@@ -52,7 +52,7 @@ describe("the database the real OpenCode wrote", () => {
 			cwd: FIXTURE_PROJECT,
 			name: "Quokka title Look around please.",
 			branchState: "compacted",
-			resumeHint: `opencode -s ${FIXTURE_SESSION}`,
+			resumeHint: `cd ${FIXTURE_PROJECT} && opencode -s ${FIXTURE_SESSION}`,
 			path: join(dir, "opencode.db", FIXTURE_SESSION),
 		});
 		const sub = index.search({ query: "CHILD count the llamas", role: ["user"] }).results[0];
@@ -62,7 +62,7 @@ describe("the database the real OpenCode wrote", () => {
 			spawnedBySessionId: FIXTURE_SESSION,
 			// A sub-agent's path lies under its parent's, as omp keeps a session's sub-agents.
 			path: join(dir, "opencode.db", FIXTURE_SESSION, FIXTURE_CHILD),
-			resumeHint: `opencode -s ${FIXTURE_SESSION}`,
+			resumeHint: `cd ${FIXTURE_PROJECT} && opencode -s ${FIXTURE_SESSION}`,
 		});
 		expect(sub.spawnedByEntryId).toMatch(/^prt_/);
 		const structure = index.read(FIXTURE_SESSION, { structure: true }).structure;
@@ -244,7 +244,7 @@ describe("the JSON tree of OpenCode before 1.2.0", () => {
 			// 1.1.65 had not named it yet when the run ended: the first prompt stands in.
 			firstPrompt: "Look around please. SHELL echo ocelot$((6*7))ridge",
 			branchState: "compacted",
-			resumeHint: `opencode -s ${LEGACY_SESSION}`,
+			resumeHint: `cd ${FIXTURE_PROJECT} && opencode -s ${LEGACY_SESSION}`,
 			path: join(dir, "storage", "session", "global", `${LEGACY_SESSION}.json`),
 		});
 		const sub = index.search({ query: "CHILD count the llamas", role: ["user"] }).results[0];
@@ -343,7 +343,7 @@ describe("the JSON tree of OpenCode before 1.2.0", () => {
 			name: "The gerenuk migration",
 			cwd: "/home/user/old-app",
 			path: join(storage, "session", "abc123", "ses_old1.json"),
-			resumeHint: "opencode -s ses_old1",
+			resumeHint: "cd /home/user/old-app && opencode -s ses_old1",
 		});
 		const child = index.search({ query: "dikdik" }).results[0];
 		expect(child).toMatchObject({ sessionId: "ses_old2", kind: "subagent", spawnedBySessionId: "ses_old1" });

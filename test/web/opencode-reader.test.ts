@@ -10,6 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openNodeIndex } from "../../src/node/open.js";
 import { type Serving, serveViewer } from "../../src/node/serve.js";
+import { FIXTURE_PROJECT } from "../agents/opencode-fixture.js";
 import { FIXTURE_CHILD, FIXTURE_SESSION, fixtureDataDir } from "../agents/opencode-rows.js";
 import { launchChromium } from "../browser.js";
 
@@ -55,7 +56,7 @@ describe("an OpenCode session in the served viewer", () => {
 		expect(await page.getAttribute("#reader .vrow:first-child .message", "class")).toBe("message user");
 		expect(await page.textContent("#reader .stretch-start.compacted")).toMatch(/^compacted stretch/);
 		expect(await page.locator("#reader .message.tool", { hasText: "ocelot42ridge" }).count()).toBeGreaterThan(0);
-		expect(await page.textContent("#reader .reader-head")).toContain(`opencode -s ${FIXTURE_SESSION}`);
+		expect(await page.textContent("#reader .reader-head")).toContain(`cd ${FIXTURE_PROJECT} && opencode -s ${FIXTURE_SESSION}`);
 		await page.close();
 	});
 
