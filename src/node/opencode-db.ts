@@ -149,10 +149,16 @@ export class OpencodeDb {
 		this.db?.close();
 		this.db = undefined;
 		const previous = this.snapshot;
+		// Closed first (its scan stays readable): a snapshot that cannot be taken leaves none.
+		this.snapshot = undefined;
+		previous?.close();
 		this.snapshot = taken ?? WalSnapshot.take(this.path, previous);
-		if (previous !== this.snapshot) previous?.close();
 		this.enginePath ??= `${mountEngineFiles(this.engine.FS, this.files(), `opencode:${this.path}`, hostIo)}/opencode.db`;
-		this.db = openAt(this.engine, this.enginePath);
+		try {
+			this.db = openAt(this.engine, this.enginePath);
+		} catch (error) {
+			throw new LookbackError("io", `${this.path} cannot be opened as a database (${errorMessage(error)})`);
+		}
 		this.db.run("PRAGMA query_only = 1");
 		return this.db;
 	}
@@ -165,16 +171,15 @@ export class OpencodeDb {
 		let renew = fresh || !this.db;
 		let last: unknown;
 		for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-			let snapshot: WalSnapshot | undefined;
 			try {
 				const db = renew || !this.db ? this.refresh(attempt === 0 ? taken : undefined) : this.db;
-				snapshot = this.snapshot!;
+				const snapshot = this.snapshot!;
 				snapshot.startReads();
 				const result = read(db);
 				if (snapshot.stillValid()) return result;
 			} catch (error) {
-				// An error on a snapshot nothing changed under is the database's own; any other is read again.
-				if (snapshot?.stillValid()) throw error;
+				// No snapshot (the file is gone, or no database), or one nothing changed under: the error is the file's own.
+				if (!this.snapshot || this.snapshot.stillValid()) throw error;
 				last = error;
 			}
 			renew = true;

@@ -24,6 +24,8 @@ export function isOpencodeDbName(name: string): boolean {
 /** The sessions of one database, at `<database>/<id>` (a sub-agent under its parent's path); their ids go into `seen`. */
 async function walkDb(db: string, base: Omit<Found, "path">, seen: Set<string>, sink: WalkSink): Promise<void> {
 	await sink.attempt(db, async () => {
+		// A database OpenCode has only just created holds nothing yet.
+		if (statSync(db).size === 0) return;
 		const sessions = (await OpencodeDb.open(db)).sessions();
 		const parents = new Map(sessions.map((s) => [s.id, s.parentId]));
 		const pathOf = (id: string): string => {

@@ -485,6 +485,20 @@ describe("a database OpenCode is writing", () => {
 });
 
 describe("where OpenCode's store is found", () => {
+	it("names a file that is no database in the report, reads the others, and purges nothing of that folder", async () => {
+		const dir = fixtureDataDir(tempDir("opencode-data"));
+		const { index, source } = await indexed(dir);
+		writeFileSync(join(dir, "opencode-broken.db"), "no SQLite header here ".repeat(20));
+		// One OpenCode has only just created holds nothing: no warning.
+		writeFileSync(join(dir, "opencode-new.db"), "");
+		const report = await index.sync(source);
+		expect(report.warnings).toEqual([
+			expect.objectContaining({ kind: "incomplete-walk", message: expect.stringContaining("opencode-broken.db is not a SQLite database") }),
+		]);
+		expect(report).toMatchObject({ unchanged: 2, purged: 0 });
+		expect(index.search({ query: "ocelot42ridge", role: ["tool"] }).results[0].sessionId).toBe(FIXTURE_SESSION);
+	});
+
 	it("takes the data folder from XDG_DATA_HOME, and a database OPENCODE_DB names", () => {
 		const roots = (env: Record<string, string>) =>
 			piSessionRoots({ agentDir: "/a", env: { HOME: "/home/u", ...env } })
