@@ -22,6 +22,7 @@ export default mergeConfig(
 				"test/mcp/codex-e2e.test.ts", // Codex from the registry
 				"test/mcp/opencode-e2e.test.ts", // OpenCode from the registry
 				"test/engines/**", // node:sqlite (Node 22) and bun:sqlite
+				"test/core/model-prices.test.ts", // Pi's current release in .tools (its model registry)
 				"test/reliability/stress.test.ts", // one minute of killed writers, on every engine
 				"test/package/**", // npm pack, npm install from the registry, pi install
 				"test/agents/*-cli.test.ts", // the other agents' real CLIs, installed from the registry

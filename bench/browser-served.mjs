@@ -6,7 +6,8 @@
 // Measures: making the snapshot; page load to the first result of a deep link to a rare-word search; opening
 // the page (engine + index + landing); the first typed query and ten more, as the page shows them (typed →
 // list shown, the page's 150 ms debounce included); and query p50 in the page: the 20 queries of queries.mjs
-// asked of a fresh viewer worker in the page, the app's own search call, timed from the page.
+// asked of a fresh viewer worker in the page, the app's own search call, timed from the page; and the usage
+// dashboard's first paint in a fresh page (navigation to its figures shown), then redrawn for one project.
 // Prints one JSON line.
 import { execFileSync, fork } from "node:child_process";
 import { once } from "node:events";
@@ -61,12 +62,14 @@ const snapshot = { ms: performance.now() - t0, bytes: Number(head.headers.get("c
 
 /** Moments the page reached, in its own clock (ms since navigation started), recorded as they happen. */
 function watchPage() {
-	const marks = { typed: 0, ready: 0, recent: 0, firstResult: 0, shown: {} };
+	const marks = { typed: 0, ready: 0, recent: 0, firstResult: 0, dashboard: 0, shown: {} };
 	window.__bench = marks;
 	document.addEventListener("input", () => (marks.typed = performance.now()), true);
 	new MutationObserver(() => {
 		const now = performance.now();
 		if (!marks.ready && document.body?.dataset.ready === "true") marks.ready = now;
+		if (!marks.dashboard && document.body?.dataset.dashboard === "ready" && document.querySelector(".usage-chart canvas"))
+			marks.dashboard = now;
 		const list = document.getElementById("list");
 		if (!list) return;
 		if (list.dataset.kind === "recent" && !marks.recent && list.querySelector(".row")) marks.recent = now;
@@ -104,6 +107,23 @@ const first = { query: FIRST.query, ...(await typed(page, FIRST.query)) };
 const more = [];
 for (const q of TEN_MORE) more.push({ query: q.query, ...(await typed(page, q.query)) });
 await page.context().close();
+
+// The usage dashboard in a fresh page: navigation to its figures and chart shown, then redrawn for the largest project.
+const board = await newPage();
+before = await sent();
+await board.goto(`${url}?load=paged&view=usage`);
+await board.waitForFunction(() => window.__bench.dashboard > 0, null, { timeout: 120_000 });
+const dashboardFirst = { firstPaintMs: (await marks(board)).dashboard, ...since(before, await sent()) };
+before = await sent();
+const project = mostCommonProject(sessions);
+const t1 = performance.now();
+await board.evaluate(() => {
+	document.body.dataset.dashboard = "";
+});
+await board.fill("input[name=project]", project);
+await board.waitForFunction(() => document.body.dataset.dashboard === "ready", null, { timeout: 120_000 });
+const dashboardFiltered = { project, ms: performance.now() - t1, ...since(before, await sent()) };
+await board.context().close();
 
 // A deep link to the rare-word search, in a fresh page: page load to the first result.
 const linked = await newPage();
@@ -165,6 +185,7 @@ process.stdout.write(
 		first,
 		tenMore: { requests: sum(more, "requests"), bytes: sum(more, "bytes"), shownP50Ms: median(more.map((q) => q.ms)), queries: more },
 		deepLink,
+		dashboard: { first: dashboardFirst, filtered: dashboardFiltered },
 		inPage: {
 			reps,
 			medianP50Ms: median(latencies.map((q) => stats(q.times).p50)),

@@ -58,11 +58,10 @@ function processCost(exe, args, n = 5) {
 	return { ms: median(times), rssMB: median(rss) };
 }
 
-function oneShot(runtime, engine, indexPath, sessions, query, sync) {
+function oneShot(runtime, engine, indexPath, sessions, query, sync, command = ["search", query]) {
 	return processCost(runtime.exe, [
 		"dist/cli.js",
-		"search",
-		query,
+		...command,
 		"--engine",
 		engine,
 		"--index",
@@ -98,6 +97,8 @@ function servedLines(s) {
 		`| opening the page: index open / recent sessions shown | ${f1(s.opened.readyMs)} / ${f1(s.opened.recentMs)} ms; ${sent(s.opened)} |`,
 		`| first query, typed (\`${s.first.query}\`) | typed → shown ${f1(s.first.ms)} ms; ${sent(s.first)} |`,
 		`| ten more queries, typed (queries 2–11 of the set) | typed → shown p50 ${f1(s.tenMore.shownP50Ms)} ms; ${sent(s.tenMore)} in all (${((100 * s.tenMore.bytes) / s.snapshot.bytes).toFixed(1)}% of the file) |`,
+		`| usage dashboard, first paint (\`?view=usage\`, a fresh page: navigation → totals, chart and lists shown) | ${f1(s.dashboard.first.firstPaintMs)} ms; ${sent(s.dashboard.first)} (${((100 * s.dashboard.first.bytes) / s.snapshot.bytes).toFixed(2)}% of the file) |`,
+		`| usage dashboard redrawn for one project (\`${s.dashboard.filtered.project}\`, typed, 150 ms debounce included) | ${f1(s.dashboard.filtered.ms)} ms; ${sent(s.dashboard.filtered)} |`,
 		`| query p50 in the page, the ${s.inPage.latencies.length} queries (the viewer's search call, limit 100, ${s.inPage.reps} runs each after a first) | median p50 ${f1(s.inPage.medianP50Ms)} ms, worst p95 ${f1(s.inPage.worstP95Ms)} ms; first run median ${f1(s.inPage.medianFirstMs)} ms |`,
 	];
 }
@@ -177,9 +178,14 @@ for (const size of sizes) {
 	console.error(`[${size} MB] one-shot CLI…`);
 	const oneShots = {};
 	for (const e of engines.filter((x) => x.engine !== "native")) {
+		const usage = ["usage", "--by", "day"];
 		oneShots[e.label] = {
 			sync: oneShot(e, e.engine, db(e.label), sessions, "zanzibarRetryPolicy", true),
 			noSync: oneShot(e, e.engine, db(e.label), sessions, "zanzibarRetryPolicy", false),
+			usage: {
+				sync: oneShot(e, e.engine, db(e.label), sessions, "", true, usage),
+				noSync: oneShot(e, e.engine, db(e.label), sessions, "", false, usage),
+			},
 		};
 	}
 	let pi;
@@ -274,6 +280,9 @@ for (const r of results) {
 		`| one-shot \`lookback search\`, start to exit, ms: with sync / --no-sync | ${cell((l) => (r.oneShots[l] ? `${f1(r.oneShots[l].sync.ms)} / ${f1(r.oneShots[l].noSync.ms)}` : "—"))} |`,
 	);
 	lines.push(`| one-shot search, peak RSS MB | ${cell((l) => (r.oneShots[l] ? f1(r.oneShots[l].sync.rssMB) : "—"))} |`);
+	lines.push(
+		`| one-shot \`lookback usage --by day\`, start to exit, ms: with sync / --no-sync | ${cell((l) => (r.oneShots[l]?.usage ? `${f1(r.oneShots[l].usage.sync.ms)} / ${f1(r.oneShots[l].usage.noSync.ms)}` : "—"))} |`,
+	);
 	lines.push("");
 	lines.push(`| query | sessions | ${labels.map((l) => `${l} p50 / p95 ms`).join(" | ")} | scan p50 ms | wasm/native | scan/wasm |`);
 	lines.push(`|---|---|${labels.map(() => "---").join("|")}|---|---|---|`);

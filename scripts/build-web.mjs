@@ -1,8 +1,9 @@
 // Builds the browser pieces: into dist/web the viewer page, its worker, its service worker, the smoke page, and the
 // engine's wasm beside them; and dist/browser.js, the `lookback/web` library entry.
 
-import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
+import { secretlintInBrowser } from "./esbuild-plugins.mjs";
 
 mkdirSync("dist/web", { recursive: true });
 for (const [name, entry] of [
@@ -23,11 +24,16 @@ for (const [name, entry] of [
 		jsxImportSource: "preact",
 		// The Emscripten glue mentions Node modules it only uses under Node.
 		external: ["fs", "path", "crypto"],
+		plugins: [secretlintInBrowser],
 		logLevel: "warning",
 	});
 copyFileSync("wasm/dist/sql-wasm.wasm", "dist/web/sql-wasm.wasm");
 copyFileSync("web/public/index.html", "dist/web/index.html");
-copyFileSync("web/public/app.css", "dist/web/app.css");
+// The page's style, then uPlot's (the usage chart), in one file the page's CSP allows.
+writeFileSync(
+	"dist/web/app.css",
+	`${readFileSync("web/public/app.css", "utf8")}\n${readFileSync("node_modules/uplot/dist/uPlot.min.css", "utf8")}\n`,
+);
 writeFileSync(
 	"dist/web/smoke.html",
 	'<!doctype html><meta charset="utf-8"><title>lookback smoke</title><script type="module" src="/smoke.js"></script>\n',

@@ -1,5 +1,6 @@
 // Proves src/core runs in a browser: bundling it for the browser fails on any Node built-in.
 import { build } from "esbuild";
+import { secretlintInBrowser } from "./esbuild-plugins.mjs";
 
 const result = await build({
 	entryPoints: ["src/core/index.ts"],
@@ -8,6 +9,7 @@ const result = await build({
 	format: "esm",
 	write: false,
 	logLevel: "silent",
+	plugins: [secretlintInBrowser],
 }).catch((error) => {
 	console.error(
 		`src/core must not import Node modules:\n${error.errors.map((e) => `  ${e.text} (${e.location?.file}:${e.location?.line})`).join("\n")}`,

@@ -30,8 +30,12 @@ const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
 	"branch-tip": {},
 	port: {},
 	engine: {},
+	by: {},
+	format: {},
+	branch: {},
+	out: {},
 };
-const FLAGS = new Set(["json", "no-sync", "help", "version", "only-sessions-dir"]);
+const FLAGS = new Set(["json", "no-sync", "help", "version", "only-sessions-dir", "utc", "no-redact"]);
 
 export function parseArgs(argv: string[]): ParsedArgs {
 	const parsed: ParsedArgs = { command: "", positionals: [], options: new Map(), flags: new Set() };

@@ -4,6 +4,7 @@ import {
 	DEFAULTS,
 	type EngineInfo,
 	flatten,
+	formatUsd,
 	type IndexStats,
 	type InSessionResponse,
 	type SearchResponse,
@@ -129,10 +130,20 @@ export function formatStats(stats: IndexStats, indexPath: string, engine: Engine
 		`index size  ${formatMB(stats.indexBytes)} (${ratio}% of ${formatMB(stats.corpusBytes)} of session files)`,
 		`text        ${(stats.textChars / 1e6).toFixed(2)} M characters indexed, stored in ${formatMB(stats.storedTextBytes)}; ${stats.vocabulary} words for substring search`,
 		`skipped     ${stats.skipped.oversized} oversized, ${stats.skipped["tmp-folder"]} in tmp folders, ${stats.skipped.unreadable} unreadable, ${stats.skipped["index-full"]} not taken by a full index; ${stats.malformedLines} malformed lines`,
+		`usage       ${usageLine(stats.usage)}`,
 		`last sync   ${stats.lastSync ?? "—"}`,
 		`engine      ${engine.build.startsWith("lookback") ? "wasm" : engine.build} (SQLite ${engine.sqliteVersion})`,
 		"",
 	].join("\n");
+}
+
+/** What the indexed sessions cost, estimates and gaps named. */
+function usageLine(u: IndexStats["usage"]): string {
+	if (u.tokens === 0 && u.costUsd === 0) return "no tokens recorded";
+	const parts = [`${formatUsd(u.costUsd)} over ${u.tokens.toLocaleString("en-US")} tokens`];
+	if (u.estimatedUsd > 0) parts.push(`${formatUsd(u.estimatedUsd)} of it estimated from list prices`);
+	if (u.unpricedMessages > 0) parts.push(`${u.unpricedMessages} messages of models with no known price not counted`);
+	return `${parts.join("; ")} (lookback usage for more)`;
 }
 
 export function formatSyncSummary(report: SyncReport): string {

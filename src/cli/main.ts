@@ -13,7 +13,10 @@ import {
 	LookbackError,
 	ROLES,
 	type Role,
+	redactsByDefault,
 	type SyncReport,
+	USAGE_GROUPS,
+	type UsageGroup,
 } from "../core/index.js";
 import { engineChoice } from "../node/engine-choice.js";
 import { readFileRange } from "../node/file-range.js";
@@ -21,6 +24,7 @@ import { type NodeIndex, type NodeIndexOptions, openNodeIndex } from "../node/op
 import { sessionPathInRoots } from "../node/paths.js";
 import { serveViewer } from "../node/serve.js";
 import { intOption, option, type ParsedArgs, parseArgs } from "./args.js";
+import { runExport } from "./export.js";
 import {
 	formatBrowse,
 	formatInSession,
@@ -33,6 +37,7 @@ import {
 	makeStyle,
 	type Style,
 } from "./format.js";
+import { formatUsage } from "./usage-format.js";
 
 export interface CliIO {
 	stdout: (text: string) => void;
@@ -40,6 +45,8 @@ export interface CliIO {
 	env: Record<string, string | undefined>;
 	/** Whether stdout/stderr are terminals (progress bar, colour). */
 	isTTY: boolean;
+	/** The terminal's width, when stdout is one. */
+	columns?: number;
 }
 
 const VERSION = "0.1.0";
@@ -61,6 +68,10 @@ usage:
   lookback search QUERY --session ID   every match inside one session, in order (--offset N for the next page)
   lookback read SESSION [--around ENTRY] [--window N] [--branch-tip ENTRY]
   lookback browse [--limit N] [--project P] [--since T] [--until T]
+  lookback usage [--by G] [filters]    tokens, cost, sessions, messages and tool calls, by day, week, month,
+                                       project, model, agent or session (--utc: UTC days)
+  lookback export SESSION [--format md|html|json] [--branch active|all] [--out FILE] [--no-redact]
+                                       the session as a readable conversation, secrets redacted
   lookback stats                       what the index holds and costs
   lookback serve [--port N]            the browser viewer on 127.0.0.1 (read-only)
   lookback mcp                         an MCP server on stdio for Claude Code, Codex, Gemini CLI, OpenCode, Cursor
@@ -92,7 +103,9 @@ const COMMANDS: Record<string, { positionals: "none" | "one" | "many"; options: 
 	search: { positionals: "many", options: ["since", "until", "project", "role", "limit", "agent", "session", "offset", "variant"] },
 	read: { positionals: "one", options: ["around", "window", "branch-tip"] },
 	browse: { positionals: "none", options: ["since", "until", "project", "limit", "agent"] },
+	export: { positionals: "one", options: ["format", "branch", "out"] },
 	stats: { positionals: "none", options: [] },
+	usage: { positionals: "none", options: ["since", "until", "project", "agent", "by", "limit", "utc"] },
 	serve: { positionals: "none", options: ["port"] },
 	mcp: { positionals: "none", options: [] },
 };
@@ -101,7 +114,7 @@ const COMMON = new Set(["index", "agent-dir", "omp-agent-dir", "sessions-dir", "
 function checkCommand(args: ParsedArgs): void {
 	const spec = COMMANDS[args.command];
 	if (!spec) throw new LookbackError("bad-argument", `unknown command "${args.command}" (commands: ${Object.keys(COMMANDS).join(", ")})`);
-	for (const name of args.options.keys()) {
+	for (const name of [...args.options.keys(), ...[...args.flags].filter((f) => f === "utc")]) {
 		if (!COMMON.has(name) && !spec.options.includes(name))
 			throw new LookbackError("bad-argument", `${args.command} does not take --${name}`);
 	}
@@ -116,6 +129,12 @@ function agentOption(args: ParsedArgs): AgentKind | undefined {
 	const agent = option(args, "agent");
 	if (agent === undefined || isAgentKind(agent)) return agent;
 	throw new LookbackError("bad-argument", `--agent must be one of ${AGENT_KINDS.join(", ")}, not "${agent}"`);
+}
+
+function groupOption(args: ParsedArgs): UsageGroup | undefined {
+	const by = option(args, "by");
+	if (by === undefined || (USAGE_GROUPS as readonly string[]).includes(by)) return by as UsageGroup | undefined;
+	throw new LookbackError("bad-argument", `--by must be one of ${USAGE_GROUPS.join(", ")}, not "${by}"`);
 }
 
 function leftOutOption(args: ParsedArgs): AgentKind[] | undefined {
@@ -239,12 +258,39 @@ async function runCommand(ctx: Context): Promise<number> {
 			emit(ctx, "browse", { sessions }, formatBrowse(sessions, ctx.style), sync);
 			return 0;
 		}
+		case "export": {
+			await syncFirst(ctx);
+			const ref = args.positionals[0];
+			const target = isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : ref;
+			return runExport({ args, index, ref: target, stdout: ctx.io.stdout, stderr: ctx.io.stderr });
+		}
 		case "serve": {
 			await syncFirst(ctx);
-			const serving = await serveViewer({ indexPath: opened.indexPath, webDir: webDir(), port: intOption(args, "port", 1, 65535) });
+			const roots = opened.source.roots();
+			const serving = await serveViewer({
+				indexPath: opened.indexPath,
+				webDir: webDir(),
+				port: intOption(args, "port", 1, 65535),
+				sessionFile: (path) => sessionFileIn(path, roots),
+			});
 			ctx.io.stdout(`lookback: the viewer is at ${serving.url} (127.0.0.1 only, read-only; Ctrl+C to stop)\n`);
 			await new Promise<void>((resolve) => process.once("SIGINT", () => resolve()));
 			await serving.close();
+			return 0;
+		}
+		case "usage": {
+			const request = {
+				by: groupOption(args),
+				since: option(args, "since"),
+				until: option(args, "until"),
+				project: option(args, "project"),
+				agent: agentOption(args),
+				limit: intOption(args, "limit", 1, 10_000),
+				utc: args.flags.has("utc"),
+			};
+			const sync = await syncFirst(ctx);
+			const report = index.usage(request);
+			emit(ctx, "usage", report, formatUsage(report, ctx.style, ctx.io.columns), sync);
 			return 0;
 		}
 		case "stats": {
@@ -254,6 +300,15 @@ async function runCommand(ctx: Context): Promise<number> {
 		}
 	}
 	return 2;
+}
+
+/** A session file inside the session folders, by its real path, or undefined. */
+function sessionFileIn(path: string, roots: string[]): string | undefined {
+	try {
+		return sessionPathInRoots(path, roots);
+	} catch {
+		return undefined;
+	}
 }
 
 function indexOptions(args: ParsedArgs, io: CliIO): NodeIndexOptions {
@@ -295,7 +350,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 			// Loaded only here: the MCP SDK would add its start-up to every other command. The server opens the
 			// index itself, after answering the client's handshake.
 			const { serveMcp } = await import("../mcp/server.js");
-			await serveMcp({ index: indexOptions(args, io), version: VERSION, cwd: process.cwd(), log: (line) => io.stderr(`${line}\n`) });
+			await serveMcp({
+				index: indexOptions(args, io),
+				version: VERSION,
+				cwd: process.cwd(),
+				log: (line) => io.stderr(`${line}\n`),
+				redact: redactsByDefault(io.env),
+			});
 			return 0;
 		}
 		opened = await openNodeIndex(indexOptions(args, io));

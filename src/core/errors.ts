@@ -14,6 +14,7 @@ export type LookbackErrorCode =
 	| "path-outside-roots"
 	| "file-too-large"
 	| "entry-not-found"
+	| "redaction-not-loaded"
 	| "io";
 
 export class LookbackError extends Error {

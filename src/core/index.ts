@@ -7,6 +7,23 @@
 
 export { DEFAULTS, mebibytes, thousands } from "./defaults.js";
 export { errorMessage, LookbackError, type LookbackErrorCode } from "./errors.js";
+// Export and redaction: how a session leaves lookback
+export {
+	assistantParts,
+	EXPORT_FORMATS,
+	type ExportBranch,
+	type ExportBranchChoice,
+	type ExportDocument,
+	type ExportFile,
+	type ExportFormat,
+	type ExportMessage,
+	type ExportOptions,
+	exportSession,
+	firstArgument,
+	isExportFormat,
+	safeMarkdown,
+	type ToolCall,
+} from "./export/index.js";
 // The library API
 export { LookbackIndex, type OpenIndexOptions } from "./lookback.js";
 // Session files and what they hold
@@ -60,9 +77,23 @@ export {
 	type SessionRow,
 	type SessionStructure,
 	type SessionSummary,
+	type SessionTree,
 	type SessionView,
 	type SideBranch,
+	type TreeOptions,
+	type WholeMessage,
 } from "./read/index.js";
+export {
+	findSecrets,
+	loadRedaction,
+	type RedactionTally,
+	redactedReply,
+	redactionMarker,
+	redactsByDefault,
+	redactText,
+	redactValue,
+	type SecretFinding,
+} from "./redact/index.js";
 // The tool's replies, which the faces render
 export {
 	type BoundedReply,
@@ -134,4 +165,19 @@ export {
 	type SqlJsStatic,
 } from "./store/index.js";
 export type { SyncOptions, SyncProgress, SyncReport } from "./sync/index.js";
-export { flatten, isSessionPath, parseTimeFilter, shortTime } from "./text/index.js";
+export { compactCount, flatten, formatUsd, isSessionPath, parseTimeFilter, shortTime } from "./text/index.js";
+// What the sessions used and cost
+export {
+	type Dashboard,
+	type DashboardRequest,
+	PRICE_SOURCE,
+	type SessionCost,
+	type SessionUsage,
+	type ToolCount,
+	USAGE_GROUPS,
+	type UsageGroup,
+	type UsageReport,
+	type UsageRequest,
+	type UsageRow,
+	type UsageTotals,
+} from "./usage/index.js";

@@ -16,10 +16,13 @@ import {
 	projectCounts,
 	type ReadOptions,
 	readSession,
+	readTree,
 	resolveSession,
 	type SessionRow,
 	type SessionSummary,
+	type SessionTree,
 	type SessionView,
+	type TreeOptions,
 } from "./read/index.js";
 import {
 	type InSessionRequest,
@@ -50,6 +53,7 @@ import {
 	transactions,
 } from "./store/index.js";
 import { type SyncOptions, type SyncReport, syncIndex } from "./sync/index.js";
+import { type Dashboard, type DashboardRequest, type UsageReport, type UsageRequest, usageDashboard, usageReport } from "./usage/index.js";
 
 export interface OpenIndexOptions {
 	/** An initialised FTS5 sql.js module (see `loadEngine` in the Node and web adapters). */
@@ -169,6 +173,11 @@ export class LookbackIndex {
 		return this.reading((db) => readSession(db, resolveSession(db, ref), options));
 	}
 
+	/** Every entry of a session and its messages whole (long ones read from the file with `readRange`): what an export shows. */
+	readTree(ref: string, options: TreeOptions = {}): SessionTree {
+		return this.reading((db) => readTree(db, resolveSession(db, ref), options));
+	}
+
 	browse(options: BrowseOptions = {}): SessionSummary[] {
 		return this.reading((db) => browseSessions(db, options));
 	}
@@ -186,6 +195,16 @@ export class LookbackIndex {
 	/** Projects with their session and message counts. */
 	projects(): ProjectCount[] {
 		return this.reading((db) => projectCounts(db));
+	}
+
+	/** Tokens, cost, sessions, messages and tool calls, grouped (`by`, default day) under a session filter. */
+	usage(request: UsageRequest = {}): UsageReport {
+		return this.reading((db) => usageReport(db, request));
+	}
+
+	/** The viewer's dashboard: cost over time, activity per day, top projects, models, tools and sessions. */
+	dashboard(request: DashboardRequest = {}): Dashboard {
+		return this.reading((db) => usageDashboard(db, request));
 	}
 
 	/** Sessions, messages and last sync, without reading the entries (see `stats` for every figure). */

@@ -5,7 +5,7 @@
  */
 
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { discover, errorMessage, type ToolHit } from "../core/index.js";
+import { discover, errorMessage, loadRedaction, type ToolHit } from "../core/index.js";
 import type { NodeIndex } from "../node/open.js";
 import { excerptText } from "./excerpt.js";
 import { runAction } from "./handoff.js";
@@ -112,5 +112,8 @@ async function answerInText(pi: ExtensionAPI, query: string, ctx: ExtensionComma
 	if (action?.startsWith("Resume") && hit.agent !== "pi" && hit.agent !== "omp")
 		ctx.ui.notify(`lookback: a ${hit.agent} session opens in ${hit.agent}: ${hit.resumeHint}`, "info");
 	else if (action?.startsWith("Resume")) await ctx.switchSession(hit.path);
-	else if (action) pi.sendMessage({ customType: "lookback", content: hitExcerpt(hit), display: true });
+	else if (action) {
+		await loadRedaction();
+		pi.sendMessage({ customType: "lookback", content: hitExcerpt(hit), display: true });
+	}
 }

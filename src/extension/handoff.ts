@@ -1,13 +1,15 @@
 /**
  * What a found session does for the conversation: its excerpt or a summary into the editor, resuming it,
- * a new session seeded with its summary, its resume command on the clipboard. Each goes through the host's
- * own API; where the host gives this context no such call, the person is told what to do instead.
+ * a new session seeded with its summary, its resume command on the clipboard, an export of it to files. Each
+ * goes through the host's own API; where the host gives this context no such call, the person is told what to
+ * do instead. What leaves lookback this way is redacted (excerpt.ts, summarize.ts, export-files.ts).
  */
 
 import { copyToClipboard, type ExtensionCommandContext, type ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { errorMessage, readWhole } from "../core/index.js";
+import { errorMessage, loadRedaction, readWhole, redactText } from "../core/index.js";
 import type { NodeIndex } from "../node/open.js";
 import { excerptText } from "./excerpt.js";
+import { exportFiles } from "./export-files.js";
 import type { OverlayAction } from "./overlay.js";
 import { type OverlayRow, overlayPreview } from "./overlay-results.js";
 import { fileSize } from "./shared-index.js";
@@ -45,7 +47,7 @@ async function summary(opened: NodeIndex, row: OverlayRow, ctx: ExtensionContext
 		const messages = readWhole(opened.index, row.path, { sizeOf: fileSize }).messages;
 		const result = await summarizeSession(ctx, row.title, messages);
 		if (!result.ok) return offerExcerpt(`The model gave no summary: ${result.error}`);
-		return `Summary of an earlier session "${row.title}" (${row.project}; ${row.resumeHint}):\n${result.text}`;
+		return `${redactText(`Summary of an earlier session "${row.title}" (${row.project}; ${row.resumeHint}):`)}\n${result.text}`;
 	} catch (e) {
 		return offerExcerpt(`The model gave no summary: ${errorMessage(e)}`);
 	} finally {
@@ -62,6 +64,7 @@ function viaCommand(ctx: ExtensionContext, command: string, what: string): void 
 export async function runAction(opened: NodeIndex, action: OverlayAction, ctx: ExtensionContext): Promise<void> {
 	const { row } = action;
 	const control = sessionControl(ctx);
+	await loadRedaction(); // what an action hands on is redacted (excerpt.ts, summarize.ts, the export)
 	switch (action.kind) {
 		case "excerpt":
 			insert(ctx, excerpt(opened, row));
@@ -86,6 +89,8 @@ export async function runAction(opened: NodeIndex, action: OverlayAction, ctx: E
 		}
 		case "copy":
 			return copyResume(ctx, row);
+		case "export":
+			return exportFiles(opened, row, ctx);
 	}
 }
 
@@ -95,10 +100,11 @@ function opensInPi(row: OverlayRow): boolean {
 
 async function copyResume(ctx: ExtensionContext, row: OverlayRow, why?: string): Promise<void> {
 	const because = why ? `${why}; ` : "";
+	const hint = redactText(row.resumeHint);
 	try {
-		await copyToClipboard(row.resumeHint);
-		ctx.ui.notify(`lookback: ${because}copied "${row.resumeHint}"`, "info");
+		await copyToClipboard(hint);
+		ctx.ui.notify(`lookback: ${because}copied "${hint}"`, "info");
 	} catch {
-		ctx.ui.notify(`lookback: ${because}no clipboard here; the resume command is: ${row.resumeHint}`, "warning");
+		ctx.ui.notify(`lookback: ${because}no clipboard here; the resume command is: ${hint}`, "warning");
 	}
 }

@@ -8,7 +8,7 @@ import { type Component, type Focusable, Input, type KeyId, matchesKey, type TUI
 import { fit, type OverlayTheme, plain, previewLines, rowLines } from "./overlay-lines.js";
 import type { OverlayPreview, OverlayResults, OverlayRow } from "./overlay-results.js";
 
-export type OverlayActionKind = "excerpt" | "summary" | "resume" | "new-session" | "copy";
+export type OverlayActionKind = "excerpt" | "summary" | "resume" | "new-session" | "copy" | "export";
 
 export interface OverlayAction {
 	kind: OverlayActionKind;
@@ -22,6 +22,7 @@ const ACTION_KEYS: { kind: OverlayActionKind; key: KeyId; label: string }[] = [
 	{ kind: "resume", key: "ctrl+r", label: "^R resume" },
 	{ kind: "new-session", key: "ctrl+n", label: "^N new session from summary" },
 	{ kind: "copy", key: "alt+c", label: "Alt+C copy resume command" },
+	{ kind: "export", key: "alt+e", label: "Alt+E export" },
 ];
 
 export interface OverlaySource {

@@ -67,6 +67,12 @@ export const sessionSearchParams = Type.Object({
 	branchTip: Type.Optional(
 		Type.String({ description: "With sessionId: stay on the branch ending at this entry (the branchTip of a previous reply)." }),
 	),
+	redact: Type.Optional(
+		Type.Boolean({
+			description:
+				"Replace API keys, tokens, private keys and passwords in the reply by [REDACTED:kind] markers (default false, or the person's LOOKBACK_REDACT setting). Pass true when what you read will be shared: pasted into an issue, a PR, a message or a file others see.",
+		}),
+	),
 	action: Type.Optional(
 		StringEnum(STORE_ACTIONS, {
 			description:

@@ -1,7 +1,7 @@
 /** How a `session_search` call looks in Pi's TUI: a header line, the last lines collapsed, all on Ctrl+O. */
 
 import { Text } from "@mariozechner/pi-tui";
-import { type BranchState, DEFAULTS, flatten, type Reply, shortTime, thousands } from "../core/index.js";
+import { type BranchState, DEFAULTS, flatten, formatUsd, type Reply, type SessionCost, shortTime, thousands } from "../core/index.js";
 import { type CallArgs, callSubject, modeOf } from "./params.js";
 import type { ToolReply } from "./tool-reply.js";
 
@@ -13,6 +13,8 @@ interface HitLine {
 	hits?: number;
 	branchState?: BranchState;
 	snippet: string;
+	/** What a listed session cost, where known. */
+	usage?: SessionCost;
 }
 
 /** Characters of a snippet or message on one line of the collapsed view. */
@@ -25,6 +27,7 @@ function hitLines(hits: HitLine[]): string[] {
 			shortTime(h.time),
 			h.hits ? `${h.hits} hits` : "",
 			h.branchState && h.branchState !== "active" ? h.branchState : "",
+			h.usage?.costUsd !== undefined ? `${formatUsd(h.usage.costUsd)}${h.usage.estimated ? " (estimated)" : ""}` : "",
 		].filter(Boolean);
 		return [`${i + 1}. ${h.title} · ${facts.join(" · ")}`, `   ${h.snippet.slice(0, LINE_CHARS)}`];
 	});
@@ -40,6 +43,7 @@ function foundSessions(reply: Reply): { lines: HitLine[]; total: number; notice?
 			hits: h.hits,
 			branchState: h.branchState,
 			snippet: h.snippet,
+			usage: h.usage,
 		}));
 		return { lines, total: reply.total, notice: reply.notice };
 	}
@@ -48,7 +52,13 @@ function foundSessions(reply: Reply): { lines: HitLine[]; total: number; notice?
 			return { lines: reply.results.map((h) => ({ ...h, title: h.name ?? h.sessionId })), total: reply.total, notice: reply.notice };
 		case "browse":
 			return {
-				lines: reply.sessions.map((s) => ({ title: s.name ?? s.sessionId, project: s.project, time: s.modified, snippet: "" })),
+				lines: reply.sessions.map((s) => ({
+					title: s.name ?? s.sessionId,
+					project: s.project,
+					time: s.modified,
+					snippet: "",
+					usage: s.usage,
+				})),
 				total: reply.total,
 			};
 		default:

@@ -9,10 +9,13 @@ import {
 	inSessionReply,
 	isSessionPath,
 	LookbackError,
+	loadRedaction,
 	mebibytes,
 	oversizeError,
 	type Reply,
 	readWhole,
+	redactedReply,
+	redactsByDefault,
 	type SearchRequest,
 	type SyncState,
 	scroll,
@@ -151,7 +154,11 @@ export async function runSessionSearch(
 			});
 			break;
 	}
-	const full: ToolReply = { ...reply, ...sync };
+	// Redacted when asked (see params.ts), before the reply is cut to its budget and before the person's lines are drawn from it.
+	const whole: ToolReply = { ...reply, ...sync };
+	const redact = params.redact ?? redactsByDefault(process.env);
+	if (redact) await loadRedaction();
+	const full = redact ? redactedReply(whole) : whole;
 	const { text, truncated } = boundedJson(full);
 	return { text, details: { mode, query: params.query, lines: summaryLines(full, truncated), truncated } };
 }

@@ -1,11 +1,12 @@
 /**
  * A summary of a past session written by the model the person is using, called through the host's own model
- * API (the current model and its configured key); no provider or key of lookback's own.
+ * API (the current model and its configured key); no provider or key of lookback's own. The transcript sent is
+ * redacted (the session's secrets do not go to the provider again), and so is the summary that comes back.
  */
 
 import { complete } from "@mariozechner/pi-ai";
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
-import type { ToolMessage } from "../core/index.js";
+import { loadRedaction, redactText, type ToolMessage } from "../core/index.js";
 
 const INSTRUCTIONS = `You summarize an earlier coding-agent session so that it can be reused as context in a new conversation.
 Write a short summary (at most 12 lines): the goal, what was decided or found, the commands, files and errors that matter, and what was left open. Plain text, no preamble.`;
@@ -29,15 +30,16 @@ export async function summarizeSession(
 ): Promise<SummaryResult> {
 	const model = ctx.model;
 	if (!model || !canSummarize(ctx)) return { ok: false, error: "this host gives extensions no model to call" };
+	await loadRedaction();
 	const auth = await ctx.modelRegistry.getApiKeyAndHeaders(model);
 	if (!auth.ok) return { ok: false, error: auth.error };
-	const transcript = messages
-		.map((m) => `[${m.role}] ${m.text.slice(0, MESSAGE_CHARS)}`)
-		.join("\n\n")
-		.slice(0, TRANSCRIPT_CHARS);
+	const transcript = summaryTranscript(messages);
 	const reply = await complete(
 		model,
-		{ systemPrompt: INSTRUCTIONS, messages: [{ role: "user", content: `Session "${title}":\n\n${transcript}`, timestamp: Date.now() }] },
+		{
+			systemPrompt: INSTRUCTIONS,
+			messages: [{ role: "user", content: `Session "${redactText(title)}":\n\n${transcript}`, timestamp: Date.now() }],
+		},
 		{ apiKey: auth.apiKey, headers: auth.headers, signal },
 	);
 	if (reply.stopReason === "error" || reply.stopReason === "aborted") return { ok: false, error: reply.errorMessage ?? reply.stopReason };
@@ -46,5 +48,13 @@ export async function summarizeSession(
 		.map((c) => c.text)
 		.join("")
 		.trim();
-	return text ? { ok: true, text } : { ok: false, error: "the model answered with no text" };
+	return text ? { ok: true, text: redactText(text) } : { ok: false, error: "the model answered with no text" };
+}
+
+/** What the model is sent: each message redacted whole, then cut; the session's first and last messages within the budget. */
+function summaryTranscript(messages: readonly ToolMessage[]): string {
+	return messages
+		.map((m) => `[${m.role}] ${redactText(m.text).slice(0, MESSAGE_CHARS)}`)
+		.join("\n\n")
+		.slice(0, TRANSCRIPT_CHARS);
 }

@@ -11,7 +11,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
-import { boundedJson, errorMessage, LookbackError } from "../core/index.js";
+import { boundedJson, errorMessage, LookbackError, loadRedaction, redactedReply } from "../core/index.js";
 import type { NodeIndexOptions } from "../node/open.js";
 import { checkArguments } from "./schema.js";
 import { ServerIndex } from "./server-index.js";
@@ -24,6 +24,8 @@ export interface McpServerOptions {
 	/** The working directory whose recently changed sessions are taken to be the caller's. */
 	cwd: string;
 	log: (line: string) => void;
+	/** Redact every reply unless a call says `redact: false` (the person's LOOKBACK_REDACT setting). */
+	redact?: boolean;
 }
 
 const INSTRUCTIONS = `lookback searches every past coding-agent session on this machine (Pi, oh-my-pi, Claude Code, Codex, Gemini CLI, OpenCode). Use search_sessions when the user refers to earlier work ("like we did last week", "the bug we fixed", "what did we decide about X") instead of asking them to paste it; then read_session to read what a result found.`;
@@ -71,8 +73,13 @@ export async function serveMcp(options: McpServerOptions): Promise<void> {
 		if (!spec)
 			return toolError(new LookbackError("bad-argument", `unknown tool "${name}" (tools: ${TOOL_SPECS.map((t) => t.name).join(", ")})`));
 		try {
-			const reply = await TOOL_RUNS[spec.name](ctx, checkArguments(spec.inputSchema, args));
-			const { text, value } = boundedJson(reply);
+			const checked = checkArguments(spec.inputSchema, args);
+			const reply = await TOOL_RUNS[spec.name](ctx, checked);
+			// Redacted before the reply is cut to its budget; index_status has no session text.
+			const redact =
+				"redact" in spec.inputSchema.properties && (typeof checked.redact === "boolean" ? checked.redact : options.redact === true);
+			if (redact) await loadRedaction();
+			const { text, value } = boundedJson(redact ? redactedReply(reply) : reply);
 			return { content: [{ type: "text", text }], structuredContent: value as Record<string, unknown> };
 		} catch (error) {
 			if (!(error instanceof LookbackError))

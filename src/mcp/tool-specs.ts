@@ -33,6 +33,13 @@ const FILTERS: Record<string, PropertySchema> = {
 	},
 };
 
+/** Every tool that answers with session text takes it; applied by server.ts to the whole reply. */
+const REDACT: PropertySchema = {
+	type: "boolean",
+	description:
+		"Replace API keys, tokens, private keys and passwords in the reply by [REDACTED:kind] markers, counted in redactions (default false, or true when the server runs with LOOKBACK_REDACT=1). Pass true when what you read will be shared: pasted into an issue, a pull request, a message or a file others see.",
+};
+
 const limit = (what: string, byDefault: number, max: number): PropertySchema => ({
 	type: "integer",
 	minimum: 1,
@@ -76,6 +83,7 @@ ${BUDGET}`,
 					enum: ["full"],
 					description: '"full": the messages around the hit for every result, not only the first.',
 				},
+				redact: REDACT,
 			},
 			required: ["query"],
 			additionalProperties: false,
@@ -113,6 +121,7 @@ ${BUDGET}`,
 					minLength: 1,
 					description: "Stay on the branch ending at this entry (the branchTip of a previous reply).",
 				},
+				redact: REDACT,
 			},
 			required: ["sessionId"],
 			additionalProperties: false,
@@ -121,12 +130,12 @@ ${BUDGET}`,
 	{
 		name: "list_sessions",
 		title: "List recent sessions",
-		description: `List past coding-agent sessions (${AGENTS}), most recently active first, each with its sessionId, project, working directory, start and last-activity times, message count, a preview of its first prompt and a resumeHint. Filter by project, agent and time; time bounds select sessions active in that span.
+		description: `List past coding-agent sessions (${AGENTS}), most recently active first, each with its sessionId, project, working directory, start and last-activity times, message count, a preview of its first prompt, a resumeHint, and what it used where its files say (usage: tokens, costUsd in USD, estimated: true when priced from list prices). Filter by project, agent and time; time bounds select sessions active in that span.
 Sessions of this server's working directory changed in the last ${minutes} minutes are left out as the calling session (leftOut lists them; includeCallingSession: true keeps them).
 ${BUDGET}`,
 		inputSchema: {
 			type: "object",
-			properties: { ...FILTERS, limit: limit("Sessions", DEFAULTS.searchLimit, DEFAULTS.replyMaxSessions) },
+			properties: { ...FILTERS, limit: limit("Sessions", DEFAULTS.searchLimit, DEFAULTS.replyMaxSessions), redact: REDACT },
 			additionalProperties: false,
 		},
 	},

@@ -1,7 +1,8 @@
 /**
  * `lookback serve`: the viewer page, its scripts, the engine's wasm and the index file, on 127.0.0.1 only.
- * A fixed table of routes (no path ever reaches the filesystem), GET and HEAD only, a Host check against
- * DNS rebinding, and nothing is ever written beside the index. The page reads a read-optimised copy of the
+ * A fixed table of routes (no path ever reaches the filesystem but a session file inside the agents' folders,
+ * read by range for an export), GET and HEAD only, a Host check against DNS rebinding, and nothing is ever
+ * written beside the index. The page reads a read-optimised copy of the
  * index (read-snapshot.ts) by HTTP ranges, so a query transfers a small part of a large file.
  */
 
@@ -19,6 +20,11 @@ export interface ServeOptions {
 	webDir: string;
 	/** Port on 127.0.0.1 (default: any free one). */
 	port?: number;
+	/**
+	 * The real path of a session file the page may read ranges of (`/session-file?path=…`: an export's long
+	 * messages whole), or undefined to refuse it. Without it, the route answers 404.
+	 */
+	sessionFile?: (path: string) => string | undefined;
 }
 
 export interface Serving {
@@ -78,8 +84,17 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 		};
 		if (req.method !== "GET" && req.method !== "HEAD") return reply(405, "lookback serve only reads");
 		if (!allowedHosts.has(req.headers.host ?? "")) return reply(403, "foreign Host header");
-		const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
-		const file = Object.hasOwn(routes, path) ? routes[path] : undefined;
+		const url = new URL(req.url ?? "/", "http://127.0.0.1");
+		const path = url.pathname;
+		const asked = url.searchParams.get("path");
+		const file =
+			path === "/session-file"
+				? asked
+					? options.sessionFile?.(asked)
+					: undefined
+				: Object.hasOwn(routes, path)
+					? routes[path]
+					: undefined;
 		if (!file) return reply(404, "not found");
 		const isIndex = path === "/index.db";
 		let size: number;
@@ -103,6 +118,9 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 			// A range of another version of the file would mix two files: If-Range that does not match gets the whole new file.
 			const ifRange = req.headers["if-range"];
 			range = ifRange === undefined || ifRange === snapshot.etag ? byteRange(req.headers.range, size) : undefined;
+		} else if (path === "/session-file") {
+			headers["accept-ranges"] = "bytes";
+			range = byteRange(req.headers.range, size);
 		}
 		if (range === "bad") return reply(416, "range not satisfiable", { "content-range": `bytes */${size}` });
 		if (range) {

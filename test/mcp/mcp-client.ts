@@ -35,7 +35,7 @@ export async function startServer(
 		command: process.execPath,
 		args: [CLI, "mcp", "--agent-dir", dir, ...(options.extraArgs ?? [])],
 		cwd: options.cwd ?? tempDir("mcp-cwd"),
-		env: { HOME: HOME_DIR, PATH: process.env.PATH ?? "", ...options.env },
+		env: { HOME: HOME_DIR, PATH: process.env.PATH ?? "", ...(options.env ?? {}) },
 		stderr: "pipe",
 	});
 	let stderr = "";

@@ -71,6 +71,17 @@ export function ompStore(home = tempDir("omp-home")) {
 							arguments: { agents: [{ name: "explore-1", task: "find every place that rounds money" }] },
 						},
 					],
+					provider: "anthropic",
+					model: "claude-sonnet-4-5",
+					// The usage omp records on an answer (test/core/usage.test.ts sums it).
+					usage: {
+						input: 1200,
+						output: 80,
+						cacheRead: 3000,
+						cacheWrite: 400,
+						totalTokens: 4680,
+						cost: { input: 0.0036, output: 0.0012, cacheRead: 0.0009, cacheWrite: 0.0015, total: 0.0072 },
+					},
 					timestamp: 0,
 				},
 			}) +

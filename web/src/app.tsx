@@ -7,6 +7,7 @@ import { render } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { ActivityDay, ProjectCount, SearchHit, SessionSummary, SessionView } from "../../src/core/index.js";
 import { ActivityChart } from "./components/ActivityChart.js";
+import { Dashboard } from "./components/Dashboard.js";
 import { IndexStatus } from "./components/IndexStatus.js";
 import { LocalSources } from "./components/LocalSources.js";
 import { ProjectList } from "./components/ProjectList.js";
@@ -99,8 +100,9 @@ function App() {
 
 	// The list: search results as you type (debounced), else the recent sessions.
 	const listedKey = useRef("");
+	const dashboard = view.view === "usage" && !view.session;
 	useEffect(() => {
-		if (!info) return;
+		if (!info || dashboard) return;
 		let current = true;
 		const filters = {
 			project: view.project || undefined,
@@ -130,12 +132,12 @@ function App() {
 			current = false;
 			clearTimeout(timer);
 		};
-	}, [info, view.q, view.project, view.agent, view.role, view.since, view.until, view.branch]);
+	}, [info, dashboard, view.q, view.project, view.agent, view.role, view.since, view.until, view.branch]);
 
 	useEffect(() => {
 		if (!info || !view.session) return setSession(undefined);
 		let current = true;
-		db.call("read", { ref: view.session, around: view.entry || undefined, window: 1_000_000, structure: true }).then(
+		db.call("read", { ref: view.session, around: view.entry || undefined, window: 1_000_000, structure: true, usage: true }).then(
 			(v) => current && setSession({ view: v }),
 			(error: Error) => current && setSession({ error: error.message }),
 		);
@@ -155,6 +157,7 @@ function App() {
 	useLayoutEffect(() => {
 		const onKey = (e: KeyboardEvent) => {
 			const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement;
+			if (dashboard && e.key !== "/" && e.key !== "Escape") return;
 			if (e.key === "/" && !typing) {
 				e.preventDefault();
 				input.current?.focus();
@@ -183,11 +186,26 @@ function App() {
 					href={location.pathname}
 					onClick={(e) => {
 						e.preventDefault();
-						go({ q: "", project: "", agent: "", role: "", since: "", until: "", branch: "", session: "", entry: "" });
+						go({ q: "", project: "", agent: "", role: "", since: "", until: "", branch: "", session: "", entry: "", view: "" });
 					}}
 				>
 					lookback
 				</a>
+				<nav class="views" aria-label="views">
+					{(["", "usage"] as const).map((v) => (
+						<a
+							key={v}
+							href={viewUrl({ ...view, view: v, session: "", entry: "" }, mode, store)}
+							aria-current={view.view === v && !view.session ? "page" : undefined}
+							onClick={(e) => {
+								e.preventDefault();
+								go({ view: v, session: "", entry: "" });
+							}}
+						>
+							{v === "" ? "sessions" : "usage"}
+						</a>
+					))}
+				</nav>
 				<SearchBar state={view} input={input} onChange={(patch) => go(patch, false)} />
 				<IndexStatus info={info} notice={changed} onReopen={openIndex} />
 			</header>
@@ -197,7 +215,19 @@ function App() {
 					Cannot open the index: {failure}
 				</p>
 			) : null}
-			<main class={view.session ? "panes reading" : "panes"}>
+			{dashboard && info ? (
+				<main class="usage-view">
+					<Dashboard
+						db={db}
+						state={view}
+						generation={info}
+						onChange={(patch, push = false) => go(patch, push)}
+						linkTo={(session, entry) => viewUrl({ ...view, view: "", session, entry: entry ?? "" }, mode, store)}
+						onOpen={(session, entry) => go({ view: "", session, entry: entry ?? "" })}
+					/>
+				</main>
+			) : null}
+			<main class={view.session ? "panes reading" : "panes"} hidden={dashboard}>
 				<section
 					id="list"
 					class="list"
@@ -242,6 +272,7 @@ function App() {
 							linkTo={hrefOf}
 							onOpen={openSession}
 							onClose={() => go({ session: "", entry: "" })}
+							exportAs={(format, branch) => db.call("export", { ref: session.view!.session.path, format, branch })}
 						/>
 					) : landing && !view.session ? (
 						<div class="landing">

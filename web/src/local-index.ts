@@ -42,6 +42,8 @@ interface Local {
 }
 
 let local: Local | undefined;
+/** The files of the last scan, by path: an export reads long messages whole from them. */
+let pickedFiles = new Map<string, File>();
 /** The index files in OPFS, opened once by this worker: their handles lock them for as long as it runs. */
 let opfs: OpfsStorage | undefined;
 /** Folder handles picked this session when IndexedDB cannot keep them. */
@@ -119,6 +121,11 @@ export function localIndex(): LookbackIndex | undefined {
 	return local?.index;
 }
 
+/** The files picked in this tab's last scan (none after a reload until the next). */
+export function localFiles(): ReadonlyMap<string, File> {
+	return pickedFiles;
+}
+
 function localInfo(): IndexInfo {
 	if (!local) throw new Error("no local index");
 	const { keptIn, notKept } = local;
@@ -150,6 +157,7 @@ export async function scan(request: ScanRequest, onProgress: (p: SyncProgress) =
 		if (l.store) await set("folders", folders, l.store).catch(() => undefined);
 	}
 	const source = browserSource(picked);
+	pickedFiles = new Map(picked.map((p) => [p.path, p.file]));
 	const report = await l.index.sync(source, { onProgress, batchMs: DEFAULTS.soleWriterBatchMs });
 	await save(l);
 	const problems = l.index.reading((db) => fileProblems(db, [...source.parsed]));

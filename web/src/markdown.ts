@@ -1,7 +1,6 @@
 /**
- * Session text as HTML, safely: markdown-it with raw HTML off (any tag in a transcript shows as text), links
- * only to http(s) and mailto, images shown as their alt text (nothing remote ever loads), code highlighted
- * by highlight.js (its output escapes the code).
+ * Session text as HTML, safely (core's safeMarkdown: raw HTML off, links only to http(s) and mailto, images as
+ * their alt text), code highlighted by highlight.js (its output escapes the code).
  */
 
 import hljs from "highlight.js/lib/core";
@@ -18,6 +17,7 @@ import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
 import MarkdownIt from "markdown-it";
+import { safeMarkdown } from "../../src/core/index.js";
 
 for (const [name, lang] of Object.entries({ bash, css, diff, go, javascript, json, python, rust, sql, typescript, xml, yaml }))
 	hljs.registerLanguage(name, lang);
@@ -28,10 +28,7 @@ hljs.registerAliases(["py"], { languageName: "python" });
 hljs.registerAliases(["html", "svg"], { languageName: "xml" });
 hljs.registerAliases(["yml"], { languageName: "yaml" });
 
-const md = new MarkdownIt({
-	html: false,
-	linkify: true,
-	breaks: false,
+const render = safeMarkdown(MarkdownIt, {
 	highlight(code, lang) {
 		const name = lang && hljs.getLanguage(lang) ? lang : undefined;
 		if (!name) return ""; // markdown-it escapes it
@@ -39,15 +36,6 @@ const md = new MarkdownIt({
 	},
 });
 
-md.validateLink = (url) => /^(https?:|mailto:)/i.test(url.trim());
-md.renderer.rules.image = (tokens, idx) => md.utils.escapeHtml(`[image: ${tokens[idx].content || "no description"}]`);
-const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
-md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
-	tokens[idx].attrSet("rel", "noopener noreferrer nofollow");
-	tokens[idx].attrSet("target", "_blank");
-	return defaultLinkOpen(tokens, idx, options, env, self);
-};
-
 export function markdownHtml(text: string): string {
-	return md.render(text);
+	return render(text);
 }

@@ -3,7 +3,11 @@
 import type {
 	ActivityDay,
 	BrowseOptions,
+	Dashboard,
+	DashboardRequest,
 	EngineIoCounters,
+	ExportBranchChoice,
+	ExportFormat,
 	ProjectCount,
 	ReadOptions,
 	SearchRequest,
@@ -79,7 +83,16 @@ export interface Calls {
 	search(args: Omit<SearchRequest, "exclude">): SearchResponse;
 	browse(args: BrowseOptions): SessionSummary[];
 	read(args: { ref: string } & ReadOptions): SessionView;
+	/** A session exported (redacted), for the page to download: `redacted` counts the secrets replaced. */
+	export(args: { ref: string; format: ExportFormat; branch: ExportBranchChoice }): {
+		content: string;
+		fileName: string;
+		mimeType: string;
+		redacted: number;
+	};
 	landing(args: Record<string, never>): { activity: ActivityDay[]; projects: ProjectCount[] };
+	/** The usage dashboard, summed in the worker (the page gets a few hundred numbers). */
+	dashboard(args: DashboardRequest): Dashboard;
 	transfer(args: Record<string, never>): Transfer;
 	/** No-server mode: the index this browser keeps (`keep` false: the page found no IndexedDB; `store` "indexeddb": not in OPFS). */
 	openLocal(args: { keep: boolean; store?: "indexeddb" }): IndexInfo;

@@ -14,9 +14,13 @@ export interface ViewState {
 	/** The session open in the reader, and the entry to show in it. */
 	session: string;
 	entry: string;
+	/** "usage": the dashboard in place of the list; what its chart stacks (models, or "agent") and shows (cost, or "tokens"). */
+	view: "" | "usage";
+	stack: "" | "agent";
+	metric: "" | "tokens";
 }
 
-const KEYS = ["q", "project", "agent", "role", "since", "until", "branch", "session", "entry"] as const;
+const KEYS = ["q", "project", "agent", "role", "since", "until", "branch", "session", "entry", "view", "stack", "metric"] as const;
 
 export function readViewState(search: string): ViewState {
 	const params = new URLSearchParams(search);
@@ -24,6 +28,9 @@ export function readViewState(search: string): ViewState {
 	if (state.agent !== "" && !(AGENT_KINDS as readonly string[]).includes(state.agent)) state.agent = "";
 	if (!["", "user", "assistant", "tool", "summary", "meta"].includes(state.role)) state.role = "";
 	if (!["", "active", "compacted", "abandoned"].includes(state.branch)) state.branch = "";
+	if (state.view !== "usage") state.view = "";
+	if (state.stack !== "agent") state.stack = "";
+	if (state.metric !== "tokens") state.metric = "";
 	return state;
 }
 

@@ -3,11 +3,12 @@
  * protocol.ts with the core's own search, browse and read.
  */
 
-import { errorMessage, hasEngineFiles, LookbackError, type LookbackIndex } from "../../src/core/index.js";
+import { errorMessage, exportSession, hasEngineFiles, LookbackError, type LookbackIndex, type ReadRange } from "../../src/core/index.js";
 import { loadWebEngine } from "./engine.js";
-import { importIndex, localIndex, localReads, openLocal, scan } from "./local-index.js";
+import { importIndex, localFiles, localIndex, localReads, openLocal, scan } from "./local-index.js";
 import type { CallMessage, Calls, IndexInfo, ProgressMessage, ReplyMessage } from "./protocol.js";
 import { NoServedIndex, openServed, type ServedIndex } from "./served-index.js";
+import { pickedSessionRange, servedSessionRange } from "./session-ranges.js";
 
 let served: ServedIndex | undefined;
 let lastOpen: Parameters<Calls["open"]>[0] | undefined;
@@ -45,12 +46,23 @@ async function onIndex<T>(fn: (index: LookbackIndex) => T): Promise<T> {
 	}
 }
 
+/** Where the open index's session files can be read in part: beside the served index, or the files picked here. */
+function sessionRange(): ReadRange {
+	return served && lastOpen ? servedSessionRange(new URL(lastOpen.url, self.location.href).href) : pickedSessionRange(localFiles());
+}
+
 const calls: { [K in keyof Calls]: (args: Parameters<Calls[K]>[0]) => ReturnType<Calls[K]> | Promise<ReturnType<Calls[K]>> } = {
 	open,
 	search: (args) => onIndex((index) => index.search(args)),
 	browse: (args) => onIndex((index) => index.browse(args)),
 	read: ({ ref, ...options }) => onIndex((index) => index.read(ref, options)),
+	export: async ({ ref, format, branch }) => {
+		const file = await onIndex((index) => exportSession(index, ref, { format, branch, readRange: sessionRange() }));
+		const redacted = Object.values(file.document.redactions).reduce((n, c) => n + c, 0);
+		return { content: file.content, fileName: file.fileName, mimeType: file.mimeType, redacted };
+	},
 	landing: () => onIndex((index) => ({ activity: index.activity(), projects: index.projects() })),
+	dashboard: (args) => onIndex((index) => index.dashboard(args)),
 	transfer: () => ({ ...(served?.file?.counters ?? { requests: 0, bytes: 0 }), file: localReads() }),
 	openLocal: async ({ keep, store }) => openLocal(await engine, keep, store),
 	scan: (args) => scan(args, (progress) => (self as unknown as Worker).postMessage({ progress } satisfies ProgressMessage)),

@@ -14,6 +14,7 @@ import {
 	linkEntry,
 	metaEntry,
 	type PiBlock,
+	piUsage,
 	plainText,
 	summaryEntry,
 	toolResultEntry,
@@ -211,12 +212,32 @@ function lineEntries(obj: Record<string, unknown>, state: ParseState, cs: Claude
 	}
 	const message = asRecord(obj.message);
 	if (!message) return { entries: [linkEntry(place(), type)] };
-	if (type === "assistant") return assistantLine(message, uuid, place, cs);
+	if (type === "assistant") return assistantLine(message, obj, uuid, place, cs);
 	return userLine(obj, message, place, cs);
+}
+
+/**
+ * Anthropic's usage in Pi's shape: `input_tokens` is already the prompt outside the cache. Claude Code records no
+ * cost (releases before 1.0 wrote `costUSD` on the line, taken as recorded). Its own notices (model `<synthetic>`) used no model.
+ */
+function claudeUsage(message: Record<string, unknown>, line: Record<string, unknown>): Record<string, unknown> {
+	if (message.model === "<synthetic>") return {};
+	const u = asRecord(message.usage);
+	const costUsd = typeof line.costUSD === "number" ? line.costUSD : undefined;
+	if (!u && costUsd === undefined) return { model: message.model, provider: "anthropic" };
+	const usage = piUsage({
+		input: u?.input_tokens,
+		output: u?.output_tokens,
+		cacheRead: u?.cache_read_input_tokens,
+		cacheWrite: u?.cache_creation_input_tokens,
+		costUsd,
+	});
+	return { model: message.model, provider: "anthropic", usage };
 }
 
 function assistantLine(
 	message: Record<string, unknown>,
+	line: Record<string, unknown>,
 	uuid: string,
 	place: () => Parameters<typeof assistantEntry>[0],
 	cs: ClaudeState,
@@ -237,13 +258,16 @@ function assistantLine(
 	const messageId = asString(message.id);
 	const earlier = messageId ? cs.byMessageId.get(messageId) : undefined;
 	if (earlier) {
-		// One API message written as several lines: its blocks join the first line's entry.
-		const m = earlier.raw.message as { content: PiBlock[] };
+		// One API message written as several lines: its blocks join the first line's entry, its usage counted once (the
+		// last line's, the most complete).
+		const m = earlier.raw.message as { content: PiBlock[]; usage?: unknown };
 		m.content.push(...blocks);
+		const usage = claudeUsage(message, line).usage;
+		if (usage) m.usage = usage;
 		cs.alias.set(uuid, earlier.id);
 		return { entries: [], merged: earlier };
 	}
-	const e = assistantEntry(place(), blocks, { model: message.model, usage: message.usage, stopReason: message.stop_reason });
+	const e = assistantEntry(place(), blocks, { ...claudeUsage(message, line), stopReason: message.stop_reason });
 	if (messageId) cs.byMessageId.set(messageId, e);
 	return { entries: [e] };
 }

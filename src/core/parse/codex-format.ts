@@ -15,9 +15,12 @@ import {
 	compactionEntry,
 	linkEntry,
 	metaEntry,
+	minus,
 	type PiBlock,
+	piUsage,
 	toolResultEntry,
 	untestedVersion,
+	usageEntry,
 	userEntry,
 } from "./pi-shape.js";
 import type { ParsedChunk, ParseState, SessionEntry } from "./session-format.js";
@@ -88,10 +91,19 @@ interface CodexState {
 	newestVersion?: string;
 	/** A name given to the thread in this chunk (`thread_name_updated`). */
 	title?: string;
+	/** The model of the turn (`turn_context`) and the provider of the session (`session_meta`). */
+	model?: string;
+	provider?: string;
+	/** The last model answer made in this chunk that has no usage yet: the usage reported after it is its own. */
+	answer?: SessionEntry;
+	/** 0.17x writes each response's usage (`token_usage_record`): then the running `token_count`s are not read. */
+	records: boolean;
+	/** The thread's running totals at the last `token_count`, to count what each adds. */
+	totals?: Record<string, unknown>;
 }
 
 function codexState(state: ParseState): CodexState {
-	state.format ??= { lines: 0, toolNames: new Map(), recentPrompts: [], turns: [], replay: false } satisfies CodexState;
+	state.format ??= { lines: 0, toolNames: new Map(), recentPrompts: [], turns: [], replay: false, records: false } satisfies CodexState;
 	return state.format as CodexState;
 }
 
@@ -143,6 +155,8 @@ export const codexFormat: SessionFormat = {
 	parseLines(lines: string[], state: ParseState, at?: LineOffsets): ParsedChunk {
 		const cs = codexState(state);
 		if (state.nextSeq === 0) state.nextSeq = 1;
+		// An answer of an earlier chunk is written already: usage reported now comes as an entry of its own.
+		cs.answer = undefined;
 		const entries: SessionEntry[] = [];
 		let malformedLines = 0;
 		let unknownRecords = 0;
@@ -231,6 +245,7 @@ function readMeta(obj: Record<string, unknown>, state: ParseState, cs: CodexStat
 	const spawn = asRecord(asRecord(source?.subagent)?.thread_spawn);
 	const spawner = asString(spawn?.parent_thread_id) ?? (source?.subagent !== undefined ? asString(meta.parent_thread_id) : undefined);
 	const forkedFrom = asString(meta.forked_from_id);
+	cs.provider = asString(meta.model_provider) ?? cs.provider;
 	if (typeof meta.subagent_history_start_ordinal === "number") cs.ownFrom = meta.subagent_history_start_ordinal;
 	state.header = {
 		id,
@@ -268,6 +283,15 @@ function recordEntries(obj: Record<string, unknown>, c: LineContext): SessionEnt
 			return payload ? responseItem(payload, c, place) : "unknown";
 		case "event_msg":
 			return payload ? eventMessage(payload, c, place) : "unknown";
+		case "turn_context":
+			c.cs.model = asString(payload?.model) ?? c.cs.model;
+			return undefined;
+		case "token_usage_record": {
+			// One response's usage, named by the thread's totals after it (what a `token_count` of the same response names too).
+			c.cs.records = true;
+			const thread = asString(payload?.thread_id) ?? c.cs.ownId ?? c.state.header?.id ?? "";
+			return usageFor(c, place, asRecord(payload?.usage), totalsKey(thread, asRecord(payload?.thread_token_usage)));
+		}
 		case "compacted": {
 			// Codex's context starts again from the summary: everything before it is compacted.
 			const e = compactionEntry(place(), asString(payload?.message) ?? "", c.id);
@@ -294,7 +318,7 @@ function responseItem(item: Record<string, unknown>, c: LineContext, place: () =
 		case "message": {
 			const text = contentText(item.content);
 			if (!text) return undefined;
-			if (item.role === "assistant") return assistantEntry(place(), [{ type: "text", text }]);
+			if (item.role === "assistant") return answer(c, assistantEntry(place(), [{ type: "text", text }]));
 			if (item.role === "user" && !isInjected(text)) return prompt(text, c, place);
 			if (item.role === "user" || item.role === "developer" || item.role === "system") {
 				if (!c.state.header?.cwd) {
@@ -314,7 +338,7 @@ function responseItem(item: Record<string, unknown>, c: LineContext, place: () =
 			const args =
 				type === "function_call" ? parsedArguments(item.arguments) : type === "custom_tool_call" ? { input: item.input } : item.action;
 			const block: PiBlock = { type: "toolCall", id: callId, name, arguments: args };
-			return assistantEntry(place(), [block]);
+			return answer(c, assistantEntry(place(), [block]));
 		}
 		case "function_call_output":
 		case "custom_tool_call_output": {
@@ -326,6 +350,60 @@ function responseItem(item: Record<string, unknown>, c: LineContext, place: () =
 		default:
 			return "unknown";
 	}
+}
+
+/** A model answer, kept as the one the next usage report is for. */
+function answer(c: LineContext, entry: SessionEntry): SessionEntry {
+	c.cs.answer = entry;
+	return entry;
+}
+
+const TOKEN_FIELDS = ["input_tokens", "cached_input_tokens", "cache_write_input_tokens", "output_tokens", "reasoning_output_tokens"];
+
+/** A thread's running totals as a key: the same report read twice (a resumed run repeats the last one) counts once. */
+function totalsKey(thread: string, totals: Record<string, unknown> | undefined): string | undefined {
+	return totals ? `codex:${thread}:${TOKEN_FIELDS.map((f) => totals[f] ?? "").join(":")}` : undefined;
+}
+
+/** What running totals added since the previous ones (nothing when they did not grow: a repeated or reset report). */
+function difference(now: Record<string, unknown>, before: Record<string, unknown>): Record<string, unknown> | undefined {
+	const out: Record<string, unknown> = {};
+	let grew = false;
+	for (const f of TOKEN_FIELDS) {
+		const d = typeof now[f] === "number" && typeof before[f] === "number" ? (now[f] as number) - (before[f] as number) : now[f];
+		out[f] = d;
+		if (typeof d === "number" && d > 0) grew = true;
+	}
+	return grew ? out : undefined;
+}
+
+/**
+ * One response's usage in Pi's shape (OpenAI's input tokens include the cached ones; reasoning is part of the output),
+ * on the answer it was for when that answer is in this chunk, else as an entry of its own.
+ */
+function usageFor(
+	c: LineContext,
+	place: () => Place,
+	u: Record<string, unknown> | undefined,
+	key: string | undefined,
+): SessionEntry | undefined {
+	if (!u) return undefined;
+	const message = {
+		model: c.cs.model,
+		provider: c.cs.provider ?? "openai",
+		usage: piUsage({
+			input: minus(u.input_tokens, u.cached_input_tokens, u.cache_write_input_tokens),
+			output: u.output_tokens,
+			cacheRead: u.cached_input_tokens,
+			cacheWrite: u.cache_write_input_tokens ?? 0,
+		}),
+	};
+	const target = c.cs.answer;
+	c.cs.answer = undefined;
+	if (!target) return usageEntry(place(), message, key);
+	Object.assign(target.raw.message as Record<string, unknown>, message);
+	if (key) target.usageKey = key;
+	return undefined;
 }
 
 /** The person's words, once: Codex mirrors a prompt as a response item and as an event. */
@@ -361,6 +439,16 @@ function eventMessage(event: Record<string, unknown>, c: LineContext, place: () 
 			const name = asString(event.thread_name);
 			if (name && (event.thread_id === undefined || event.thread_id === c.cs.ownId)) c.cs.title = name;
 			return undefined;
+		}
+		case "token_count": {
+			if (c.cs.records) return undefined;
+			// Before 0.17x: the thread's running totals after each response; the last response's own counts beside them.
+			const info = asRecord(event.info);
+			const totals = asRecord(info?.total_token_usage);
+			if (!totals) return undefined;
+			const last = c.cs.totals ? difference(totals, c.cs.totals) : asRecord(info?.last_token_usage);
+			c.cs.totals = totals;
+			return usageFor(c, place, last, totalsKey(c.cs.ownId ?? c.state.header?.id ?? "", totals));
 		}
 		case "thread_rolled_back": {
 			// The last n turns are dropped: what follows hangs where they began, and they are left abandoned.

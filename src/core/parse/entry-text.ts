@@ -183,8 +183,10 @@ function assistantText(content: unknown, errorMessage?: string): EntryText | und
 	const columns: EntryText["columns"] = {};
 	if (text.text.length > 0) columns.assistant = text.text;
 	if (callText.length > 0) columns.tool = callText;
-	const body = [text.text, callText.length > 0 ? calls.map((c) => `→ ${c}`).join("\n") : ""].filter((s) => s.length > 0).join("\n");
-	const whole = truncated ? [text.whole, ...wholeCalls].join("\n") : undefined;
+	// Prose, then one `→ name {arguments}` line per call; the whole text has the same shape, so it reads as the body does.
+	const shape = (prose: string, lines: string[]) => [prose, ...lines.map((c) => `→ ${c}`)].filter((s) => s.length > 0).join("\n");
+	const body = shape(text.text, calls);
+	const whole = truncated ? shape(text.whole.trim(), wholeCalls) : undefined;
 	return { role: "assistant", columns, body, tool, truncated, ...(whole !== undefined ? { whole } : {}) };
 }
 

@@ -16,7 +16,9 @@ import {
 	assistantEntry,
 	linkEntry,
 	metaEntry,
+	minus,
 	type PiBlock,
+	piUsage,
 	plainText,
 	toolResultEntry,
 	userEntry,
@@ -292,6 +294,18 @@ function slotEntries(slot: Slot, state: ParseState, answered: Set<string>): { en
 	return { entries: [linkEntry(place(), type ?? "message")], unknown: true };
 }
 
+/**
+ * Gemini's token counts in Pi's shape: `input` (the prompt) includes what was read from the cache and the tools' part
+ * of the prompt is counted beside it; the model's thoughts are billed as output.
+ */
+function geminiUsage(tokens: unknown): { usage?: Record<string, unknown> } {
+	const t = asRecord(tokens);
+	if (!t) return {};
+	const prompt = typeof t.tool === "number" && typeof t.input === "number" ? t.input + t.tool : t.input;
+	const output = typeof t.thoughts === "number" && typeof t.output === "number" ? t.output + t.thoughts : t.output;
+	return { usage: piUsage({ input: minus(prompt, t.cached), output, cacheRead: t.cached ?? 0, cacheWrite: 0 }) };
+}
+
 function modelEntries(
 	r: Record<string, unknown>,
 	place: (id?: string) => { id: string; parentId: string | null; seq: number; timestamp?: string },
@@ -311,7 +325,7 @@ function modelEntries(
 			if (fc) blocks.push({ type: "toolCall", id: asString(fc.id), name: asString(fc.name) ?? "tool", arguments: fc.args });
 		}
 	}
-	const entries = [assistantEntry(place(), blocks, { model: r.model, usage: r.tokens })];
+	const entries = [assistantEntry(place(), blocks, { model: r.model, provider: "google", ...geminiUsage(r.tokens) })];
 	if (slot.range) entries[0].range = slot.range;
 	let previous = entries[0].id;
 	calls.forEach((call, i) => {

@@ -29,6 +29,51 @@ export function assistantEntry(place: Place, blocks: PiBlock[], extra: Record<st
 	return entry(place, "message", { message: { role: "assistant", content: blocks, ...extra } });
 }
 
+/**
+ * Tokens by kind as Pi's `usage` holds them (input without the cache), and the cost when the agent recorded one.
+ * Values are passed on as the agent wrote them: one that is not a count is left out where usage is read (entry-usage.ts).
+ */
+export interface UsageFields {
+	input: unknown;
+	output: unknown;
+	cacheRead: unknown;
+	cacheWrite: unknown;
+	costUsd?: unknown;
+}
+
+/** Pi's `usage` of an assistant message. */
+export function piUsage(u: UsageFields): Record<string, unknown> {
+	const counts = [u.input, u.output, u.cacheRead, u.cacheWrite];
+	return {
+		input: u.input,
+		output: u.output,
+		cacheRead: u.cacheRead,
+		cacheWrite: u.cacheWrite,
+		...(counts.every((n) => typeof n === "number") ? { totalTokens: (counts as number[]).reduce((a, b) => a + b, 0) } : {}),
+		...(u.costUsd !== undefined ? { cost: { total: u.costUsd } } : {}),
+	};
+}
+
+/** A count minus others, when all are numbers (OpenAI's and Gemini's input tokens include the cached ones), never below 0. */
+export function minus(total: unknown, ...parts: unknown[]): unknown {
+	if (typeof total !== "number" || !parts.every((p) => p === undefined || typeof p === "number")) return total;
+	return Math.max(
+		0,
+		parts.reduce<number>((left, p) => left - ((p as number | undefined) ?? 0), total),
+	);
+}
+
+/**
+ * Usage an agent reported apart from the answer it was for (Codex's token counts, when that answer was read in an
+ * earlier chunk): an assistant message with no content, in an entry that is not a message, so it counts tokens only.
+ * `key` names it across files (see `SessionEntry.usageKey`).
+ */
+export function usageEntry(place: Place, message: Record<string, unknown>, key?: string): SessionEntry {
+	const e = entry(place, "usage", { message: { role: "assistant", content: [], ...message } });
+	if (key) e.usageKey = key;
+	return e;
+}
+
 /** What a tool returned. */
 export function toolResultEntry(place: Place, toolName: string | undefined, text: string, isError = false): SessionEntry {
 	return entry(place, "message", {

@@ -30,6 +30,11 @@ export interface SessionEntry {
 	range?: { start: number; end: number };
 	/** A tool result whose whole output the agent kept in a file beside the session (path relative to the session root). */
 	spilled?: string;
+	/**
+	 * What names this entry's usage wherever it is copied, when its id and time do not (by default a message copied
+	 * into a fork keeps both, and counts once): Codex's token counts, named by the thread's running totals.
+	 */
+	usageKey?: string;
 }
 
 /** What a parse carries from one chunk of a file to the next (a grown file is parsed from where it stopped). */

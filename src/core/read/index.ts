@@ -5,6 +5,7 @@ export { type FileProblem, fileProblems } from "./file-problems.js";
 export { projectName } from "./project.js";
 export type { SessionRow, SessionSummary } from "./session-rows.js";
 export type { LinkedSession, SessionStructure, SideBranch } from "./session-structure.js";
+export { readTree, type SessionTree, type TreeOptions, type WholeMessage } from "./session-tree.js";
 export {
 	type BrowseOptions,
 	browseSessions,

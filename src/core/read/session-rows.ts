@@ -3,6 +3,7 @@
 import { sessionIdFromFileName } from "../parse/session-format.js";
 import type { AgentKind, SessionKind } from "../parse/source.js";
 import { isoOf } from "../text/time.js";
+import type { SessionCost } from "../usage/session-usage.js";
 import { projectName, resumeHint } from "./project.js";
 
 /** Columns of `sessions` read for display. */
@@ -53,6 +54,8 @@ export interface SessionSummary {
 	/** The tool call or result in the spawning session that names this sub-agent, where the files say. */
 	spawnedByEntryId?: string;
 	resumeHint: string;
+	/** What the session used (tokens, and its cost where its files say or its tokens could be priced), in a list. */
+	usage?: SessionCost;
 }
 
 export function sessionSummary(row: SessionRow): SessionSummary {

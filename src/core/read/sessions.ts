@@ -11,6 +11,7 @@ import { queryAll } from "../store/engine.js";
 import { STATE_NAME } from "../store/schema.js";
 import { flatten } from "../text/display.js";
 import { isoOf } from "../text/time.js";
+import { type SessionUsage, sessionCosts, sessionUsage } from "../usage/session-usage.js";
 import { SESSION_COLUMNS, type SessionRow, type SessionSummary, sessionSummary } from "./session-rows.js";
 import { type SessionStructure, sessionStructure } from "./session-structure.js";
 
@@ -65,6 +66,8 @@ export interface SessionView {
 	messages: SessionMessage[];
 	/** With `structure: true`: the other branches, sub-agents and forks around the branch shown. */
 	structure?: SessionStructure;
+	/** With `usage: true`: what the session used (tokens, cost, models, tool calls, files edited). */
+	usage?: SessionUsage;
 }
 
 export interface ReadOptions {
@@ -76,6 +79,8 @@ export interface ReadOptions {
 	branchTip?: string;
 	/** Also say what surrounds the branch shown (the viewer draws it). */
 	structure?: boolean;
+	/** Also say what the session used. */
+	usage?: boolean;
 }
 
 interface EntryRow {
@@ -160,6 +165,7 @@ export function readSession(db: Database, row: SessionRow, options: ReadOptions 
 					),
 				}
 			: {}),
+		...(options.usage ? { usage: sessionUsage(db, row.id) } : {}),
 	};
 }
 
@@ -172,11 +178,19 @@ export interface BrowseOptions extends SessionFilter {
 export function browseSessions(db: Database, options: BrowseOptions = {}): SessionSummary[] {
 	const { where, params } = filterSql(options, { time: "session", sessions: "", defaultScope: DEFAULTS.browseScope });
 	const limit = Math.max(1, Math.min(options.limit ?? DEFAULTS.browseLimit, DEFAULTS.browseMaxLimit));
-	return queryAll<SessionRow>(
+	const rows = queryAll<SessionRow>(
 		db,
 		`SELECT ${SESSION_COLUMNS} FROM sessions WHERE ${where.join(" AND ")} ORDER BY modified DESC, id DESC LIMIT ?`,
 		[...params, limit],
-	).map(sessionSummary);
+	);
+	const costs = sessionCosts(
+		db,
+		rows.map((r) => r.id),
+	);
+	return rows.map((r) => {
+		const usage = costs.get(r.id);
+		return usage ? { ...sessionSummary(r), usage } : sessionSummary(r);
+	});
 }
 
 /** The newest compaction or branch summary of a session, cut to `maxChars`, or undefined. */

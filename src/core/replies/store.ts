@@ -28,8 +28,8 @@ interface StoreFields {
 	resume_hint: string;
 }
 
-/** omp's fields and ours: every result names its session by `sessionId` too. */
-export type StoreResult = StoreFields & Partial<ToolHit> & Pick<ToolHit, "sessionId">;
+/** omp's fields and ours: every result names its session by `sessionId` too; a listed one what it used, where known. */
+export type StoreResult = StoreFields & Partial<ToolHit> & Pick<ToolHit, "sessionId"> & Pick<SessionSummary, "usage">;
 
 export type StoreAction = "keyword" | "content" | "list";
 
@@ -87,6 +87,7 @@ export function storeAction(
 			name: s.name,
 			agent: s.agent,
 			kind: s.kind,
+			...(s.usage ? { usage: s.usage } : {}),
 		}));
 		return { action, total: sessions.length, results };
 	}

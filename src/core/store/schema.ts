@@ -8,11 +8,60 @@
 import { DEFAULTS } from "../defaults.js";
 import type { BranchState } from "../parse/branch.js";
 import { ROLES } from "../parse/entry-text.js";
+import { PRICE_SOURCE } from "../usage/prices.js";
 import type { Database } from "./engine.js";
 import { queryOne } from "./engine.js";
 
 /** Bumped on any change to the tables; an index of another version is rebuilt. */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
+
+/**
+ * What the sessions cost and did (usage-writer.ts writes them, usage/report.ts reads them). `usage`: one row per
+ * model answer (or usage reported apart from one), keyed by `key` to find the same message copied into a fork,
+ * which counts once (`dup`); `tool_calls`: its tool calls by name, with the errors their results reported.
+ * `usage_hours` and `session_tools` are their sums per session (and per hour and model), made again whenever a
+ * session changes: every report reads only those and `sessions`, so a page reading the index by HTTP ranges
+ * fetches a few hundred KB of them, never the messages.
+ */
+const USAGE_TABLES = `
+CREATE TABLE models(id INTEGER PRIMARY KEY, provider TEXT NOT NULL, model TEXT NOT NULL, UNIQUE(provider, model));
+CREATE TABLE usage(
+  entry INTEGER PRIMARY KEY,
+  session INTEGER NOT NULL,
+  ts INTEGER,
+  model INTEGER NOT NULL DEFAULT 0,
+  message INTEGER NOT NULL DEFAULT 1,
+  input INTEGER NOT NULL DEFAULT 0,
+  output INTEGER NOT NULL DEFAULT 0,
+  cache_read INTEGER NOT NULL DEFAULT 0,
+  cache_write INTEGER NOT NULL DEFAULT 0,
+  cost REAL,
+  estimated INTEGER NOT NULL DEFAULT 0,
+  tools INTEGER NOT NULL DEFAULT 0,
+  key INTEGER NOT NULL,
+  dup INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX usage_session ON usage(session);
+CREATE INDEX usage_key ON usage(key);
+CREATE TABLE tool_calls(entry INTEGER NOT NULL, tool TEXT NOT NULL, calls INTEGER NOT NULL DEFAULT 0, errors INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(entry, tool)) WITHOUT ROWID;
+CREATE TABLE touched_files(session INTEGER NOT NULL, path TEXT NOT NULL, edits INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(session, path)) WITHOUT ROWID;
+CREATE TABLE usage_hours(
+  session INTEGER NOT NULL,
+  hour INTEGER NOT NULL,
+  model INTEGER NOT NULL,
+  messages INTEGER NOT NULL,
+  input INTEGER NOT NULL,
+  output INTEGER NOT NULL,
+  cache_read INTEGER NOT NULL,
+  cache_write INTEGER NOT NULL,
+  cost REAL NOT NULL,
+  estimated REAL NOT NULL,
+  unpriced INTEGER NOT NULL,
+  tools INTEGER NOT NULL,
+  PRIMARY KEY(session, hour, model)
+) WITHOUT ROWID;
+CREATE TABLE session_tools(session INTEGER NOT NULL, tool TEXT NOT NULL, calls INTEGER NOT NULL, errors INTEGER NOT NULL, PRIMARY KEY(session, tool)) WITHOUT ROWID;
+`;
 
 /** Application id written into the SQLite header, so a foreign database is told apart ("LkBk"). */
 const APPLICATION_ID = 0x4c6b426b;
@@ -79,7 +128,7 @@ CREATE VIRTUAL TABLE entries_fts USING fts5(
 );
 CREATE VIRTUAL TABLE entries_terms USING fts5vocab(entries_fts, 'row');
 CREATE VIRTUAL TABLE entries_deep USING fts5(words, content='', contentless_delete=1, detail=none, tokenize='unicode61 remove_diacritics 2');
-`;
+${USAGE_TABLES}`;
 
 /** Numeric codes of branch states in `entries.state`. */
 export const STATE_CODE: Record<BranchState, number> = { active: 0, abandoned: 1, compacted: 2 };
@@ -93,6 +142,7 @@ export function createSchema(db: Database): void {
 	const weights = ROLES.map((role) => DEFAULTS.columnWeights[role]);
 	db.run(`INSERT INTO entries_fts(entries_fts, rank) VALUES('rank', 'bm25(${weights.join(", ")})')`);
 	db.run("INSERT INTO meta(key, value) VALUES ('generation', '0')");
+	db.run("INSERT INTO meta(key, value) VALUES ('prices', ?)", [PRICE_SOURCE]);
 }
 
 /** Why a loaded database cannot be used as an index, or undefined when it can. */

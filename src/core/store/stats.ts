@@ -23,6 +23,8 @@ export interface IndexStats {
 	skipped: Record<SkipReason, number>;
 	lastSync?: string;
 	generation: number;
+	/** What the indexed sessions used: tokens, and the cost they recorded or that was estimated (`estimatedUsd` of it). */
+	usage: { tokens: number; costUsd: number; estimatedUsd: number; unpricedMessages: number };
 }
 
 export function indexBytes(db: Database): number {
@@ -89,5 +91,21 @@ export function indexStats(db: Database): IndexStats {
 		skipped,
 		lastSync: lastSyncAt,
 		generation: Number(metaValue(db, "generation") ?? 0),
+		usage: usageSums(db),
+	};
+}
+
+function usageSums(db: Database): IndexStats["usage"] {
+	const u = queryOne<IndexStats["usage"]>(
+		db,
+		`SELECT coalesce(sum(input + output + cache_read + cache_write), 0) AS tokens, coalesce(sum(cost), 0) AS costUsd,
+		 coalesce(sum(estimated), 0) AS estimatedUsd, coalesce(sum(unpriced), 0) AS unpricedMessages FROM usage_hours`,
+	);
+	const round = (x: number) => Math.round(x * 1e6) / 1e6;
+	return {
+		tokens: u?.tokens ?? 0,
+		costUsd: round(u?.costUsd ?? 0),
+		estimatedUsd: round(u?.estimatedUsd ?? 0),
+		unpricedMessages: u?.unpricedMessages ?? 0,
 	};
 }

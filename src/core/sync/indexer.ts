@@ -12,6 +12,7 @@ import { type Transactions, transactions } from "../store/transactions.js";
 import { FileSync, knownFile, readInChunks } from "./file-sync.js";
 import { changedBy, emptyReport, type SyncProgress, type SyncReport, skip } from "./report.js";
 import { SessionWriter } from "./session-writer.js";
+import { pricesStale, reprice } from "./usage-writer.js";
 
 export interface SyncOptions {
 	onProgress?: (progress: SyncProgress) => void;
@@ -72,8 +73,13 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	report.filesSeen = walk.files.length;
 
 	let known: Map<string, Stamp>;
+	/** Estimates made from the prices of an older lookback are made again, once. */
+	let stalePrices = false;
 	try {
-		known = tx.read(db, () => knownStamps(db));
+		known = tx.read(db, () => {
+			stalePrices = pricesStale(db);
+			return knownStamps(db);
+		});
 	} catch (error) {
 		report.warnings.push({ kind: "sync-failed", error: errorMessage(error) });
 		report.durationMs = Date.now() - started;
@@ -119,10 +125,12 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	let full = false;
 	const maxIndex = options.maxIndexBytes ?? Number.POSITIVE_INFINITY;
 	try {
-		while (next < todo.length || gone.length > 0) {
+		while (next < todo.length || gone.length > 0 || stalePrices) {
 			await tx.beginWrite(db);
 			const writer = new SessionWriter(db, vocabulary);
 			try {
+				if (stalePrices && pricesStale(db)) reprice(db);
+				stalePrices = false;
 				const sync = new FileSync(db, source, writer, report);
 				const batchStarted = Date.now();
 				let inBatch = 0;

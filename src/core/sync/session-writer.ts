@@ -13,6 +13,7 @@ import { cjkIndexForm } from "../text/cjk.js";
 import { stem } from "../text/stem.js";
 import { toEpochMs } from "../text/time.js";
 import { distinctTokens, foldWord, isPlainWord, isVocabularyWord, wordsOf } from "../text/words.js";
+import { UsageWriter } from "./usage-writer.js";
 
 const MESSAGE_TYPES = "('user','assistant','toolResult','bashExecution','custom')";
 
@@ -29,6 +30,7 @@ export class SessionWriter {
 	private readonly insertDeep: Statement;
 	private readonly insertVocab: Statement;
 	private readonly updateState: Statement;
+	private readonly usage: UsageWriter;
 	/** Vocabulary words written by this writer (its transaction). */
 	readonly seenWords = new Set<string>();
 	private readonly vocabStart: number;
@@ -48,6 +50,7 @@ export class SessionWriter {
 		this.insertFts = db.prepare(`INSERT INTO entries_fts(rowid, ${ROLES.join(", ")}) VALUES (?${",?".repeat(ROLES.length)})`);
 		this.insertVocab = db.prepare("INSERT OR IGNORE INTO vocab(term, stem) VALUES (?,?)");
 		this.updateState = db.prepare("UPDATE entries SET state = ? WHERE id = ?");
+		this.usage = new UsageWriter(db);
 		this.vocabStart = queryOne<{ m: number }>(db, "SELECT coalesce(max(id), 0) AS m FROM vocab")?.m ?? 0;
 		this.nextRowid = (queryOne<{ m: number }>(db, "SELECT coalesce(max(id), 0) AS m FROM entries")?.m ?? 0) + 1;
 	}
@@ -81,6 +84,7 @@ export class SessionWriter {
 				entry.range ? entry.range.end - entry.range.start : null,
 				text?.whole !== undefined ? 1 : 0,
 			]);
+			this.usage.add(session, rowid, entry, ts);
 			if (entry.type === "session_info" || entry.type === "title_change") this.facts.name = text?.body ?? null;
 			if (type === "user" && text && this.facts.firstPrompt === undefined && !saysNothing(text.body))
 				this.facts.firstPrompt = text.body.slice(0, DEFAULTS.previewChars);
@@ -146,10 +150,12 @@ export class SessionWriter {
 			WHERE id = ?`,
 			[s, s, s, s, rows.length, last?.entry_id ?? null, s],
 		);
+		this.usage.refresh(s);
 	}
 
 	/** Remove a session and everything indexed from it. */
 	purgeSession(session: number): void {
+		this.usage.purge(session);
 		this.db.run("DELETE FROM entries_fts WHERE rowid IN (SELECT id FROM entries WHERE session = ? AND role IS NOT NULL)", [session]);
 		this.db.run("DELETE FROM entries_deep WHERE rowid IN (SELECT id FROM entries WHERE session = ? AND deep = 1)", [session]);
 		this.db.run("DELETE FROM entries WHERE session = ?", [session]);
@@ -160,5 +166,6 @@ export class SessionWriter {
 	finish(): void {
 		this.db.run("INSERT INTO vocab_fts(rowid, term) SELECT id, term FROM vocab WHERE id > ?", [this.vocabStart]);
 		for (const stmt of [this.insertEntry, this.insertFts, this.insertDeep, this.insertVocab, this.updateState]) stmt.free();
+		this.usage.finish();
 	}
 }

@@ -1,4 +1,4 @@
 /** Words and how they are written: tokens, CJK, stems, snippets, times, and the one-line text every face shows. */
 
-export { flatten, isSessionPath, shortTime } from "./display.js";
+export { compactCount, flatten, formatUsd, isSessionPath, shortTime } from "./display.js";
 export { parseTimeFilter } from "./time.js";

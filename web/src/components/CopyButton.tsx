@@ -1,6 +1,7 @@
-/** The resume command with a button that copies it. */
+/** The resume command with a button that copies it; what leaves by the clipboard is redacted. */
 
 import { useState } from "preact/hooks";
+import { loadRedaction, redactText } from "../../../src/core/index.js";
 
 export function CopyButton({ text }: { text: string }) {
 	const [copied, setCopied] = useState(false);
@@ -11,7 +12,8 @@ export function CopyButton({ text }: { text: string }) {
 				type="button"
 				onClick={async () => {
 					try {
-						await navigator.clipboard.writeText(text);
+						await loadRedaction();
+						await navigator.clipboard.writeText(redactText(text));
 						setCopied(true);
 					} catch {
 						setCopied(false);

@@ -1,7 +1,7 @@
 /** One message of the reader: prose as markdown, tool calls and results collapsed, summaries and labels marked. */
 
 import type { ComponentChildren } from "preact";
-import { type SessionMessage, shortTime } from "../../../src/core/index.js";
+import { assistantParts, type SessionMessage, shortTime } from "../../../src/core/index.js";
 import { markdownHtml } from "../markdown.js";
 
 import { ToolLine } from "./ToolLine.js";
@@ -14,18 +14,6 @@ const META_LABEL: Record<string, string> = {
 	session_init: "task",
 };
 const SUMMARY_LABEL: Record<string, string> = { compaction: "compaction summary", branch_summary: "branch summary" };
-
-/** An assistant body is its prose, then one `→ name {arguments}` line per tool call (see core entry-text.ts). */
-function splitCalls(text: string): { prose: string; calls: { name: string; args: string }[] } {
-	const lines = text.split("\n");
-	let at = lines.length;
-	while (at > 0 && lines[at - 1].startsWith("→ ")) at--;
-	const calls = lines.slice(at).map((line) => {
-		const [name, ...rest] = line.slice(2).split(" ");
-		return { name, args: rest.join(" ") };
-	});
-	return { prose: lines.slice(0, at).join("\n"), calls };
-}
 
 function Markdown({ text }: { text: string }) {
 	// markdown-it with html off: every tag of the transcript is escaped; links and images are restricted (markdown.ts).
@@ -51,12 +39,12 @@ export function Message({ message, focus: named, found = false, children }: Prop
 		label = "tool result";
 		body = <ToolLine kind="result" name={m.tool ?? m.type} text={m.text} open={focus} />;
 	} else if (m.role === "assistant") {
-		const { prose, calls } = splitCalls(m.text);
+		const { prose, calls } = assistantParts(m.text);
 		body = (
 			<>
 				{prose.trim() ? <Markdown text={prose} /> : null}
 				{calls.map((c, i) => (
-					<ToolLine key={i} kind="call" name={c.name} text={c.args} open={focus && !prose.trim()} />
+					<ToolLine key={i} kind="call" name={c.name} text={c.arguments} open={focus && !prose.trim()} />
 				))}
 			</>
 		);

@@ -4,20 +4,31 @@
  */
 
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
-import { type LinkedSession, type SessionView, type SideBranch, shortTime } from "../../../src/core/index.js";
+import {
+	type ExportBranchChoice,
+	type ExportFormat,
+	type LinkedSession,
+	type SessionView,
+	type SideBranch,
+	shortTime,
+} from "../../../src/core/index.js";
 import { BranchSummary, ForkMarker } from "./Branches.js";
 import { CopyButton } from "./CopyButton.js";
+import { ExportButtons, type ExportedFile } from "./ExportButtons.js";
 import { FindBar } from "./FindBar.js";
 import { useFindHighlights } from "./find-highlight.js";
 import { plural, titleOf } from "./format.js";
 import { Message } from "./Message.js";
 import { type Opener, SessionLink } from "./SessionLink.js";
+import { SessionUsage } from "./SessionUsage.js";
 import { VirtualList } from "./VirtualList.js";
 
 interface Props extends Opener {
 	view: SessionView;
 	entry: string;
 	onClose(): void;
+	/** The session exported (redacted) for a download. */
+	exportAs(format: ExportFormat, branch: ExportBranchChoice): Promise<ExportedFile>;
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string | undefined): Map<string, T[]> {
@@ -35,7 +46,7 @@ const STRETCH: Record<string, string> = {
 	abandoned: "the abandoned branch starts here",
 };
 
-export function Reader({ view, entry, linkTo, onOpen, onClose }: Props) {
+export function Reader({ view, entry, linkTo, onOpen, onClose, exportAs }: Props) {
 	const s = view.session;
 	const structure = view.structure;
 	const to: Opener = { linkTo, onOpen };
@@ -129,7 +140,9 @@ export function Reader({ view, entry, linkTo, onOpen, onClose }: Props) {
 					{spawned.get("")?.length ? <span class="subagents">sub-agents: {agentLinks(spawned.get("")!)}</span> : null}
 				</div>
 				<BranchSummary view={view} to={to} />
+				{view.usage ? <SessionUsage usage={view.usage} /> : null}
 				<CopyButton text={s.resumeHint} />
+				<ExportButtons exportAs={exportAs} branched={(structure?.leaves ?? 1) > 1} />
 				{finding ? (
 					<FindBar
 						input={findInput}

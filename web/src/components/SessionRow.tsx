@@ -1,6 +1,6 @@
 /** One line of a list: a recent session (browse) or a search result. */
 
-import { type SearchHit, type SessionSummary, shortTime } from "../../../src/core/index.js";
+import { formatUsd, type SearchHit, type SessionSummary, shortTime } from "../../../src/core/index.js";
 import { plural, titleOf } from "./format.js";
 import { Snippet } from "./Snippet.js";
 
@@ -18,6 +18,7 @@ export function SessionRow({ session, selected, href, onOpen }: Props) {
 		session.agent,
 		shortTime(hit?.time ?? session.modified),
 		hit ? plural(hit.hits, "hit") : plural(session.messageCount, "message"),
+		session.usage?.costUsd !== undefined ? `${formatUsd(session.usage.costUsd)}${session.usage.estimated ? "*" : ""}` : "",
 	];
 	return (
 		<div class={`row${selected ? " selected" : ""}`} aria-current={selected}>

@@ -1,17 +1,7 @@
 /** A tool call or its result on one line (name, first argument or first line), expandable to the whole text. */
 
 import { useEffect, useState } from "preact/hooks";
-
-/** The first argument of a call written as `name {json}`, or the first line of a result. */
-function firstArgument(text: string): string {
-	try {
-		const args = JSON.parse(text) as Record<string, unknown>;
-		const first = Object.values(args)[0];
-		return typeof first === "string" ? first : JSON.stringify(first ?? "");
-	} catch {
-		return text.split("\n", 1)[0] ?? "";
-	}
-}
+import { firstArgument } from "../../../src/core/index.js";
 
 interface Props {
 	kind: "call" | "result";

@@ -1,0 +1,51 @@
+/** `lookback export SESSION`: the session as Markdown, HTML or JSON on stdout or into a file, secrets redacted unless `--no-redact`. */
+
+import { renameSync, writeFileSync } from "node:fs";
+import { EXPORT_FORMATS, type ExportFormat, exportSession, isExportFormat, LookbackError, type LookbackIndex } from "../core/index.js";
+import { readFileRange } from "../node/file-range.js";
+import { option, type ParsedArgs } from "./args.js";
+
+export interface ExportRun {
+	args: ParsedArgs;
+	index: LookbackIndex;
+	/** The session reference, checked against the roots when it is a path. */
+	ref: string;
+	stdout(text: string): void;
+	stderr(text: string): void;
+}
+
+/** The format asked for, else the one `--out`'s extension names, else Markdown. */
+function formatOf(args: ParsedArgs): ExportFormat {
+	const asked = option(args, "format");
+	if (asked !== undefined) {
+		if (!isExportFormat(asked))
+			throw new LookbackError("bad-argument", `--format must be one of ${EXPORT_FORMATS.join(", ")}, not "${asked}"`);
+		return asked;
+	}
+	const ext = option(args, "out")
+		?.match(/\.([a-z]+)$/i)?.[1]
+		.toLowerCase();
+	return ext === "htm" ? "html" : isExportFormat(ext) ? ext : "md";
+}
+
+export async function runExport(run: ExportRun): Promise<number> {
+	const branch = option(run.args, "branch") ?? "active";
+	if (branch !== "active" && branch !== "all") throw new LookbackError("bad-argument", `--branch must be active or all, not "${branch}"`);
+	const redact = !run.args.flags.has("no-redact");
+	const file = await exportSession(run.index, run.ref, { format: formatOf(run.args), branch, redact, readRange: readFileRange });
+	const out = option(run.args, "out");
+	if (out === undefined) {
+		run.stdout(file.content);
+		return 0;
+	}
+	// Written beside and renamed: an interrupted export never leaves half a file where a whole one was.
+	const temp = `${out}.${process.pid}.tmp`;
+	writeFileSync(temp, file.content);
+	renameSync(temp, out);
+	const found = Object.values(file.document.redactions).reduce((n, c) => n + c, 0);
+	const messages = file.document.branches.reduce((n, b) => n + b.messages.length, 0);
+	run.stderr(
+		`lookback: wrote ${out} (${messages} messages; ${redact ? `${found} secret${found === 1 ? "" : "s"} redacted` : "not redacted"})\n`,
+	);
+	return 0;
+}

@@ -1,0 +1,11 @@
+export {
+	findSecrets,
+	loadRedaction,
+	type RedactionTally,
+	redactedReply,
+	redactionMarker,
+	redactsByDefault,
+	redactText,
+	redactValue,
+	type SecretFinding,
+} from "./redact.js";

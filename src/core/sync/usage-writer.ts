@@ -1,0 +1,220 @@
+/**
+ * Writes what each model answer used (tokens, cost, model, tool calls, edited files) beside its entry, prices tokens
+ * the session did not price, counts a message copied into another file once, and keeps the per-session sums the
+ * reports read (`usage_hours`, `session_tools`; see schema.ts). Called by the session writer for every entry it adds.
+ */
+
+import type { Statement } from "sql.js";
+import { answerUsage, toolError } from "../parse/entry-usage.js";
+import type { SessionEntry } from "../parse/session-format.js";
+import type { Database } from "../store/engine.js";
+import { queryAll, queryOne } from "../store/engine.js";
+import { metaValue, setMeta } from "../store/stats.js";
+import { estimateCost, PRICE_SOURCE } from "../usage/prices.js";
+
+/** A 53-bit hash of a message's key: the index of keys stays small, and two keys meet by chance about once in 10^15 pairs. */
+function keyHash(key: string): number {
+	let h1 = 0x811c9dc5;
+	let h2 = 0x01000193;
+	for (let i = 0; i < key.length; i++) {
+		const c = key.charCodeAt(i);
+		h1 = Math.imul(h1 ^ c, 0x01000193);
+		h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+	}
+	return (h1 >>> 0) * 2 ** 21 + ((h2 >>> 0) >>> 11);
+}
+
+/** The sums of one session's counted messages, per hour and model. */
+const HOURS = `INSERT INTO usage_hours(session, hour, model, messages, input, output, cache_read, cache_write, cost, estimated, unpriced, tools)
+ SELECT u.session, CAST(coalesce(u.ts, s.started, s.modified, 0) / 3600000 AS INTEGER) AS h, u.model, sum(u.message), sum(u.input), sum(u.output),
+  sum(u.cache_read), sum(u.cache_write), coalesce(sum(u.cost), 0), coalesce(sum(CASE WHEN u.estimated = 1 THEN u.cost END), 0),
+  sum(u.cost IS NULL AND u.input + u.output + u.cache_read + u.cache_write > 0), sum(u.tools)
+ FROM usage u JOIN sessions s ON s.id = u.session WHERE u.dup = 0`;
+
+const TOOLS = `INSERT INTO session_tools(session, tool, calls, errors)
+ SELECT u.session, t.tool, sum(t.calls), sum(t.errors) FROM tool_calls t JOIN usage u ON u.entry = t.entry WHERE u.dup = 0`;
+
+export class UsageWriter {
+	private readonly insertUsage: Statement;
+	private readonly addCall: Statement;
+	private readonly addFile: Statement;
+	private readonly seenKey: Statement;
+	/** Sessions given a message whose key was indexed before (a copy, or a report read twice): their counts are decided again. */
+	private readonly collided = new Set<number>();
+	private readonly models = new Map<string, number>();
+	/** Per session: its last model answer (a tool's error counts against it) and its last model (an answer naming none has it). */
+	private readonly last = new Map<number, { answer?: number; model?: number }>();
+
+	constructor(private readonly db: Database) {
+		this.insertUsage = db.prepare(
+			"INSERT INTO usage(entry, session, ts, model, message, input, output, cache_read, cache_write, cost, estimated, tools, key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		);
+		this.addCall = db.prepare(
+			"INSERT INTO tool_calls(entry, tool, calls, errors) VALUES (?,?,?,?) ON CONFLICT(entry, tool) DO UPDATE SET calls = calls + excluded.calls, errors = errors + excluded.errors",
+		);
+		this.seenKey = db.prepare("SELECT 1 FROM usage WHERE key = ? LIMIT 1");
+		this.addFile = db.prepare(
+			"INSERT INTO touched_files(session, path, edits) VALUES (?,?,1) ON CONFLICT(session, path) DO UPDATE SET edits = edits + 1",
+		);
+	}
+
+	private modelId(provider: string | undefined, model: string): number {
+		const key = `${provider ?? ""}\u0000${model}`;
+		let id = this.models.get(key);
+		if (id === undefined) {
+			this.db.run("INSERT OR IGNORE INTO models(provider, model) VALUES (?, ?)", [provider ?? "", model]);
+			id = queryOne<{ id: number }>(this.db, "SELECT id FROM models WHERE provider = ? AND model = ?", [provider ?? "", model])?.id ?? 0;
+			this.models.set(key, id);
+		}
+		return id;
+	}
+
+	private lastOf(session: number): { answer?: number; model?: number } {
+		let last = this.last.get(session);
+		if (!last) {
+			const row = queryOne<{ answer: number | null; model: number | null }>(
+				this.db,
+				"SELECT (SELECT max(entry) FROM usage WHERE session = ?1 AND message = 1) AS answer, (SELECT model FROM usage WHERE session = ?1 AND model != 0 ORDER BY entry DESC LIMIT 1) AS model",
+				[session],
+			);
+			last = { answer: row?.answer ?? undefined, model: row?.model ?? undefined };
+			this.last.set(session, last);
+		}
+		return last;
+	}
+
+	/** An entry just written as row `rowid` of `session`: its usage and tool calls, or the error its tool result reported. */
+	add(session: number, rowid: number, entry: SessionEntry, ts: number | null): void {
+		const error = toolError(entry);
+		if (error !== undefined) {
+			const answer = this.lastOf(session).answer;
+			if (answer !== undefined) this.addCall.run([answer, error, 0, 1]);
+			return;
+		}
+		const u = answerUsage(entry);
+		if (!u) return;
+		const last = this.lastOf(session);
+		const model = u.model ? this.modelId(u.provider, u.model) : (last.model ?? 0);
+		last.model = model || last.model;
+		let cost = u.cost;
+		let estimated = 0;
+		if (cost === undefined && u.tokens && u.tokens.input + u.tokens.output + u.tokens.cacheRead + u.tokens.cacheWrite > 0) {
+			const named = u.model ? { provider: u.provider, model: u.model } : this.modelName(model);
+			cost = estimateCost(named?.provider, named?.model, u.tokens);
+			estimated = cost === undefined ? 0 : 1;
+		}
+		const t = u.tokens;
+		const key = keyHash(entry.usageKey ?? `${entry.id}@${ts ?? ""}`);
+		this.seenKey.bind([key]);
+		if (this.seenKey.step()) this.collided.add(session);
+		this.seenKey.reset();
+		let tools = 0;
+		for (const n of u.calls.values()) tools += n;
+		this.insertUsage.run([
+			rowid,
+			session,
+			ts,
+			model,
+			u.apart ? 0 : 1,
+			t?.input ?? 0,
+			t?.output ?? 0,
+			t?.cacheRead ?? 0,
+			t?.cacheWrite ?? 0,
+			cost ?? null,
+			estimated,
+			tools,
+			key,
+		]);
+		if (!u.apart) last.answer = rowid;
+		for (const [tool, n] of u.calls) this.addCall.run([rowid, tool, n, 0]);
+		for (const path of u.files) this.addFile.run([session, path]);
+	}
+
+	private modelName(id: number): { provider: string; model: string } | undefined {
+		return id ? queryOne<{ provider: string; model: string }>(this.db, "SELECT provider, model FROM models WHERE id = ?", [id]) : undefined;
+	}
+
+	/** Sessions other than `session` holding a copy of one of its messages. */
+	private sharing(session: number): number[] {
+		return queryAll<{ s: number }>(
+			this.db,
+			"SELECT DISTINCT o.session AS s FROM usage m JOIN usage o ON o.key = m.key WHERE m.session = ?1 AND o.session != ?1",
+			[session],
+		).map((r) => r.s);
+	}
+
+	/**
+	 * Which copy of a message counts: the one in the session that started first (then the first indexed), and in one
+	 * session the first. A fork copies its parent's messages with their ids and times, so the parent keeps them and
+	 * the fork adds its own; a usage report read twice (Codex repeats its last on a resumed run) counts once.
+	 */
+	private recount(session: number): void {
+		const me = queryOne<{ started: number | null }>(this.db, "SELECT started FROM sessions WHERE id = ?", [session]);
+		this.db.run(
+			`UPDATE usage SET dup = EXISTS (SELECT 1 FROM usage o JOIN sessions so ON so.id = o.session
+			  WHERE o.key = usage.key AND (o.session = usage.session AND o.entry < usage.entry
+			   OR o.session != usage.session AND (coalesce(so.started, 9e15), so.id) < (?, ?))) WHERE session = ?`,
+			[me?.started ?? 9e15, session, session],
+		);
+	}
+
+	private sums(session: number): void {
+		this.db.run("DELETE FROM usage_hours WHERE session = ?", [session]);
+		this.db.run(`${HOURS} AND u.session = ? GROUP BY h, u.model`, [session]);
+		this.db.run("DELETE FROM session_tools WHERE session = ?", [session]);
+		this.db.run(`${TOOLS} AND u.session = ? GROUP BY t.tool`, [session]);
+	}
+
+	/** After a session's entries changed (its `started` known): which of its messages count, and its sums. */
+	refresh(session: number): void {
+		const collided = this.collided.delete(session);
+		const others = collided ? this.sharing(session) : [];
+		if (collided && (others.length > 0 || this.hasCopies(session))) for (const s of [session, ...others]) this.recount(s);
+		for (const s of [session, ...others]) this.sums(s);
+	}
+
+	/** Whether a session holds the same key twice (only asked of a session given a known key). */
+	private hasCopies(session: number): boolean {
+		return queryOne<{ n: number }>(this.db, "SELECT count(*) - count(DISTINCT key) AS n FROM usage WHERE session = ?", [session])?.n !== 0;
+	}
+
+	/** Before a session's rows go: what it used, and the copies elsewhere that now count in its stead. */
+	purge(session: number): void {
+		const others = this.sharing(session);
+		this.db.run("DELETE FROM tool_calls WHERE entry IN (SELECT entry FROM usage WHERE session = ?)", [session]);
+		for (const table of ["usage", "usage_hours", "session_tools", "touched_files"])
+			this.db.run(`DELETE FROM ${table} WHERE session = ?`, [session]);
+		this.last.delete(session);
+		for (const s of others) {
+			this.recount(s);
+			this.sums(s);
+		}
+	}
+
+	finish(): void {
+		for (const stmt of [this.insertUsage, this.addCall, this.addFile, this.seenKey]) stmt.free();
+	}
+}
+
+/** Whether the estimates in the index were made from other prices than this lookback carries. */
+export function pricesStale(db: Database): boolean {
+	return metaValue(db, "prices") !== PRICE_SOURCE;
+}
+
+/** Price again every message priced by the table, and every one it had no price for; then every session's sums. */
+export function reprice(db: Database): void {
+	const rows = queryAll<{ entry: number; provider: string; model: string; input: number; output: number; cr: number; cw: number }>(
+		db,
+		`SELECT u.entry, m.provider, m.model, u.input, u.output, u.cache_read AS cr, u.cache_write AS cw FROM usage u JOIN models m ON m.id = u.model
+		 WHERE u.estimated = 1 OR (u.cost IS NULL AND u.input + u.output + u.cache_read + u.cache_write > 0)`,
+	);
+	const update = db.prepare("UPDATE usage SET cost = ?, estimated = ? WHERE entry = ?");
+	for (const r of rows) {
+		const cost = estimateCost(r.provider || undefined, r.model, { input: r.input, output: r.output, cacheRead: r.cr, cacheWrite: r.cw });
+		update.run([cost ?? null, cost === undefined ? 0 : 1, r.entry]);
+	}
+	update.free();
+	db.run("DELETE FROM usage_hours");
+	db.run(`${HOURS} GROUP BY u.session, h, u.model`);
+	setMeta(db, "prices", PRICE_SOURCE);
+}

@@ -1,0 +1,14 @@
+/** What the sessions used and cost: prices for tokens no session priced, and the sums the reports and the dashboard read. */
+
+export { type Dashboard, type DashboardRequest, usageDashboard } from "./dashboard.js";
+export { PRICE_SOURCE } from "./prices.js";
+export {
+	USAGE_GROUPS,
+	type UsageGroup,
+	type UsageReport,
+	type UsageRequest,
+	type UsageRow,
+	type UsageTotals,
+	usageReport,
+} from "./report.js";
+export type { SessionCost, SessionUsage, ToolCount } from "./session-usage.js";

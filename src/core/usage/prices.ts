@@ -1,0 +1,97 @@
+/**
+ * What tokens cost where a session recorded tokens but no cost (Claude Code, Codex, Gemini CLI): the prices of Pi's
+ * own model registry (`model-prices.generated.ts`, made from it by scripts/make-prices.mjs; never edited here), looked up by
+ * provider and model id as the agents write them. A cost made here is an estimate at API list prices, and says so.
+ */
+
+import type { TokenCounts } from "../parse/entry-usage.js";
+import { MODEL_PRICES, PRICES_FROM } from "./model-prices.generated.js";
+
+/** USD per million tokens: input, output, cache read, cache write; tiers apply above a prompt size. */
+type Rates = [number, number, number, number];
+type Tier = [above: number, ...rates: Rates];
+type Entry = Rates | [...Rates, Tier[]];
+
+// Read through a cast, not a copy: a bundle that only names PRICE_SOURCE (the viewer's page) leaves the table out.
+const MODELS = MODEL_PRICES as Record<string, Record<string, Entry>>;
+
+/** The registry release the prices come from (stored in the index, so estimates are made again when it changes). */
+export const PRICE_SOURCE: string = PRICES_FROM;
+
+/** Providers tried for a model whose own provider has no price for it, by the family its id names. */
+const FAMILIES: [RegExp, string][] = [
+	[/^claude/, "anthropic"],
+	[/^(gpt|o\d|codex|chatgpt)/, "openai"],
+	[/^(gemini|gemma)/, "google"],
+	[/^grok/, "xai"],
+	[/^(mistral|codestral|devstral|magistral)/, "mistral"],
+	[/^deepseek/, "deepseek"],
+	[/^(kimi|moonshot)/, "moonshotai"],
+	[/^glm/, "zai"],
+	[/^qwen/, "qwen-token-plan"],
+];
+
+/** The forms an id may be written in: as given, without a provider prefix, a region, a date or a version suffix. */
+function idForms(model: string): string[] {
+	const forms: string[] = [];
+	const add = (id: string) => {
+		if (id && !forms.includes(id)) forms.push(id);
+	};
+	let id = model.trim().toLowerCase();
+	add(id);
+	id = id.replace(/\[[^\]]*\]$/, ""); // claude-sonnet-4-5[1m]
+	add(id);
+	id = id.slice(id.lastIndexOf("/") + 1); // openai/gpt-5, models/gemini-2.5-pro
+	add(id);
+	id = id.replace(/^(us|eu|apac|global)\./, "").replace(/^anthropic\./, ""); // Bedrock: us.anthropic.claude-…-v1:0
+	id = id.replace(/-v\d+(:\d+)?$/, "");
+	add(id);
+	id = id.replace(/[-@]\d{8}$/, ""); // claude-sonnet-4-5-20250929, claude-sonnet-4@20250514
+	add(id);
+	add(id.replace(/-latest$/, ""));
+	return forms;
+}
+
+function providersFor(provider: string | undefined, id: string): string[] {
+	const out: string[] = [];
+	if (provider && MODELS[provider]) out.push(provider);
+	for (const [family, p] of FAMILIES) if (family.test(id) && !out.includes(p)) out.push(p);
+	return out;
+}
+
+const found = new Map<string, Entry | null>();
+
+function entryOf(provider: string | undefined, model: string): Entry | undefined {
+	const key = `${provider ?? ""}\u0000${model}`;
+	const cached = found.get(key);
+	if (cached !== undefined) return cached ?? undefined;
+	let entry: Entry | undefined;
+	const forms = idForms(model);
+	search: for (const id of forms)
+		for (const p of providersFor(provider, forms[forms.length - 1])) {
+			entry = MODELS[p]?.[id];
+			if (entry) break search;
+		}
+	// Last, any provider that lists the id as written (an aggregator's own naming).
+	if (!entry) for (const p of Object.keys(MODELS)) if ((entry = MODELS[p][forms[0]])) break;
+	found.set(key, entry ?? null);
+	return entry;
+}
+
+/**
+ * The estimated cost in USD of one message's tokens, or undefined when the table has no price for the model.
+ * A tier applies when the prompt (input and cache) is above its size, as Pi's own `calculateCost` does.
+ */
+export function estimateCost(provider: string | undefined, model: string | undefined, tokens: TokenCounts): number | undefined {
+	const entry = model ? entryOf(provider, model) : undefined;
+	if (!entry) return undefined;
+	let rates: Rates = [entry[0], entry[1], entry[2], entry[3]];
+	const prompt = tokens.input + tokens.cacheRead + tokens.cacheWrite;
+	let above = -1;
+	for (const [threshold, ...tier] of (entry[4] as Tier[] | undefined) ?? [])
+		if (prompt > threshold && threshold > above) {
+			rates = tier as Rates;
+			above = threshold;
+		}
+	return (rates[0] * tokens.input + rates[1] * tokens.output + rates[2] * tokens.cacheRead + rates[3] * tokens.cacheWrite) / 1e6;
+}

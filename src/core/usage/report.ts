@@ -1,0 +1,231 @@
+/**
+ * What the sessions used, summed in SQL: tokens, cost, sessions, messages and tool calls, grouped by day, week,
+ * month, project, model, agent or session, under the same filter as search and browse. Only the per-session sums
+ * are read (`usage_hours`, `session_tools`, and `sessions` for the filter), never the messages: a page reading the
+ * index by HTTP ranges fetches a few hundred KB, and the CLI sums a year of sessions in milliseconds.
+ */
+
+import { filterSql, type SessionFilter } from "../query/session-filter.js";
+import { projectName } from "../read/project.js";
+import type { Database } from "../store/engine.js";
+import { queryAll, queryOne } from "../store/engine.js";
+import { PRICE_SOURCE } from "./prices.js";
+
+export const USAGE_GROUPS = ["day", "week", "month", "project", "model", "agent", "session"] as const;
+export type UsageGroup = (typeof USAGE_GROUPS)[number];
+
+export interface UsageFilter extends SessionFilter {
+	/** Days, weeks and months in UTC rather than the local time zone. */
+	utc?: boolean;
+	/** Only the session with this row id (a reader's). */
+	sessionRow?: number;
+}
+
+export interface UsageRequest extends UsageFilter {
+	by?: UsageGroup;
+	/** Rows for the groups that are not periods (most expensive first); default 50. */
+	limit?: number;
+}
+
+/** Sums over a set of messages. Field names are the stable JSON shape (README, "lookback usage"). */
+export interface UsageTotals {
+	sessions: number;
+	/** Model answers (usage an agent reported apart from an answer adds tokens, not messages). */
+	messages: number;
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+	/** All four kinds of tokens. */
+	tokens: number;
+	/** USD: as the sessions recorded it, plus the estimates. */
+	costUsd: number;
+	/** The part of `costUsd` estimated from the price table (sessions that recorded tokens but no cost). */
+	estimatedUsd: number;
+	/** Messages with tokens the table has no price for: `costUsd` leaves them out. */
+	unpricedMessages: number;
+	toolCalls: number;
+}
+
+export interface UsageRow extends UsageTotals {
+	/** The group: YYYY-MM-DD (a week by its Monday), YYYY-MM, a project's name, a model id, an agent, a session id. */
+	key: string;
+	/** A model's provider. */
+	provider?: string;
+	/** A session's title, agent and project. */
+	name?: string;
+	agent?: string;
+	project?: string;
+}
+
+export interface UsageReport {
+	by: UsageGroup;
+	rows: UsageRow[];
+	total: UsageTotals;
+	/** Whether days are UTC days (else the local time zone's). */
+	utc: boolean;
+	/** Where the estimated prices come from. */
+	prices: string;
+}
+
+const SUMS = `count(DISTINCT h.session) AS sessions, coalesce(sum(h.messages), 0) AS messages, coalesce(sum(h.input), 0) AS input,
+ coalesce(sum(h.output), 0) AS output, coalesce(sum(h.cache_read), 0) AS cacheRead, coalesce(sum(h.cache_write), 0) AS cacheWrite,
+ coalesce(sum(h.cost), 0) AS costUsd, coalesce(sum(h.estimated), 0) AS estimatedUsd, coalesce(sum(h.unpriced), 0) AS unpricedMessages,
+ coalesce(sum(h.tools), 0) AS toolCalls`;
+
+/** `usage_hours` with each bucket's start as `ts`, so the session filter's time bounds apply to it (to the hour). */
+const HOURS = "(SELECT *, hour * 3600000 AS ts FROM usage_hours)";
+
+/** The filter over `usage_hours` (aliased h) and `sessions` (s); sub-agents count by default, their tokens were spent too. */
+function usageWhere(filter: UsageFilter): { where: string; params: (string | number)[] } {
+	const { where, params } = filterSql(filter, { time: "entry", sessions: "s", entries: "h", defaultScope: "all" });
+	if (filter.sessionRow !== undefined) {
+		where.push("h.session = ?");
+		params.push(filter.sessionRow);
+	}
+	return { where: where.join(" AND "), params };
+}
+
+/** SQL of the period a bucket falls in. */
+export function periodSql(by: "day" | "week" | "month", utc: boolean): string {
+	const at = `h.hour * 3600, 'unixepoch'${utc ? "" : ", 'localtime'"}`;
+	if (by === "month") return `strftime('%Y-%m', ${at})`;
+	return by === "week" ? `date(${at}, 'weekday 0', '-6 days')` : `date(${at})`;
+}
+
+function totalsOf(r: Omit<UsageTotals, "tokens">): UsageTotals {
+	const round = (x: number) => Math.round(x * 1e6) / 1e6;
+	return {
+		sessions: r.sessions,
+		messages: r.messages,
+		input: r.input,
+		output: r.output,
+		cacheRead: r.cacheRead,
+		cacheWrite: r.cacheWrite,
+		tokens: r.input + r.output + r.cacheRead + r.cacheWrite,
+		costUsd: round(r.costUsd),
+		estimatedUsd: round(r.estimatedUsd),
+		unpricedMessages: r.unpricedMessages,
+		toolCalls: r.toolCalls,
+	};
+}
+
+/** The sums under a filter, all of them. */
+export function usageTotals(db: Database, filter: UsageFilter): UsageTotals {
+	const { where, params } = usageWhere(filter);
+	return totalsOf(queryOne<UsageTotals>(db, `SELECT ${SUMS} FROM ${HOURS} h JOIN sessions s ON s.id = h.session WHERE ${where}`, params)!);
+}
+
+export type Summed = Omit<UsageTotals, "tokens"> & { k: string | number | null; provider?: string };
+
+/** The sums grouped by an SQL expression, in `order`, at most `limit` groups. */
+export function groupedUsage(db: Database, filter: UsageFilter, key: string, order = "k", limit?: number): Summed[] {
+	const { where, params } = usageWhere(filter);
+	return queryAll<Summed>(
+		db,
+		`SELECT ${key} AS k, ${SUMS} FROM ${HOURS} h JOIN sessions s ON s.id = h.session WHERE ${where} GROUP BY 1 ORDER BY ${order}${limit ? ` LIMIT ${Math.trunc(limit)}` : ""}`,
+		params,
+	);
+}
+
+/** Sums of cost and tokens by period and a second key (a chart's stacked series), the same filter. */
+export function usageByPeriodAnd(
+	db: Database,
+	filter: UsageFilter,
+	period: string,
+	key: string,
+): { p: string; k: string | number; cost: number; tokens: number }[] {
+	const { where, params } = usageWhere(filter);
+	return queryAll(
+		db,
+		`SELECT ${period} AS p, ${key} AS k, sum(h.cost) AS cost, sum(h.input + h.output + h.cache_read + h.cache_write) AS tokens
+		 FROM ${HOURS} h JOIN sessions s ON s.id = h.session WHERE ${where} GROUP BY 1, 2 ORDER BY 1`,
+		params,
+	);
+}
+
+const byCost = (a: UsageTotals, b: UsageTotals) => b.costUsd - a.costUsd || b.tokens - a.tokens;
+
+/** A project's rows: one per cwd in SQL, the same name from several folders summed here (sessions are disjoint). */
+function byProject(rows: Summed[]): UsageRow[] {
+	const out = new Map<string, UsageRow>();
+	for (const r of rows) {
+		const key = projectName(r.k as string | null) || "(no project)";
+		const seen = out.get(key);
+		const t = totalsOf(r);
+		if (!seen) out.set(key, { key, ...t });
+		else for (const f of Object.keys(t) as (keyof UsageTotals)[]) seen[f] += t[f];
+	}
+	return [...out.values()].sort(byCost);
+}
+
+/** The usage report: the sums by group and in all. */
+export function usageReport(db: Database, request: UsageRequest = {}): UsageReport {
+	const by = request.by ?? "day";
+	const utc = request.utc ?? false;
+	const limit = Math.max(1, request.limit ?? 50);
+	let rows: UsageRow[];
+	switch (by) {
+		case "day":
+		case "week":
+		case "month":
+			rows = groupedUsage(db, request, periodSql(by, utc)).map((r) => ({ key: String(r.k), ...totalsOf(r) }));
+			break;
+		case "project":
+			rows = byProject(groupedUsage(db, request, "s.cwd")).slice(0, limit);
+			break;
+		case "agent":
+			rows = groupedUsage(db, request, "s.agent")
+				.map((r) => ({ key: String(r.k), ...totalsOf(r) }))
+				.sort(byCost);
+			break;
+		case "model":
+			rows = withModelNames(
+				db,
+				groupedUsage(db, request, "h.model", "costUsd DESC, input + output DESC", limit).map((r) => ({ key: String(r.k), ...totalsOf(r) })),
+			);
+			break;
+		case "session":
+			rows = sessionRows(db, groupedUsage(db, request, "h.session", "costUsd DESC, input + output DESC", limit));
+			break;
+	}
+	return { by, rows, total: usageTotals(db, request), utc, prices: PRICE_SOURCE };
+}
+
+/** The models the index knows, by their number. */
+export function modelNames(db: Database): Map<number, { provider: string; model: string }> {
+	return new Map(
+		queryAll<{ id: number; provider: string; model: string }>(db, "SELECT id, provider, model FROM models").map((m) => [m.id, m]),
+	);
+}
+
+/** Model ids in place of their numbers (0: messages that named no model). */
+function withModelNames(db: Database, rows: UsageRow[]): UsageRow[] {
+	const names = modelNames(db);
+	return rows.map((r) => {
+		const m = names.get(Number(r.key));
+		return { ...r, key: m?.model ?? "(no model)", ...(m?.provider ? { provider: m.provider } : {}) };
+	});
+}
+
+/** A session's rows with what names it. */
+function sessionRows(db: Database, rows: Summed[]): UsageRow[] {
+	if (rows.length === 0) return [];
+	const facts = new Map(
+		queryAll<{ id: number; session_id: string; name: string | null; first_prompt: string | null; agent: string; cwd: string | null }>(
+			db,
+			`SELECT id, session_id, name, first_prompt, agent, cwd FROM sessions WHERE id IN (${rows.map(() => "?").join(",")})`,
+			rows.map((r) => r.k as number),
+		).map((s) => [s.id, s]),
+	);
+	return rows.map((r) => {
+		const s = facts.get(r.k as number);
+		const name = s?.name ?? s?.first_prompt?.split("\n")[0];
+		return {
+			key: s?.session_id ?? String(r.k),
+			...(name ? { name } : {}),
+			...(s ? { agent: s.agent, project: projectName(s.cwd) } : {}),
+			...totalsOf(r),
+		};
+	});
+}

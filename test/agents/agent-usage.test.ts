@@ -1,0 +1,176 @@
+/**
+ * Usage read from each other agent's real files (test/fixtures: Claude Code 2.1.332, Codex 0.171.0, Gemini CLI
+ * 0.61.0 against fake models), summed against totals counted by hand from the files, with the estimated prices
+ * of Pi's registry where the agent recorded no cost; and Codex's usage reports read across a file's growth.
+ */
+
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { LookbackIndex, memoryStorage } from "../../src/core/index.js";
+import { loadEngine } from "../../src/node/engine.js";
+import { fileSource, type SessionRoot } from "../../src/node/file-source.js";
+import { tempDir } from "../helpers.js";
+
+const FIXTURES = join(import.meta.dirname, "..", "fixtures");
+const CODEX_PARENT = "01a2315e-b204-7071-b339-8dc13fe83021";
+const CODEX_DAY = join("sessions", "2026", "12", "01");
+const CODEX_FILE = `rollout-2026-12-01T11-30-19-${CODEX_PARENT}.jsonl`;
+
+async function indexOver(roots: SessionRoot[]) {
+	const index = await LookbackIndex.open({ sql: await loadEngine(), storage: memoryStorage() });
+	const source = fileSource(roots);
+	await index.sync(source);
+	return { index, source };
+}
+
+describe("usage of the other agents", () => {
+	it("Claude Code: each API message's usage once, a fork's copies counted in its parent, priced from the registry", async () => {
+		const { index } = await indexOver([{ path: join(FIXTURES, "claude", "projects"), layout: "claude", agent: "claude" }]);
+		// By hand: 6 answers in the session, 1 in its sub-agent, the fork's own 1 (its 2 copies of the session's answers
+		// not again), each 100 input and 20 output tokens; claude-opus-5-5 at $4 / $20 per million in Pi 1.6.0's registry.
+		const t = index.usage().total;
+		expect(t).toMatchObject({ sessions: 3, messages: 8, input: 800, output: 160, cacheRead: 0, cacheWrite: 0, unpricedMessages: 0 });
+		expect(t.costUsd).toBeCloseTo((800 * 4 + 160 * 20) / 1e6, 9);
+		expect(t.estimatedUsd).toBe(t.costUsd);
+		const fork = index.read("4bd49a99-3a40-480d-b514-f68ee71f7e23", { usage: true }).usage;
+		expect(fork).toMatchObject({ messages: 1, copiedMessages: 2 });
+		expect(index.usage({ by: "model" }).rows.map((r) => [r.key, r.provider])).toEqual([["claude-opus-5-5", "anthropic"]]);
+		expect(index.read("803bb4c1-76e6-4594-9fb6-45953cf58af7", { usage: true }).usage?.tools).toEqual([
+			{ tool: "Agent", calls: 1, errors: 0 },
+			{ tool: "Read", calls: 1, errors: 0 },
+		]);
+		index.close();
+	});
+
+	it("Codex: each response's usage (token_usage_record) once, a resumed run's repeated total not again", async () => {
+		const { index } = await indexOver([{ path: join(FIXTURES, "codex"), layout: "codex", agent: "codex" }]);
+		// By hand: 7 responses in the session and 1 in the sub-agent, 100 input and 10 output tokens each (the last
+		// total_token_usage: 700 / 70); model "fake" of provider "fake", which no price table knows.
+		expect(index.usage().total).toMatchObject({
+			sessions: 2,
+			input: 800,
+			output: 80,
+			costUsd: 0,
+			estimatedUsd: 0,
+			unpricedMessages: 8,
+			toolCalls: 3,
+		});
+		expect(index.usage({ by: "model" }).rows.map((r) => [r.key, r.provider, r.input])).toEqual([["fake", "fake", 800]]);
+		index.close();
+	});
+
+	it("Codex: the same totals when the rollout grows across a resumed run, and from token_count alone (before 0.17x)", async () => {
+		const lines = readFileSync(join(FIXTURES, "codex", CODEX_DAY, CODEX_FILE), "utf8")
+			.trimEnd()
+			.split("\n");
+		// The resumed run (`codex exec resume`) begins at line 42 and repeats the last token_count first.
+		const resumedAt = lines.findIndex((l) => l.includes('"2026-12-01T11:30:36.084Z"'));
+		const older = lines.filter((l) => !l.includes('"type":"token_usage_record"'));
+		for (const variant of [lines, older]) {
+			const home = tempDir("codex-usage");
+			const dir = join(home, CODEX_DAY);
+			cpSync(join(FIXTURES, "codex", CODEX_DAY), dir, { recursive: true });
+			const path = join(dir, CODEX_FILE);
+			const cut = variant === lines ? resumedAt : variant.findIndex((l) => l.includes('"2026-12-01T11:30:36.084Z"'));
+			writeFileSync(path, `${variant.slice(0, cut).join("\n")}\n`);
+			const { index, source } = await indexOver([{ path: home, layout: "codex", agent: "codex" }]);
+			expect(index.usage().total).toMatchObject({ input: 600, output: 60 });
+			writeFileSync(path, `${variant.slice(cut).join("\n")}\n`, { flag: "a" });
+			expect((await index.sync(source)).grown).toBe(1);
+			expect(index.usage().total).toMatchObject({ input: 800, output: 80 });
+			index.close();
+		}
+	});
+
+	it("Gemini CLI: each model message's tokens once, a legacy chat and the chat resumed from it counted once", async () => {
+		const { index } = await indexOver([{ path: join(FIXTURES, "gemini", "home", ".gemini", "tmp"), layout: "gemini", agent: "gemini" }]);
+		// By hand: 11 gemini messages across the chats (the resumed chat's copy of its legacy chat's message not again),
+		// each 10 input and 5 output tokens; gemini-3.1-pro-preview at $2 / $12 per million (below its 200k tier).
+		const t = index.usage().total;
+		expect(t).toMatchObject({ messages: 11, input: 110, output: 55, unpricedMessages: 0 });
+		expect(t.costUsd).toBeCloseTo((110 * 2 + 55 * 12) / 1e6, 9);
+		expect(t.estimatedUsd).toBe(t.costUsd);
+		expect(index.usage({ by: "model" }).rows.map((r) => [r.key, r.provider])).toEqual([["gemini-3.1-pro-preview", "google"]]);
+		index.close();
+	});
+
+	it("Claude Code: one API message over several lines counted once, with its last line's usage; an old line's costUSD as recorded", async () => {
+		const root = join(tempDir("claude-usage"), "projects");
+		const dir = join(root, "-home-user-app");
+		mkdirSync(dir, { recursive: true });
+		const base = { sessionId: "0b9e5f6a-1111-4222-8333-944445555666", cwd: "/home/user/app", version: "2.1.300", isSidechain: false };
+		const line = (uuid: string, parent: string | null, type: string, message: object, extra: object = {}) =>
+			JSON.stringify({ ...base, uuid, parentUuid: parent, type, timestamp: "2026-12-02T10:00:00.000Z", message, ...extra });
+		const usage = (output: number) => ({
+			input_tokens: 1000,
+			cache_read_input_tokens: 2000,
+			cache_creation_input_tokens: 0,
+			output_tokens: output,
+		});
+		writeFileSync(
+			join(dir, `${base.sessionId}.jsonl`),
+			`${[
+				line("u1", null, "user", { role: "user", content: "edit the config" }),
+				line("a1", "u1", "assistant", {
+					id: "msg_1",
+					role: "assistant",
+					model: "claude-sonnet-4-5-20250929",
+					content: [{ type: "text", text: "on it" }],
+					usage: usage(5),
+				}),
+				line("a2", "a1", "assistant", {
+					id: "msg_1",
+					role: "assistant",
+					model: "claude-sonnet-4-5-20250929",
+					content: [
+						{
+							type: "tool_use",
+							id: "t1",
+							name: "Edit",
+							input: { file_path: "/home/user/app/config.ts", old_string: "a", new_string: "b" },
+						},
+					],
+					usage: usage(40),
+				}),
+				line(
+					"a3",
+					"a2",
+					"assistant",
+					{ id: "msg_2", role: "assistant", model: "claude-3-5-sonnet-20241022", content: [{ type: "text", text: "done" }] },
+					{
+						costUSD: 0.25,
+					},
+				),
+			].join("\n")}\n`,
+		);
+		const { index } = await indexOver([{ path: root, layout: "claude", agent: "claude" }]);
+		// msg_1 once with its last line's 40 output tokens, priced as claude-sonnet-4-5 ($3 / $15 / $0.30 per million):
+		// 1000×3 + 40×15 + 2000×0.3 = 4,200 µ$; msg_2 recorded no tokens but its cost, $0.25.
+		const t = index.usage().total;
+		expect(t).toMatchObject({ messages: 2, input: 1000, output: 40, cacheRead: 2000, toolCalls: 1, unpricedMessages: 0 });
+		expect(t.costUsd).toBeCloseTo(0.25 + 0.0042, 9);
+		expect(t.estimatedUsd).toBeCloseTo(0.0042, 9);
+		expect(index.read(base.sessionId, { usage: true }).usage?.files).toEqual([{ path: "/home/user/app/config.ts", edits: 1 }]);
+		index.close();
+	});
+
+	it("Gemini CLI: cached prompt tokens as cache reads, thoughts as output, the tools' prompt as input", async () => {
+		const home = tempDir("gemini-usage");
+		const chats = join(home, "tmp", "proj", "chats");
+		mkdirSync(chats, { recursive: true });
+		const name = "session-2026-12-01T11-33-d46b784e.jsonl";
+		const text = readFileSync(join(FIXTURES, "gemini", "home", ".gemini", "tmp", "proj", "chats", name), "utf8");
+		writeFileSync(
+			join(chats, name),
+			text.replaceAll(
+				'"tokens":{"input":10,"output":5,"cached":0,"thoughts":0,"tool":0,"total":15}',
+				'"tokens":{"input":1000,"output":50,"cached":400,"thoughts":20,"tool":5,"total":1075}',
+			),
+		);
+		const { index } = await indexOver([{ path: join(home, "tmp"), layout: "gemini", agent: "gemini" }]);
+		// Two gemini messages: each 1000 + 5 − 400 input, 400 cache read, 50 + 20 output.
+		expect(index.usage().total).toMatchObject({ messages: 2, input: 1210, cacheRead: 800, output: 140 });
+		index.close();
+	});
+});
