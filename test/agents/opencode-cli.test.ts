@@ -149,6 +149,18 @@ describe.skipIf(!opencodeBin())("OpenCode's database, written by the real CLI", 
 		expect((child.json.results as Hit[]).map((h) => h.sessionId)).toEqual([sub?.sessionId]);
 	});
 
+	it("counts every answer's model, provider and tokens in lookback usage, the compaction's summary and the sub-agent's", async () => {
+		const r = await lookback(["usage", "--by", "model", "--agent", "opencode"]);
+		expect(r.code, r.stderr).toBe(0);
+		expect(r.json.rows.map((row: { key: string; provider: string }) => [row.key, row.provider])).toEqual([["m", "fake"]]);
+		// The fake model's every call: 100 prompt tokens of which 40 cached, 10 completion tokens; 9000 prompt tokens
+		// for the one that overflows. The answers (how many OpenCode makes varies by a step) and the summary (tokens only).
+		const t = r.json.total;
+		expect(t).toMatchObject({ sessions: 2, toolCalls: 2, output: 10 * (t.messages + 1), cacheRead: 40 * (t.messages + 1) });
+		expect(t.input).toBe(60 * t.messages + 8960);
+		expect(t.messages).toBeGreaterThanOrEqual(6);
+	});
+
 	it("reads each session as OpenCode's own export prints it", async () => {
 		const exported = await startOpencode(["export", sessionId], { cwd: project, home });
 		expect(exported.code, exported.stderr).toBe(0);

@@ -19,9 +19,11 @@ import {
 	linkEntry,
 	metaEntry,
 	type PiBlock,
+	piUsage,
 	summaryEntry,
 	toolResultEntry,
 	untestedVersion,
+	usageEntry,
 	userEntry,
 } from "./pi-shape.js";
 import type { ParsedChunk, ParseState, SessionEntry } from "./session-format.js";
@@ -61,16 +63,18 @@ function timeOf(info: Record<string, unknown> | undefined, key = "created"): unk
 	return asRecord(info?.time)?.[key];
 }
 
-/** Usage as Pi writes it (`{input, output, cacheRead, cacheWrite, totalTokens, cost: {total}}`) from OpenCode's tokens and cost. */
-function piUsage(info: Record<string, unknown>): Record<string, unknown> | undefined {
+/**
+ * Usage as Pi writes it, from OpenCode's tokens and cost: OpenCode's `input` already leaves the cache out, and its
+ * `output` leaves out the reasoning tokens (counted apart, billed as output: 1.18.33 stores 10 completion tokens of
+ * which 4 reasoning as output 6, reasoning 4), which Pi's output counts.
+ */
+function usageOf(info: Record<string, unknown>): Record<string, unknown> | undefined {
 	const tokens = asRecord(info.tokens);
 	if (!tokens) return undefined;
-	const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 	const cache = asRecord(tokens.cache);
-	const usage = { input: n(tokens.input), output: n(tokens.output), cacheRead: n(cache?.read), cacheWrite: n(cache?.write) };
-	const total =
-		typeof tokens.total === "number" ? tokens.total : usage.input + usage.output + n(tokens.reasoning) + usage.cacheRead + usage.cacheWrite;
-	return { ...usage, totalTokens: total, cost: { total: n(info.cost) } };
+	const reasoning = typeof tokens.reasoning === "number" ? tokens.reasoning : 0;
+	const output = typeof tokens.output === "number" ? tokens.output + reasoning : tokens.output;
+	return piUsage({ input: tokens.input, output, cacheRead: cache?.read, cacheWrite: cache?.write, costUsd: info.cost });
 }
 
 /** Why OpenCode stopped, in Pi's words. */
@@ -178,20 +182,21 @@ function assistantMessage(
 		// reasoning is never indexed; steps, snapshots, patches and retries hold nothing to search
 	}
 	const text = texts.join("\n").trim();
-	if (info.summary === true) chain.push(summaryEntry(chain.place(id, timestamp), text));
-	else {
+	const answer = {
+		model: asString(info.modelID),
+		provider: asString(info.providerID),
+		usage: usageOf(info),
+		stopReason: stopReason(info),
+		timestamp: typeof timeOf(info) === "number" ? timeOf(info) : undefined,
+	};
+	if (info.summary === true) {
+		chain.push(summaryEntry(chain.place(id, timestamp), text));
+		// The summary was a model call OpenCode paid for: its tokens count, as an answer's do.
+		if (answer.usage) chain.push(usageEntry(chain.place(`${id}#usage`, timestamp), answer));
+	} else {
 		if (text.length > 0) blocks.unshift({ type: "text", text });
 		const error = errorText(info);
-		chain.push(
-			assistantEntry(chain.place(id, timestamp), blocks, {
-				model: asString(info.modelID),
-				provider: asString(info.providerID),
-				usage: piUsage(info),
-				stopReason: stopReason(info),
-				...(error ? { errorMessage: error } : {}),
-				timestamp: typeof timeOf(info) === "number" ? timeOf(info) : undefined,
-			}),
-		);
+		chain.push(assistantEntry(chain.place(id, timestamp), blocks, { ...answer, ...(error ? { errorMessage: error } : {}) }));
 	}
 	for (const meta of injected) chain.push(metaEntry(chain.place(meta.id, timestamp), meta.text));
 	for (const r of results) chain.push(toolResultEntry(chain.place(r.id, timestamp), r.tool, r.output.text, r.output.error));
