@@ -1,7 +1,7 @@
 /**
  * OpenCode's sessions in every face but the viewer (test/web/opencode-reader.test.ts): the Pi and omp tool (search,
- * read, in-session search, a session named by its path inside the database), the overlay's resume, the MCP server
- * and the CLI, over the database the real CLI wrote (test/fixtures/opencode).
+ * read, in-session search, a session named by its path inside the database), the overlay's agent: filter and resume,
+ * the MCP server and the CLI, over the database the real CLI wrote (test/fixtures/opencode).
  */
 
 import { mkdirSync } from "node:fs";
@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/main.js";
 import { runAction } from "../../src/extension/handoff.js";
+import { overlayResults } from "../../src/extension/overlay-results.js";
 import { runSessionSearch } from "../../src/extension/run-tool.js";
 import { openNodeIndex } from "../../src/node/open.js";
 import { tempDir } from "../helpers.js";
@@ -48,9 +49,18 @@ describe("OpenCode in the Pi tool", () => {
 		opened.index.close();
 	});
 
-	it("resumes an OpenCode session from the overlay by copying its command", async () => {
+	it("lists OpenCode's sessions in the overlay under agent:opencode and resumes one by copying its command", async () => {
 		const { home, agentDir, data } = homes();
 		const opened = await openNodeIndex({ agentDir, env: { HOME: home, XDG_DATA_HOME: data } });
+		await opened.index.sync(opened.source);
+		const recent = overlayResults(opened.index, "agent:opencode");
+		expect(recent.rows.map((r) => [r.sessionId, r.agent])).toEqual([[FIXTURE_SESSION, "opencode"]]);
+		expect(overlayResults(opened.index, "ocelot42ridge agent:opencode").rows[0]).toMatchObject({
+			sessionId: FIXTURE_SESSION,
+			agent: "opencode",
+		});
+		expect(overlayResults(opened.index, "ocelot42ridge agent:claude").rows).toEqual([]);
+		expect(overlayResults(opened.index, "agent:cursor").error).toMatch(/unknown agent cursor/);
 		const notes: string[] = [];
 		let switched = false;
 		const ctx = {

@@ -362,6 +362,18 @@ describe("the JSON tree of OpenCode before 1.2.0", () => {
 		);
 		expect(await index.sync(source)).toMatchObject({ rewritten: 1, unchanged: 3 });
 		expect(index.search({ query: "sitatunga" }).results[0].sessionId).toBe("ses_old1");
+		// A message file cut short and a part file that is no object are counted and skipped; the rest is read.
+		writeFileSync(join(storage, "message", "ses_old1", "msg_o5.json"), '{"id": "msg_o5", "role": "us');
+		writeFileSync(join(storage, "part", "msg_o4", "prt_o5.json"), "[1, 2]");
+		writeFileSync(join(storage, "session", "abc123", "ses_bad.json"), "not json");
+		// A session file that is no JSON is named in the report as unreadable; the others are read.
+		const r = await index.sync(source);
+		expect(r).toMatchObject({ rewritten: 1, malformedLines: 2, skipped: { unreadable: 1 } });
+		expect(r.skippedFiles).toEqual([
+			expect.objectContaining({ path: join(storage, "session", "abc123", "ses_bad.json"), reason: "unreadable" }),
+		]);
+		expect(index.search({ query: "sitatunga" }).results[0].sessionId).toBe("ses_old1");
+		expect(index.search({ query: "gerenuk table" }).results[0].sessionId).toBe("ses_old1");
 	});
 });
 
