@@ -1,32 +1,15 @@
 // The benchmark's Pi corpus rewritten in another agent's real format, same sessions and text: bench/corpus/<mb>mb-<agent>.
 // Each writer follows what that agent's CLI writes (test/fixtures/<agent> holds real files): Claude Code's lines with
-// their bookkeeping (attachments after a prompt, progress under a tool call, one line per content block of a message).
-//   import { agentCorpus } from "./agent-corpus.mjs"; agentCorpus(piDir, "claude") → { dir, sessions }
-import { execFileSync } from "node:child_process";
+// their bookkeeping (attachments after a prompt, progress under a tool call, one line per content block of a message)
+// here; Codex's rollouts in corpus-codex.mjs, Gemini CLI's chats in corpus-gemini.mjs, OpenCode's database in
+// corpus-opencode.mjs.
+//   import { agentCorpus } from "./agent-corpus.mjs"; await agentCorpus(piDir, "claude") → { root, layout, sessions, bytes }
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-
-function hash32(str, seed) {
-	let h = 0x811c9dc5 ^ seed;
-	for (let i = 0; i < str.length; i++) {
-		h ^= str.charCodeAt(i);
-		h = Math.imul(h, 0x01000193);
-	}
-	h ^= h >>> 16;
-	h = Math.imul(h, 0x85ebca6b);
-	h ^= h >>> 13;
-	return (h >>> 0).toString(16).padStart(8, "0");
-}
-
-/** A UUID for a Pi entry: the same entry copied into a fork (same id and time) keeps it, as Claude Code's copies do. */
-function uuidOf(id, ts) {
-	const h = [1, 2, 3, 4].map((s) => hash32(`${id}|${ts}`, s)).join("");
-	return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
-function textOf(content) {
-	return typeof content === "string" ? content : (content ?? []).map((b) => (b.type === "text" ? b.text : "")).join("\n");
-}
+import { writeCodex } from "./corpus-codex.mjs";
+import { writeGemini } from "./corpus-gemini.mjs";
+import { hash32, textOf, uuidOf } from "./corpus-kit.mjs";
+import { writeOpencode } from "./corpus-opencode.mjs";
 
 const ATTACHMENTS = [
 	{
@@ -165,14 +148,6 @@ function claudeLines(lines) {
 	return { header, text: `${out.join("\n")}\n` };
 }
 
-/** OpenCode keeps every session in one database, written by lookback's engine (asynchronous): bench/opencode-corpus.mjs. */
-function opencodeDatabase(piSessions, dataDir) {
-	const made = execFileSync(process.execPath, ["--max-old-space-size=8192", join("bench", "opencode-corpus.mjs"), piSessions, dataDir], {
-		encoding: "utf8",
-	});
-	return { root: dataDir, layout: "opencode", sessions: JSON.parse(made.trim()).sessions };
-}
-
 const WRITERS = {
 	claude(piSessions, out) {
 		let sessions = 0;
@@ -192,10 +167,14 @@ const WRITERS = {
 		}
 		return { root: join(out, "projects"), layout: "claude", sessions };
 	},
-	opencode: (piSessions, out) => opencodeDatabase(piSessions, join(out, "opencode")),
+	codex: writeCodex,
+	gemini: writeGemini,
+	opencode: writeOpencode,
 };
 
 export const AGENT_FORMATS = Object.keys(WRITERS);
+/** Raised when a writer changes: a corpus written by an older one is written again. */
+const WRITERS_VERSION = 4;
 
 function bytesUnder(dir) {
 	let n = 0;
@@ -209,13 +188,16 @@ function bytesUnder(dir) {
 }
 
 /** The Pi corpus in `piDir` written as `agent`'s files once (kept beside it); where its sessions are and how to walk them. */
-export function agentCorpus(piDir, agent) {
+export async function agentCorpus(piDir, agent) {
 	const out = `${piDir}-${agent}`;
 	const summaryPath = join(out, "corpus.json");
-	if (existsSync(summaryPath)) return JSON.parse(readFileSync(summaryPath, "utf8"));
+	if (existsSync(summaryPath)) {
+		const summary = JSON.parse(readFileSync(summaryPath, "utf8"));
+		if (summary.version === WRITERS_VERSION) return summary;
+	}
 	rmSync(out, { recursive: true, force: true });
-	const made = WRITERS[agent](join(piDir, "sessions"), out);
-	const summary = { agent, from: piDir, ...made, bytes: bytesUnder(out) };
+	const made = await WRITERS[agent](join(piDir, "sessions"), out);
+	const summary = { agent, version: WRITERS_VERSION, from: piDir, ...made, bytes: bytesUnder(out) };
 	writeFileSync(summaryPath, JSON.stringify(summary));
 	return summary;
 }

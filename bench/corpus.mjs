@@ -4,8 +4,10 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { generateCorpus } from "./gen-corpus.mjs";
 
-export function benchCorpus(mb, { seed = 42, agent = "pi" } = {}) {
-	const dir = join("bench", "corpus", agent === "pi" ? `${mb}mb` : `${mb}mb-${agent}`);
+export function benchCorpus(
+	mb,
+	{ seed = 42, agent = "pi", dir = join("bench", "corpus", agent === "pi" ? `${mb}mb` : `${mb}mb-${agent}`) } = {},
+) {
 	const summaryPath = join(dir, "corpus.json");
 	if (existsSync(summaryPath)) {
 		const s = JSON.parse(readFileSync(summaryPath, "utf8"));

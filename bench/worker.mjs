@@ -59,7 +59,9 @@ async function build() {
 	const sql = await engine(args.engine);
 	const index = await LookbackIndex.open({ sql, storage: storage(args.engine, args.index) });
 	const t1 = performance.now();
+	const cpu0 = process.cpuUsage();
 	const report = await index.sync(source());
+	const cpu = process.cpuUsage(cpu0);
 	const t2 = performance.now();
 	const st = index.stats();
 	return {
@@ -67,6 +69,8 @@ async function build() {
 		engineName: index.engine.build,
 		initMs: t1 - t0,
 		syncMs: t2 - t1,
+		// CPU time of the sync (this process and its threads): steadier than wall time where fsync waits on a shared disk.
+		syncCpuMs: (cpu.user + cpu.system) / 1000,
 		files: report.filesSeen,
 		entries: report.entriesIndexed,
 		jsonlBytes: report.bytesRead,
@@ -76,6 +80,7 @@ async function build() {
 		vocabulary: st.vocabulary,
 		peakRssMB: peakRssMB(),
 		warnings: report.warnings,
+		skipped: report.skipped,
 	};
 }
 

@@ -5,7 +5,7 @@
  * their own; which session they belong to is read from their first line.
  */
 
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { type Found, listDir, type WalkSink } from "./walk-dirs.js";
 
 /** sessions/YYYY/MM/DD: how deep dated folders are followed. */
@@ -23,7 +23,8 @@ function rollouts(files: string[]): string[] {
 
 async function dated(dir: string, base: Omit<Found, "path">, sink: WalkSink, depth: number): Promise<void> {
 	const { files, dirs } = await listDir(dir);
-	for (const name of rollouts(files)) sink.found.push({ ...base, path: join(dir, name) });
+	// dir is already normalised: a plain concatenation is far cheaper than join() over thousands of files
+	for (const name of rollouts(files)) sink.found.push({ ...base, path: `${dir}${sep}${name}` });
 	if (depth >= MAX_DEPTH) return;
 	for (const sub of dirs) await sink.attempt(join(dir, sub), () => dated(join(dir, sub), base, sink, depth + 1));
 }

@@ -7,7 +7,7 @@
 
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { dirname, isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join, sep } from "node:path";
 import { type Found, listDir, type WalkSink } from "./walk-dirs.js";
 
 function isChat(name: string): boolean {
@@ -44,7 +44,8 @@ async function chatsFolder(chats: string, base: Omit<Found, "path">, sink: WalkS
 	const names = new Set(files.filter(isChat));
 	for (const name of [...names].sort()) {
 		if (name.endsWith(".json") && names.has(`${name}l`)) continue;
-		sink.found.push({ ...base, path: join(chats, name) });
+		// chats is already normalised: a plain concatenation is far cheaper than join() over thousands of files
+		sink.found.push({ ...base, path: `${chats}${sep}${name}` });
 	}
 	// A sub-agent's folder is named by its parent's full session id; the parent's file name holds its first 8 characters.
 	const jsonl = [...names].filter((n) => n.endsWith(".jsonl")).sort();

@@ -1,9 +1,10 @@
 /**
- * Claude Code end to end: the real CLI (pinned in scripts/agents/ensure-claude.mjs) runs a task with a tool call,
- * a resume, a sub-agent, a compaction and a fork against a fake model; lookback indexes what it wrote.
+ * Claude Code end to end: the real CLI (pinned in scripts/agents/ensure-claude.mjs) runs a named task with a tool
+ * call, a resume, a sub-agent, a compaction, a rewind (a resume at an earlier answer) and a fork against a fake
+ * model; lookback indexes what it wrote.
  */
 
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -41,7 +42,8 @@ describe.skipIf(!claudeInstalled())("Claude Code's sessions, written by the real
 		mkdirSync(join(home, "pi-agent"), { recursive: true });
 		writeFileSync(join(project, "notes.txt"), "the zebra migration uses pgbouncer transaction mode\n");
 		const at = { cwd: project, home, modelUrl: fake.url };
-		const first = await runClaude(["-p", `CALL Read {"file_path":"${join(project, "notes.txt")}"}`], at);
+		// -n names the session (a custom-title line): its title.
+		const first = await runClaude(["-p", `CALL Read {"file_path":"${join(project, "notes.txt")}"}`, "-n", "Zebra migration notes"], at);
 		expect(first.code, first.stderr).toBe(0);
 		sessionId = first.json?.session_id ?? "";
 		expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
@@ -56,12 +58,23 @@ describe.skipIf(!claudeInstalled())("Claude Code's sessions, written by the real
 			],
 			["-r", sessionId, "-p", "/compact"],
 			["-r", sessionId, "-p", "after the compaction we talk about the narwhal"],
+			["-r", sessionId, "-p", "a question about the tapir we will take back"],
 		];
 		for (const args of steps) {
 			const r = await runClaude(args, at);
 			expect(r.code, r.stderr).toBe(0);
 			expect(r.json?.session_id).toBe(sessionId);
 		}
+		// A rewind: resumed at the narwhal's answer (--resume-session-at, what the interactive rewind does), the tapir turn is left behind.
+		const file = join(home, ".claude", "projects", readdirSync(join(home, ".claude", "projects"))[0], `${sessionId}.jsonl`);
+		const records = readFileSync(file, "utf8")
+			.trim()
+			.split("\n")
+			.map((line) => JSON.parse(line));
+		const tapir = records.findIndex((r) => r.type === "user" && JSON.stringify(r.message?.content).includes("tapir"));
+		const narwhalAnswer = records.slice(0, tapir).findLast((r) => r.type === "assistant");
+		const rewound = await runClaude(["-r", sessionId, "--resume-session-at", narwhalAnswer.uuid, "-p", "after the rewind: capybarine"], at);
+		expect(rewound.code, rewound.stderr).toBe(0);
 		const fork = await runClaude(["-r", sessionId, "--fork-session", "-p", "a forked question about the okapi"], at);
 		expect(fork.code, fork.stderr).toBe(0);
 		forkId = fork.json?.session_id ?? "";
@@ -72,11 +85,16 @@ describe.skipIf(!claudeInstalled())("Claude Code's sessions, written by the real
 		for (const dir of [home, project]) if (dir) rmSync(dir, { recursive: true, force: true });
 	});
 
-	it("finds a tool result, names the agent, the project and the command that resumes it", async () => {
+	it("finds a tool result, names the agent, the project, the title and the command that resumes it", async () => {
 		const r = await lookback(["search", "pgbouncer transaction", "--agent", "claude"]);
 		expect(r.code, r.stderr).toBe(0);
 		const hit = r.json.results.find((h: { sessionId: string }) => h.sessionId === sessionId);
-		expect(hit).toMatchObject({ agent: "claude", cwd: project, resumeHint: `cd ${project} && claude -r ${sessionId}` });
+		expect(hit).toMatchObject({
+			agent: "claude",
+			cwd: project,
+			name: "Zebra migration notes",
+			resumeHint: `cd ${project} && claude -r ${sessionId}`,
+		});
 		expect(r.json.sync.unknownRecords).toBe(0);
 		expect(r.json.sync.newVersions).toEqual([]);
 	});
@@ -96,6 +114,14 @@ describe.skipIf(!claudeInstalled())("Claude Code's sessions, written by the real
 		expect(hit).toMatchObject({ role: "user", branchState: "active" });
 		const summary = await lookback(["search", "continued from a previous conversation", "--role", "summary"]);
 		expect(summary.json.results.map((h: { sessionId: string }) => h.sessionId)).toContain(sessionId);
+	});
+
+	it("leaves the turn a resume rewound past abandoned, and what followed the rewind active", async () => {
+		const gone = await lookback(["search", "tapir", "--agent", "claude"]);
+		expect(gone.json.results[0]).toMatchObject({ sessionId, branchState: "abandoned" });
+		const after = await lookback(["search", "capybarine", "--agent", "claude"]);
+		const hit = after.json.results.find((h: { sessionId: string }) => h.sessionId === sessionId);
+		expect(hit).toMatchObject({ role: "user", branchState: "active" });
 	});
 
 	it("links the sub-agent's transcript to its session and to the call that spawned it", async () => {

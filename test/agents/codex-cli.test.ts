@@ -1,7 +1,8 @@
 /**
  * Codex CLI end to end: the real CLI (pinned in scripts/agents/ensure-codex.mjs) runs a task with a shell call, a
- * resume that spawns a sub-agent (forked with the parent's history), and a resume that compacts, against a fake
- * Responses API; lookback indexes what it wrote.
+ * resume that spawns a sub-agent (forked with the parent's history), a resume that compacts and a name given
+ * through its app-server, against a fake Responses API; lookback indexes what it wrote. (A rollback cannot be
+ * made here: 0.171.0's `thread/revert` leaves the rollout files as they were and rewrites the history in its SQLite store.)
  */
 
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -9,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/main.js";
-import { codexInstalled, runCodex } from "./codex-run.js";
+import { codexInstalled, nameCodexThread, runCodex } from "./codex-run.js";
 import { fakeCodexConfig, startFakeCodexModel } from "./fake-codex-server.mjs";
 
 let home = "";
@@ -53,6 +54,7 @@ describe.skipIf(!codexInstalled())("Codex CLI's rollouts, written by the real CL
 			at,
 		);
 		expect(compact.code, compact.stderr).toBe(0);
+		await nameCodexThread(threadId, "Ocelot ridge notes", at);
 	}, 600_000);
 	afterAll(async () => {
 		await fake?.close();
@@ -73,6 +75,7 @@ describe.skipIf(!codexInstalled())("Codex CLI's rollouts, written by the real CL
 			kind: "session",
 			role: "tool",
 			cwd: project,
+			name: "Ocelot ridge notes",
 			firstPrompt: "Look around please. SHELL echo ocelot$((6*7))ridge",
 			resumeHint: `codex resume ${threadId}`,
 		});

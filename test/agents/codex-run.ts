@@ -38,3 +38,38 @@ export function runCodex(args: string[], options: { cwd: string; home: string; p
 		child.stdin.end();
 	});
 }
+
+/**
+ * Name a thread as Codex's app clients do (the TUI's /rename, the IDE's rename): `codex app-server`'s
+ * `thread/name/set` over JSON-RPC on stdio. Codex writes the name to `$CODEX_HOME/session_index.jsonl`.
+ */
+export function nameCodexThread(threadId: string, name: string, options: { cwd: string; home: string }): Promise<void> {
+	const env = { PATH: process.env.PATH, HOME: options.home, CODEX_HOME: options.home, FAKE_KEY: "fake-key", NO_COLOR: "1" };
+	const child = spawn(CODEX_BIN, ["app-server"], { cwd: options.cwd, env });
+	let out = "";
+	let err = "";
+	child.stderr.on("data", (d) => (err += d));
+	const send = (message: Record<string, unknown>) => child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+	return new Promise((resolve, reject) => {
+		const timer = setTimeout(() => {
+			child.kill("SIGKILL");
+			reject(new Error(`codex app-server did not answer thread/name/set: ${err}`));
+		}, 120_000);
+		child.stdout.on("data", (d) => {
+			out += d;
+			for (const line of out.split("\n").slice(0, -1)) {
+				const reply = JSON.parse(line) as { id?: number; error?: { message: string } };
+				if (reply.id === 1) {
+					send({ method: "initialized" });
+					send({ id: 2, method: "thread/name/set", params: { threadId, name } });
+				} else if (reply.id === 2) {
+					clearTimeout(timer);
+					child.kill();
+					reply.error ? reject(new Error(reply.error.message)) : resolve();
+				}
+			}
+			out = out.slice(out.lastIndexOf("\n") + 1);
+		});
+		send({ id: 1, method: "initialize", params: { clientInfo: { name: "lookback-test", version: "0" } } });
+	});
+}

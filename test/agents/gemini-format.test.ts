@@ -44,7 +44,9 @@ function searchable(entries: SessionEntry[]): [string, string][] {
 }
 
 function stateOf(entries: SessionEntry[], contains: string): string | undefined {
-	const states = branchStates(entries);
+	// A compaction's first kept entry is in its record, as the index reads it.
+	const kept = (e: SessionEntry) => (typeof e.raw.firstKeptEntryId === "string" ? e.raw.firstKeptEntryId : undefined);
+	const states = branchStates(entries.map((e) => ({ ...e, firstKeptEntryId: kept(e) })));
 	const e = entries.find((x) => entryText(x)?.body.includes(contains));
 	return e ? states.get(e.seq) : undefined;
 }
@@ -268,6 +270,58 @@ describe("Gemini CLI records", () => {
 		expect(entries.find((e) => e.id === "u3")?.parentId).toBe("m1");
 	});
 
+	it("reads a compression as 0.61.0 writes it: a checkpoint whose summary stands in for the messages before it, compacted", () => {
+		const ctx = user("c0", "<session_context>\nThis is the Gemini CLI.\n</session_context>");
+		const snapshot = user("s1", "<state_snapshot>the walrus notes were read</state_snapshot>");
+		const ack = { id: "a1", timestamp: "t", type: "gemini", content: [{ text: "Got it. Thanks for the additional context!" }] };
+		const before = [ctx, user("u1", "what is in notes.txt?"), model("m1", "The notes talk about the walrus.")];
+		const text = lines(
+			META,
+			...before,
+			// a resume: the CLI's new chat, then the conversation restored
+			META,
+			{ $set: { messages: [ctx] } },
+			{ $set: { sessionId: "s-1" } },
+			{ $set: { messages: before } },
+			// the compression: the conversation is now the summary and the acknowledgement
+			{ $set: { messages: [ctx, snapshot, ack] } },
+			user("u2", "after the compression, the narwhal"),
+			model("m2", "Narwhal noted."),
+			// another resume, and a rewind that leaves the CLI's context out of the checkpoint
+			META,
+			{ $set: { messages: [ctx] } },
+			{ $set: { messages: [ctx, snapshot, ack, user("u2", "after the compression, the narwhal"), model("m2", "Narwhal noted.")] } },
+			user("u3", "a question taken back"),
+			{ $rewindTo: "u3" },
+			{ $set: { messages: [snapshot, ack, user("u2", "after the compression, the narwhal"), model("m2", "Narwhal noted.")] } },
+			user("u4", "after the rewind, the capybara"),
+		);
+		const { entries, unknownRecords } = parseText(text);
+		expect(unknownRecords).toBeUndefined();
+		expect(stateOf(entries, "what is in notes.txt?")).toBe("compacted");
+		expect(stateOf(entries, "talk about the walrus")).toBe("compacted");
+		const summary = entries.find((e) => e.type === "compaction")!;
+		expect(entryText(summary)).toMatchObject({ role: "summary", body: "<state_snapshot>the walrus notes were read</state_snapshot>" });
+		expect(stateOf(entries, "the walrus notes were read")).toBe("active");
+		expect(stateOf(entries, "the narwhal")).toBe("active");
+		expect(stateOf(entries, "taken back")).toBe("abandoned");
+		expect(stateOf(entries, "the capybara")).toBe("active");
+		// The CLI's fixed acknowledgement is not searchable; each message is indexed once.
+		expect(JSON.stringify(searchable(entries))).not.toContain("Got it");
+		expect(searchable(entries).filter(([, t]) => t.includes("narwhal"))).toHaveLength(1);
+		// Without the <state_snapshot> wrapper, the acknowledgement still says it was a compression.
+		const bare = parseText(
+			lines(
+				META,
+				...before,
+				{ $set: { messages: [ctx, { ...snapshot, content: [{ text: "a plain summary" }] }, ack] } },
+				user("u2", "next"),
+			),
+		);
+		expect(stateOf(bare.entries, "talk about the walrus")).toBe("compacted");
+		expect(stateOf(bare.entries, "a plain summary")).toBe("active");
+	});
+
 	it("reads what the person saw, calls written only as parts, and responses to calls it never saw", () => {
 		const { entries } = parseText(
 			lines(
@@ -354,6 +408,8 @@ describe("Gemini CLI folders", () => {
 		);
 		const child = helper.find((r: { kind: string }) => r.kind === "subagent");
 		expect(child.spawnedBy).toBe(join(home, ".gemini", "tmp", "proj", "chats", "session-2026-12-01T11-33-d46b784e.jsonl"));
+		// The invoke_agent call names the sub-agent's chat (its agentId): the parent's entry that spawned it.
+		expect(child.spawnedByEntryId).toMatch(/#invoke_agent/);
 		const okapi = (await cli(["search", "okapiform", "--json"])).json.results;
 		expect(okapi.map((r: { path: string }) => r.path.endsWith(".jsonl"))).toEqual([true]);
 		const tapir = (await cli(["search", "tapirling", "--json"])).json.results[0];

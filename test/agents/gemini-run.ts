@@ -4,14 +4,17 @@
  * file. Reusable by any test that needs the CLI (e.g. as an MCP client).
  */
 
-import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { execFile, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO } from "../agents.js";
 
 /** The installed CLI's entry, when scripts/agents/ensure-gemini.mjs has run. */
 export const GEMINI_CLI = join(REPO, ".tools", "gemini", "node_modules", "@google", "gemini-cli", "bundle", "gemini.js");
 export const GEMINI_INSTALLED = existsSync(GEMINI_CLI);
+
+/** The model the tests name (`-m`): with none the CLI routes each prompt through a classifier call first. */
+export const GEMINI_MODEL = "gemini-3.1-pro-preview";
 
 /** One model answer, streamed as one chunk: text, then calls to tools. */
 export interface FakeTurn {
@@ -35,19 +38,25 @@ export function contentLine(text: string): string {
 	return JSON.stringify({ method: "generateContent", response });
 }
 
-/** A home for the CLI: `<home>/.gemini/settings.json` skips auth, folder trust and session cleanup; `<home>/tmp` takes its error reports. */
-export function geminiHome(home: string): { home: string; geminiDir: string; env: Record<string, string> } {
-	const geminiDir = join(home, ".gemini");
-	mkdirSync(geminiDir, { recursive: true });
-	mkdirSync(join(home, "tmp"), { recursive: true });
+/** `<gemini>/settings.json`: auth by key, no folder trust, no updates, no session cleanup, plus `extra` (e.g. `model.compressionThreshold`). */
+export function writeGeminiSettings(geminiDir: string, extra: Record<string, unknown> = {}): void {
 	writeFileSync(
 		join(geminiDir, "settings.json"),
 		JSON.stringify({
 			security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } },
 			// Retention off: 0.61.0's cleanup takes the empty chat a resume leaves behind for a broken one and deletes every file of that session id, the resumed chat too.
 			general: { enableAutoUpdate: false, sessionRetention: { enabled: false } },
+			...extra,
 		}),
 	);
+}
+
+/** A home for the CLI: `<home>/.gemini/settings.json` skips auth, folder trust and session cleanup; `<home>/tmp` takes its error reports. */
+export function geminiHome(home: string): { home: string; geminiDir: string; env: Record<string, string> } {
+	const geminiDir = join(home, ".gemini");
+	mkdirSync(geminiDir, { recursive: true });
+	mkdirSync(join(home, "tmp"), { recursive: true });
+	writeGeminiSettings(geminiDir);
 	const env = {
 		PATH: process.env.PATH ?? "",
 		HOME: home,
@@ -85,4 +94,77 @@ export function runGemini(
 			},
 		);
 	});
+}
+
+/** util-linux `script`: runs the CLI's interactive UI on a pseudo-terminal, keys written to its stdin (what `/rewind` needs). */
+export const SCRIPT_PTY = spawnSync("script", ["--version"]).status === 0;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Rewind a chat as a person does, in the interactive UI (the CLI writes `$rewindTo` only from there): `/rewind`,
+ * `ups` arrows up from "Stay at current position" (the list holds every user-type message, tool responses
+ * too), Enter, then "Rewind conversation". Resolves once a chat in `chatsDir` holds the rewind and the CLI has quit.
+ */
+export async function rewindGemini(
+	home: ReturnType<typeof geminiHome>,
+	cwd: string,
+	sessionId: string,
+	ups: number,
+	chatsDir: string,
+	timeoutMs = 180_000,
+): Promise<void> {
+	const responses = join(home.home, `responses-${++runs}.jsonl`);
+	writeFileSync(responses, "");
+	const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+	const command = [process.execPath, GEMINI_CLI, "--fake-responses-non-strict", responses, "-m", GEMINI_MODEL, "--resume", sessionId];
+	const child = spawn("script", ["-q", "-e", "-c", `stty cols 120 rows 40; exec ${command.map(quote).join(" ")}`, "/dev/null"], {
+		cwd,
+		env: { ...home.env, TERM: "xterm-256color" },
+		stdio: ["pipe", "pipe", "pipe"],
+	});
+	let screen = "";
+	let lastOutput = Date.now();
+	child.stdout.on("data", (d: Buffer) => {
+		lastOutput = Date.now();
+		// the terminal's escape sequences (colours, cursor moves, titles) are stripped
+		screen += d.toString().replace(/\x1b\[[0-9;?]*[a-zA-Z]|\x1b\][^\x07]*\x07|\x1b[()][A-Z0-9]/g, "");
+	});
+	const deadline = Date.now() + timeoutMs;
+	const until = async (done: () => boolean, what: string) => {
+		while (!done()) {
+			if (Date.now() > deadline)
+				throw new Error(`gemini's interactive UI: no ${what} in time; the screen ends with:\n${screen.slice(-2000)}`);
+			await sleep(200);
+		}
+	};
+	const exited = new Promise<void>((resolve) => child.on("close", () => resolve()));
+	try {
+		// Keys typed while the session is still being restored are lost: wait for the prompt and a quiet screen.
+		await until(() => screen.includes("Type your message") && Date.now() - lastOutput > 2000, "prompt");
+		for (const ch of "/rewind") {
+			child.stdin.write(ch);
+			await sleep(50);
+		}
+		await sleep(500);
+		child.stdin.write("\r");
+		await until(() => screen.includes("Stay at current position"), "rewind list");
+		for (let i = 0; i < ups; i++) {
+			child.stdin.write("\x1b[A");
+			await sleep(300);
+		}
+		child.stdin.write("\r");
+		await until(() => screen.includes("Rewind conversation"), "confirmation");
+		await sleep(300);
+		child.stdin.write("\r");
+		const rewound = () =>
+			readdirSync(chatsDir).some((name) => name.endsWith(".jsonl") && readFileSync(join(chatsDir, name), "utf8").includes('"$rewindTo"'));
+		await until(rewound, "rewind in the chat file");
+		child.stdin.write("\x03");
+		await sleep(500);
+		child.stdin.write("\x03");
+		await Promise.race([exited, sleep(10_000)]);
+	} finally {
+		if (child.exitCode === null) child.kill("SIGKILL");
+	}
 }

@@ -62,6 +62,20 @@ export async function call(server: Server, name: string, args: Record<string, un
 	};
 }
 
+/**
+ * Wait until the server's index is ready (its first index, which starts with the server, done): a test that asks
+ * for one session by id needs it, where a search answers at once from what is indexed so far. Bounded by polls.
+ */
+export async function untilReady(server: Server, polls = 600): Promise<void> {
+	for (let i = 0; i < polls; i++) {
+		const status = json(await call(server, "index_status"));
+		if (status.state === "ready" && status.lastSyncReport) return;
+		if (status.state === "failed") throw new Error(`the index failed: ${JSON.stringify(status)}`);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+	throw new Error(`the index was not ready after ${polls} polls`);
+}
+
 /** The reply's JSON for the model, parsed (a successful call's text is the JSON of its structuredContent). */
 export function json(called: Called): Record<string, unknown> {
 	if (called.isError) throw new Error(`the call failed: ${called.text}`);

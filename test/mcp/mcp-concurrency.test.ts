@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SAMPLE } from "../helpers.js";
-import { agentDir, call, json, type Server, startServer } from "./mcp-client.js";
+import { agentDir, call, json, type Server, startServer, untilReady } from "./mcp-client.js";
 
 const WRITER = join(import.meta.dirname, "..", "reliability", "index-writer.mjs");
 const ROUNDS = 8;
@@ -24,7 +24,9 @@ describe("lookback mcp with other processes", () => {
 		const a = await startServer(dir);
 		const b = await startServer(dir);
 		servers.push(a, b);
-		// Both servers index the sample sessions first (they race for the writer's lock, and both must come through).
+		// Both servers index the sample sessions first (they race for the writer's lock, and both must come through);
+		// a search answers at once from what is indexed so far, so the first index is waited for here.
+		await Promise.all([a, b].map((s) => untilReady(s)));
 		const first = await Promise.all([a, b].map((s) => call(s, "search_sessions", { query: "RabbitMQ" })));
 		for (const r of first) expect((json(r).results as Hit[])[0].sessionId).toBe(SAMPLE.branched);
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { AGENT_KINDS, BRANCH_STATES, DEFAULTS, ROLES } from "../../src/core/index.js";
 import { SAMPLE, tempDir } from "../helpers.js";
-import { agentDir, CLI, call, json, type Server, startServer } from "./mcp-client.js";
+import { agentDir, CLI, call, json, type Server, startServer, untilReady } from "./mcp-client.js";
 import { writeSession } from "./session-file.js";
 
 const servers: Server[] = [];
@@ -188,6 +188,7 @@ describe("lookback mcp", () => {
 		const texts = Array.from({ length: 40 }, (_, i) => `message ${i} ${"longwinded ".repeat(300)}`);
 		writeSession(join(dir, "sessions"), "long-session", "/home/dev/long", texts);
 		const s = await server(dir);
+		await untilReady(s);
 		const r = await call(s, "read_session", { sessionId: "long-session" });
 		expect(r.text.length).toBeLessThanOrEqual(DEFAULTS.replyMaxChars);
 		const reply = json(r);

@@ -5,7 +5,9 @@
  * is written again whole whenever it changes (its tool calls finished, its tokens counted): the last record of
  * an id wins, in the place of its first. Before 0.39 a chat was one JSON document (`session-….json`) holding the
  * same messages. Gemini keeps no parent ids: messages are chained in order, a rewind or a checkpoint that drops
- * messages leaves them on an abandoned branch (still searchable). Read into Pi's entry shape.
+ * messages leaves them on an abandoned branch (still searchable), but for a compression: its checkpoint puts the
+ * summary (and the CLI's fixed acknowledgement) in place of the messages it summarized, which stay on the
+ * branch, compacted. Read into Pi's entry shape.
  */
 
 import type { SessionFormat } from "./formats.js";
@@ -14,6 +16,7 @@ import {
 	asRecord,
 	asString,
 	assistantEntry,
+	compactionEntry,
 	linkEntry,
 	metaEntry,
 	minus,
@@ -34,7 +37,12 @@ interface Slot {
 	order: number;
 	/** Byte range of the line of its last record, when that line held only this message. */
 	range?: { start: number; end: number };
+	/** A compression's summary: the messages it stands in for (they stay before it, compacted); the acknowledgement after it. */
+	compression?: { replaced: string[] } | "ack";
 }
+
+/** What the CLI has the model answer to a compression's summary (ChatCompressionService): a fixed text. */
+const COMPRESSION_ACK = "Got it. Thanks for the additional context!";
 
 /** What a parse of a Gemini chat gathers before it makes entries (the whole file is read at once: `growth: "whole"`). */
 interface GeminiState {
@@ -188,24 +196,61 @@ function message(record: Record<string, unknown>, gs: GeminiState, range: Slot["
 	gs.active.push(id);
 }
 
-/** `$set.messages`: the whole conversation now, in order. Messages not in it leave the active branch. */
+/**
+ * Whether message `i` of a checkpoint is a compression's summary, new to the chat: a user message the model
+ * acknowledges with the CLI's fixed answer (the summary itself is the model's `<state_snapshot>`).
+ */
+function isCompression(records: Record<string, unknown>[], i: number, gs: GeminiState): boolean {
+	const [summary, ack] = [records[i], records[i + 1]];
+	if (summary.type !== "user" || gs.slots.has(summary.id as string)) return false;
+	if (partsText(summary.content).startsWith("<state_snapshot>")) return true;
+	return ack?.type === "gemini" && !gs.slots.has(ack.id as string) && partsText(ack.content) === COMPRESSION_ACK;
+}
+
+/**
+ * `$set.messages`: the whole conversation now, in order. Messages not in it leave the active branch, unless a
+ * compression's summary in it stands in for them: they stay before it (compacted), each time the summary is placed.
+ */
 function checkpoint(messages: unknown[], gs: GeminiState): void {
-	const active: string[] = [];
+	const records: Record<string, unknown>[] = [];
+	const listed = new Set<string>();
 	for (const raw of messages) {
 		const record = asRecord(raw);
 		const id = asString(record?.id);
-		if (!record || !id || active.includes(id)) continue;
-		const after = active.at(-1) ?? null;
-		const slot = gs.slots.get(id);
+		if (!record || !id || listed.has(id)) continue;
+		listed.add(id);
+		records.push(record);
+	}
+	const active: string[] = [];
+	const place = (slot: Slot) => {
+		slot.after = active.at(-1) ?? null;
+		active.push(slot.id);
+	};
+	records.forEach((record, i) => {
+		const id = record.id as string;
+		let slot = gs.slots.get(id);
 		if (slot) {
 			// The CLI writes a checkpoint's messages as `{...earlier, content}`: fields it left out (tool calls) are kept,
 			// and so is the earlier line's range when the text is the same (a string written again as parts).
 			if (partsText(slot.record.content) !== partsText(record.content)) slot.range = undefined;
 			slot.record = { ...slot.record, ...record };
-			slot.after = after;
-		} else gs.slots.set(id, { id, record, after, order: gs.order++ });
-		active.push(id);
-	}
+		} else {
+			const previous = gs.slots.get(active.at(-1) ?? "");
+			const compression = isCompression(records, i, gs)
+				? { replaced: gs.active.filter((a) => !listed.has(a)) }
+				: typeof previous?.compression === "object" && record.type === "gemini" && partsText(record.content) === COMPRESSION_ACK
+					? ("ack" as const)
+					: undefined;
+			slot = { id, record, after: null, order: gs.order++, ...(compression ? { compression } : {}) };
+			gs.slots.set(id, slot);
+		}
+		if (typeof slot.compression === "object")
+			for (const r of slot.compression.replaced) {
+				const before = gs.slots.get(r);
+				if (before && !listed.has(r) && !active.includes(r)) place(before);
+			}
+		place(slot);
+	});
 	gs.active = active;
 }
 
@@ -271,6 +316,9 @@ function slotEntries(slot: Slot, state: ParseState, answered: Set<string>): { en
 		if (slot.range) e.range = slot.range;
 		return { entries: [e] };
 	};
+	// A compression's summary: the model's context starts again here; the acknowledgement after it says nothing.
+	if (typeof slot.compression === "object") return { entries: [compactionEntry(place(), partsText(r.content), slot.id)] };
+	if (slot.compression === "ack") return { entries: [linkEntry(place(), "compression_ack")] };
 	if (type === "user") {
 		const parts = partsOf(r.content);
 		const responses = parts.filter((p) => asRecord(p.functionResponse));
@@ -333,10 +381,12 @@ function modelEntries(
 		let said = responseText(parts);
 		if (said.text.length === 0 && typeof call.resultDisplay === "string") said = { text: call.resultDisplay, error: said.error };
 		if (said.text.length === 0 && parts.length === 0) return;
+		// A sub-agent's call names its chat (`agentId`, the file `chats/<parent>/<agentId>.jsonl`): the result says so, as Claude Code's does.
+		const agentId = asString(call.agentId);
 		const e = toolResultEntry(
 			place(`${slot.id}#${asString(call.id) ?? i}`),
 			asString(call.name),
-			said.text,
+			agentId ? `${said.text}\nagentId: ${agentId}` : said.text,
 			said.error || call.status === "error",
 		);
 		e.parentId = previous;

@@ -58,8 +58,18 @@ export interface SessionSummary {
 	usage?: SessionCost;
 }
 
+/**
+ * The session id of a sub-agent's spawner: from the spawning file's name, else (Gemini CLI, whose chat names hold
+ * 8 characters of it) from the sub-agent's folder, `chats/<parent session id>/<id>.jsonl`.
+ */
+function spawnerId(row: SessionRow): string | undefined {
+	if (!row.spawned_by) return undefined;
+	return sessionIdFromFileName(row.spawned_by) ?? (row.agent === "gemini" ? row.path.split(/[\\/]/).at(-2) : undefined);
+}
+
 export function sessionSummary(row: SessionRow): SessionSummary {
 	const sessionId = row.session_id ?? "";
+	const spawnedBySessionId = spawnerId(row);
 	return {
 		sessionId,
 		path: row.path,
@@ -74,11 +84,7 @@ export function sessionSummary(row: SessionRow): SessionSummary {
 		agent: row.agent,
 		kind: row.kind,
 		spawnedBy: row.spawned_by ?? undefined,
-		spawnedBySessionId: row.spawned_by ? sessionIdFromFileName(row.spawned_by) : undefined,
-		resumeHint: resumeHint(
-			row.kind === "subagent" && row.spawned_by ? (sessionIdFromFileName(row.spawned_by) ?? sessionId) : sessionId,
-			row.agent,
-			row.cwd,
-		),
+		spawnedBySessionId,
+		resumeHint: resumeHint(row.kind === "subagent" ? (spawnedBySessionId ?? sessionId) : sessionId, row.agent, row.cwd),
 	};
 }

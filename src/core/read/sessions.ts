@@ -220,6 +220,7 @@ export function spawningEntryOf(db: Database, row: SessionRow): string | undefin
 export function spawningEntry(db: Database, sessionPath: string, agentName: string): string | undefined {
 	// Claude Code's `agent-<id>`: the spawning call's result names the id alone ("agentId: <id>").
 	// Codex's `rollout-<time>-<thread id>`: the spawn_agent call's result names the thread id ({"agent_id": …}).
+	// Gemini CLI's `<agentId>.jsonl`: the invoke_agent result names it ("agentId: <id>", added by the Gemini format).
 	const id =
 		/^agent-([0-9a-f]{8,})$/.exec(agentName)?.[1] ??
 		/^rollout-.*-([0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})(?:\.jsonl)?(?:\.zst)?$/.exec(agentName)?.[1];
