@@ -22,6 +22,7 @@ export default mergeConfig(
 				"test/mcp/gemini-e2e.test.ts", // Gemini CLI from the registry
 				"test/mcp/claude-e2e.test.ts", // Claude Code from the registry
 				"test/mcp/codex-e2e.test.ts", // Codex from the registry
+				"test/mcp/opencode-e2e.test.ts", // OpenCode from the registry
 				"test/engines/**", // node:sqlite (Node 22) and bun:sqlite
 				"test/core/model-prices.test.ts", // Pi's current release in .tools (its model registry)
 				"test/reliability/stress.test.ts", // one minute of killed writers, on every engine

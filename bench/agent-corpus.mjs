@@ -1,13 +1,15 @@
 // The benchmark's Pi corpus rewritten in another agent's real format, same sessions and text: bench/corpus/<mb>mb-<agent>.
 // Each writer follows what that agent's CLI writes (test/fixtures/<agent> holds real files): Claude Code's lines with
 // their bookkeeping (attachments after a prompt, progress under a tool call, one line per content block of a message)
-// here; Codex's rollouts in corpus-codex.mjs, Gemini CLI's chats in corpus-gemini.mjs.
+// here; Codex's rollouts in corpus-codex.mjs, Gemini CLI's chats in corpus-gemini.mjs, OpenCode's database in
+// corpus-opencode.mjs.
 //   import { agentCorpus } from "./agent-corpus.mjs"; await agentCorpus(piDir, "claude") → { root, layout, sessions, bytes }
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeCodex } from "./corpus-codex.mjs";
 import { writeGemini } from "./corpus-gemini.mjs";
 import { hash32, textOf, uuidOf } from "./corpus-kit.mjs";
+import { writeOpencode } from "./corpus-opencode.mjs";
 
 const ATTACHMENTS = [
 	{
@@ -167,11 +169,12 @@ const WRITERS = {
 	},
 	codex: writeCodex,
 	gemini: writeGemini,
+	opencode: writeOpencode,
 };
 
 export const AGENT_FORMATS = Object.keys(WRITERS);
 /** Raised when a writer changes: a corpus written by an older one is written again. */
-const WRITERS_VERSION = 3;
+const WRITERS_VERSION = 4;
 
 function bytesUnder(dir) {
 	let n = 0;

@@ -1,12 +1,13 @@
 // No-change sync over many session files: N small sessions in 30 project folders, indexed once into an
 // index file opened in place, then synced again with nothing changed (what every search before a command costs).
-// node bench/sync-many.mjs [--files 3000] [--agents pi,claude,codex,gemini]   prints one JSON line (wall and CPU ms)
+// node bench/sync-many.mjs [--files 3000] [--agents pi,claude,codex,gemini,opencode]   prints one JSON line (wall and CPU ms)
 // With --agents the files are shared out among those agents' folders, each in its own layout (a mixed history).
 import fs, { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { compress, init } from "@bokuweb/zstd-wasm";
+import { opencodeDatabase } from "./corpus-opencode.mjs";
 
 /** File system calls made, counted (steady where times are not): folders listed, files stat'ed, files read. */
 const calls = { readdir: 0, stat: 0, readFile: 0 };
@@ -36,6 +37,8 @@ const LAYOUTS = {
 	claude: { path: join(base, "claude", "projects"), layout: "claude", agent: "claude", write: claudeSession },
 	codex: { path: join(base, "codex"), layout: "codex", agent: "codex", write: codexSession },
 	gemini: { path: join(base, "gemini", "tmp"), layout: "gemini", agent: "gemini", write: geminiSession },
+	// OpenCode's share: rows of one database (written after the loop: opencodeDatabase), each session listed by a query.
+	opencode: { path: join(base, "opencode"), layout: "opencode", agent: "opencode", write: opencodeSession },
 };
 for (const name of agents) if (!LAYOUTS[name]) throw new Error(`sync-many: no small-session writer for ${name} (LAYOUTS)`);
 const roots = agents.map((name) => ({ path: LAYOUTS[name].path, layout: LAYOUTS[name].layout, agent: name }));
@@ -108,6 +111,29 @@ function geminiSession(n) {
 		`${lines.map((l) => JSON.stringify(l)).join("\n")}\n`,
 	);
 }
+/** An OpenCode session: its rows, kept for the one database they all go into. */
+const opencodeRows = [];
+function opencodeSession(n) {
+	const id = `ses_0000${n.toString(16).padStart(6, "0")}bench0000000`;
+	const at = Date.UTC(2026, 10, 1) + n;
+	const message = (k, info, part) => ({
+		id: `msg_${id.slice(4)}${k}`,
+		at,
+		info: { time: { created: at }, ...info },
+		parts: [{ id: `prt_${id.slice(4)}${k}`, data: part }],
+	});
+	opencodeRows.push({
+		session: { id, parentId: null, directory: `/home/dev/p${n % 30}`, title: `task ${n}`, created: at, updated: at },
+		messages: [
+			message(1, { role: "user", agent: "build" }, { type: "text", text: `task ${n}: fix the flaky test in module${n % 97}` }),
+			message(
+				2,
+				{ role: "assistant", mode: "build", modelID: "m", providerID: "p", finish: "stop" },
+				{ type: "text", text: `done with task ${n}` },
+			),
+		],
+	});
+}
 /** A Pi session in its project's folder. */
 function piSession(n) {
 	const dir = join(root, `--home-dev-p${n % 30}--`);
@@ -135,6 +161,7 @@ function piSession(n) {
 if (!existsSync(base)) {
 	if (agents.includes("codex")) await init();
 	for (let n = 0; n < count; n++) LAYOUTS[agents[n % agents.length]].write(n);
+	if (opencodeRows.length > 0) await opencodeDatabase(LAYOUTS.opencode.path, opencodeRows);
 }
 const indexPath = join("bench", "out", `${base.split(/[\\/]/).pop()}.db`);
 for (const leftover of [indexPath, `${indexPath}.locks`]) rmSync(leftover, { force: true, recursive: true });

@@ -67,7 +67,13 @@ export function overlayResults(
 	if (error) return { heading: "", rows: [], error };
 	try {
 		if (query.trim().length === 0) {
-			const { sessions } = browseReply(index, { limit: LIMIT, project: filters.project, since: filters.since, until: filters.until });
+			const { sessions } = browseReply(index, {
+				limit: LIMIT,
+				project: filters.project,
+				agent: filters.agent,
+				since: filters.since,
+				until: filters.until,
+			});
 			const rows = sessions.map((s) => ({
 				sessionId: s.sessionId,
 				path: s.path,

@@ -105,7 +105,7 @@ export class LookbackOverlay implements Component, Focusable {
 			fit(
 				t.fg(
 					"muted",
-					`↑↓ ${this.pane === "list" ? "move" : "scroll"} · Tab switch pane · PgUp/PgDn scroll preview · Esc close · filters: project: since: until: role:`,
+					`↑↓ ${this.pane === "list" ? "move" : "scroll"} · Tab switch pane · PgUp/PgDn scroll preview · Esc close · filters: project: since: until: role: agent:`,
 				),
 				width,
 			),

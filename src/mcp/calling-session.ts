@@ -42,7 +42,8 @@ export function callingSessions(index: LookbackIndex, cwd: string, now: number =
 	const leftOut = candidates
 		.filter((s) => s.cwd !== undefined && variants(s.cwd).some((d) => dirs.has(d)))
 		.filter((s) => {
-			const mtime = mtimeOf(s.path);
+			// A session kept as rows (OpenCode's, `<opencode.db>/<id>`) has no file: its last message's time stands in.
+			const mtime = mtimeOf(s.path) ?? (s.modified ? Date.parse(s.modified) : undefined);
 			return mtime !== undefined && now - mtime < DEFAULTS.callingSessionMs;
 		})
 		.map((s) => ({ sessionId: s.sessionId, path: s.path }));

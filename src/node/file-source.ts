@@ -9,6 +9,7 @@ import { join, sep } from "node:path";
 import {
 	type AgentKind,
 	isTmpSessionFolder,
+	LookbackError,
 	type SessionFileInfo,
 	type SessionSource,
 	type SkippedFile,
@@ -20,14 +21,15 @@ import { walkClaude } from "./walk-claude.js";
 import { walkCodex } from "./walk-codex.js";
 import { type Found, listDir, type WalkSink } from "./walk-dirs.js";
 import { walkGemini } from "./walk-gemini.js";
+import { readOpencodeDocument, walkOpencode } from "./walk-opencode.js";
 
 /** The walk of an agent with a layout of its own, under its root. */
 type AgentWalk = (root: string, base: Omit<Found, "path">, sink: WalkSink) => Promise<void>;
 
-const AGENT_WALKS: Record<AgentLayout, AgentWalk> = { claude: walkClaude, codex: walkCodex, gemini: walkGemini };
+const AGENT_WALKS: Record<AgentLayout, AgentWalk> = { claude: walkClaude, codex: walkCodex, gemini: walkGemini, opencode: walkOpencode };
 
 /** Layouts of the agents that keep their sessions their own way. */
-type AgentLayout = "claude" | "codex" | "gemini";
+type AgentLayout = "claude" | "codex" | "gemini" | "opencode";
 
 export interface SessionRoot {
 	path: string;
@@ -60,6 +62,11 @@ async function statAll(found: Found[], files: SessionFileInfo[], skipped: Skippe
 	for (let i = 0; i < found.length; i++) {
 		if (i > 0 && i % STAT_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
 		const f = found[i];
+		// A session rendered from rows comes stamped by its walk: there is no file to stat.
+		if (f.size !== undefined && f.mtimeMs !== undefined) {
+			files.push({ ...f, size: f.size, mtimeMs: f.mtimeMs });
+			continue;
+		}
 		try {
 			const st = statSync(f.path);
 			if (st.isFile()) files.push({ ...f, size: st.size, mtimeMs: st.mtimeMs });
@@ -176,6 +183,14 @@ export function fileSource(roots: SessionRoot[], leaveOut: readonly AgentKind[] 
 			const result: WalkResult = { files: [], skipped: [], completeRoots: [], warnings: [] };
 			for (const root of real) await walkRoot(root, result);
 			return result;
+		},
+		async readDocument(path) {
+			if (
+				!rootPaths.some((root) => path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`)) ||
+				path.split(sep).includes("..")
+			)
+				throw new LookbackError("path-outside-roots", `refusing "${path}": it is not inside the session folders`);
+			return readOpencodeDocument(path);
 		},
 		async read(path, start, end) {
 			sessionPathInRoots(path, rootPaths);

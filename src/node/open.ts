@@ -1,6 +1,6 @@
 /** One call that opens the index of a Pi install on Node: engine, index file, session roots. */
 
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import {
 	AGENT_KINDS,
 	type AgentKind,
@@ -14,8 +14,20 @@ import { FileArchive } from "./archive-store.js";
 import { chooseEngine, type EngineChoice, engineChoice } from "./engine-choice.js";
 import { fileSource, type SessionRoot } from "./file-source.js";
 import { fileStorage } from "./file-storage.js";
-import { claudeConfigDir, codexHome, customSessionDir, defaultIndexPath, type Env, geminiDir, ompAgentDir, piAgentDir } from "./paths.js";
+import {
+	claudeConfigDir,
+	codexHome,
+	customSessionDir,
+	defaultIndexPath,
+	type Env,
+	geminiDir,
+	ompAgentDir,
+	opencodeDataDir,
+	opencodeDbOverride,
+	piAgentDir,
+} from "./paths.js";
 import { sessionFilesOf } from "./session-files.js";
+import { isOpencodeDbName } from "./walk-opencode.js";
 
 export interface NodeIndexOptions {
 	/** Index file (default `<agentDir>/lookback/index.db`). */
@@ -86,6 +98,12 @@ export function piSessionRoots(
 		roots.push({ path: join(claudeConfigDir(env), "projects"), layout: "claude", agent: "claude" });
 		roots.push({ path: codexHome(env), layout: "codex", agent: "codex" });
 		roots.push({ path: join(geminiDir(env), "tmp"), layout: "gemini", agent: "gemini" });
+		// OpenCode's data folder holds its databases and its older JSON tree; OPENCODE_DB may name a database elsewhere.
+		const opencode = opencodeDataDir(env);
+		roots.push({ path: opencode, layout: "opencode", agent: "opencode" });
+		const db = opencodeDbOverride(env);
+		if (db && !(resolve(dirname(db)) === resolve(opencode) && isOpencodeDbName(basename(db))))
+			roots.push({ path: db, layout: "opencode", agent: "opencode" });
 	}
 	for (const dir of options.sessionsDirs ?? []) roots.push({ path: dir, layout: "nested" });
 	const leaveOut = new Set(leftOutAgents(options.leaveOut, env));

@@ -1,6 +1,6 @@
 /** Where Pi keeps things: the agent dir, its session roots, lookback's default index file. */
 
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { LookbackError } from "../core/errors.js";
@@ -51,6 +51,19 @@ export function geminiDir(env: Env = process.env): string {
 	return join(home ? resolve(expandHome(home)) : env.HOME || homedir(), ".gemini");
 }
 
+/** OpenCode's data folder, as OpenCode finds it: `$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`. */
+export function opencodeDataDir(env: Env = process.env): string {
+	const data = env.XDG_DATA_HOME;
+	return join(data ? resolve(expandHome(data)) : join(env.HOME || homedir(), ".local", "share"), "opencode");
+}
+
+/** The database `OPENCODE_DB` names, as OpenCode reads it (absolute, or inside the data folder); none for `:memory:` or unset. */
+export function opencodeDbOverride(env: Env = process.env): string | undefined {
+	const db = env.OPENCODE_DB;
+	if (!db || db === ":memory:") return undefined;
+	return isAbsolute(db) ? db : join(opencodeDataDir(env), db);
+}
+
 /** The default index file: `<agentDir>/lookback/index.db`. */
 export function defaultIndexPath(agentDir: string): string {
 	return join(agentDir, "lookback", "index.db");
@@ -88,19 +101,48 @@ function inside(child: string, parent: string): boolean {
 	return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) && !rel.split(sep).includes("..");
 }
 
+/** How deep OpenCode's sub-agents of sub-agents are nested in their paths (`<database>/<parent>/<child>`). */
+export const OPENCODE_MAX_NESTING = 8;
+
+/** The database file a session's path lies in (OpenCode's `<database>/<id>`, `<database>/<parent>/<id>`), if it is one. */
+export function databaseOf(path: string): string | undefined {
+	if (!basename(path).startsWith("ses_")) return undefined;
+	let at = resolve(path);
+	for (let depth = 0; depth < OPENCODE_MAX_NESTING; depth++) {
+		at = dirname(at);
+		let isFile: boolean;
+		try {
+			isFile = statSync(at).isFile();
+		} catch {
+			// Inside the database file (ENOTDIR), or no such folder: one level up.
+			continue;
+		}
+		return isFile ? at : undefined;
+	}
+	return undefined;
+}
+
+/** A session inside a database file: its real path, the database's resolved. */
+function sessionInDatabase(path: string): string | undefined {
+	const db = databaseOf(path);
+	return db ? join(realpathSync(db), relative(db, resolve(path))) : undefined;
+}
+
 /**
  * The real path of a session file named by the user, refused unless it is a `.jsonl` (`.jsonl.gz`) inside one of the
- * roots after symlinks are resolved; a file that is gone, by the path as given. @throws LookbackError("path-outside-roots").
+ * roots after symlinks are resolved, or a session inside a database there; a file that is gone, by the path as
+ * given. @throws LookbackError("path-outside-roots").
  */
 export function sessionPathInRoots(path: string, roots: string[]): string {
 	const refuse = (why: string) => new LookbackError("path-outside-roots", `refusing "${path}": ${why}`);
-	if (!path.endsWith(".jsonl") && !path.endsWith(".jsonl.gz") && !path.endsWith(".jsonl.zst") && !path.endsWith(".json"))
+	const inDatabase = sessionInDatabase(path);
+	if (!inDatabase && !path.endsWith(".jsonl") && !path.endsWith(".jsonl.gz") && !path.endsWith(".jsonl.zst") && !path.endsWith(".json"))
 		throw refuse(
-			"a session file ends in .jsonl (or .jsonl.gz, an omp archive; .jsonl.zst, a compressed Codex rollout; .json, a Gemini CLI chat before 0.39)",
+			"a session file ends in .jsonl (or .jsonl.gz, an omp archive; .jsonl.zst, a compressed Codex rollout; .json, a Gemini CLI chat before 0.39 or an OpenCode session before 1.2), or is a session inside an OpenCode database (<opencode.db>/ses_…)",
 		);
 	let real: string;
 	try {
-		real = realpathSync(resolve(path));
+		real = inDatabase ?? realpathSync(resolve(path));
 	} catch {
 		// A session whose file is gone is still named by its path (read from lookback's archive), its folders' links resolved.
 		if (/[\x00-\x1f]/.test(path)) throw refuse("no such file");

@@ -3,8 +3,8 @@
 import { readdirSync } from "node:fs";
 import type { SessionFileInfo } from "../core/index.js";
 
-/** A file found by the walk, before its stat. */
-export type Found = Omit<SessionFileInfo, "size" | "mtimeMs">;
+/** A file found by the walk, before its stat; a session rendered from a database comes with its stamps instead. */
+export type Found = Omit<SessionFileInfo, "size" | "mtimeMs"> & Partial<Pick<SessionFileInfo, "size" | "mtimeMs">>;
 
 /** Where found files go, and how a folder that cannot be listed is reported (the root is then incomplete, nothing is purged). */
 export interface WalkSink {

@@ -1,7 +1,8 @@
 /**
  * Usage read from each other agent's real files (test/fixtures: Claude Code 2.1.332, Codex 0.171.0, Gemini CLI
- * 0.61.0 against fake models), summed against totals counted by hand from the files, with the estimated prices
- * of Pi's registry where the agent recorded no cost; and Codex's usage reports read across a file's growth.
+ * 0.61.0, OpenCode 1.18.33 against fake models), summed against totals counted by hand from the files, with the
+ * estimated prices of Pi's registry where the agent recorded no cost; and Codex's usage reports read across a file's
+ * growth.
  */
 
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -152,6 +153,27 @@ describe("usage of the other agents", () => {
 		expect(t.costUsd).toBeCloseTo(0.25 + 0.0042, 9);
 		expect(t.estimatedUsd).toBeCloseTo(0.0042, 9);
 		expect(index.read(base.sessionId, { usage: true }).usage?.files).toEqual([{ path: "/home/user/app/config.ts", edits: 1 }]);
+		index.close();
+	});
+
+	it("OpenCode: each answer's tokens and recorded cost once, the compaction's summary too, in the sub-agent's session as well", async () => {
+		const { index } = await indexOver([{ path: join(FIXTURES, "opencode"), layout: "opencode", agent: "opencode" }]);
+		// By hand (test/fixtures/opencode/opencode.db, OpenCode 1.18.33 against the fake model): 8 answers in the
+		// session and 1 in the sub-agent's, and the compaction's summary (tokens, no message); each 60 input (100 prompt
+		// tokens less 40 cached), 40 cache read and 10 output, but the answer that overflowed the context 8960 input.
+		expect(index.usage().total).toMatchObject({
+			sessions: 2,
+			messages: 9,
+			input: 9 * 60 + 8960,
+			output: 100,
+			cacheRead: 400,
+			cacheWrite: 0,
+			costUsd: 0,
+			unpricedMessages: 0,
+			toolCalls: 2,
+		});
+		expect(index.usage({ by: "agent" }).rows.map((r) => [r.key, r.messages])).toEqual([["opencode", 9]]);
+		expect(index.usage({ by: "model" }).rows.map((r) => [r.key, r.provider])).toEqual([["m", "fake"]]);
 		index.close();
 	});
 

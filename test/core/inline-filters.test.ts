@@ -16,4 +16,11 @@ describe("filters typed in the query line", () => {
 	it("names an unknown role", () => {
 		expect(splitInlineFilters("retry role:robot").error).toMatch(/unknown role robot/);
 	});
+
+	it("takes agent: as one of the agents, and names any other", () => {
+		expect(splitInlineFilters("migration agent:OpenCode")).toEqual({ query: "migration", filters: { agent: "opencode" } });
+		expect(splitInlineFilters("migration agent:cursor").error).toMatch(
+			/unknown agent cursor \(agents: pi, omp, claude, codex, gemini, opencode\)/,
+		);
+	});
 });

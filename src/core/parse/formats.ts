@@ -8,6 +8,7 @@ import { claudeFormat } from "./claude-format.js";
 import { codexFormat } from "./codex-format.js";
 import { geminiFormat } from "./gemini-format.js";
 import { parseJsonObject, splitLines } from "./jsonl.js";
+import { opencodeFormat } from "./opencode-format.js";
 import { type ParsedChunk, type ParseState, parseSessionLines } from "./session-format.js";
 import type { AgentKind } from "./source.js";
 
@@ -38,7 +39,12 @@ export interface SessionFormat {
 
 const piFormat: SessionFormat = { growth: "append", parseLines: parseSessionLines };
 
-const FORMATS: Partial<Record<AgentKind, SessionFormat>> = { claude: claudeFormat, codex: codexFormat, gemini: geminiFormat };
+const FORMATS: Partial<Record<AgentKind, SessionFormat>> = {
+	claude: claudeFormat,
+	codex: codexFormat,
+	gemini: geminiFormat,
+	opencode: opencodeFormat,
+};
 
 /** Whether an agent's files are Pi's own format (read whole, within `DEFAULTS.maxFileBytes`). */
 export function isPiFormat(format: SessionFormat): boolean {

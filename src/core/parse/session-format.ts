@@ -170,9 +170,11 @@ function migrateV2Message(entry: SessionEntry): void {
 /** The session id Pi puts in a file name: `<timestamp>_<id>.jsonl`. */
 export function sessionIdFromFileName(path: string): string | undefined {
 	const base = path.split(/[\\/]/).pop() ?? path;
-	// Pi: `<timestamp>_<id>.jsonl`; Claude Code: `<uuid>.jsonl`; Codex: `rollout-<timestamp>-<uuid>.jsonl[.zst]`.
+	// Pi: `<timestamp>_<id>.jsonl`; Claude Code: `<uuid>.jsonl`; Codex: `rollout-<timestamp>-<uuid>.jsonl[.zst]`;
+	// OpenCode: `<database>/ses_<id>`, or `ses_<id>.json` in its JSON tree.
 	const m =
 		/_([0-9a-fA-F-]{8,})\.jsonl$/.exec(base) ??
+		/^(ses_[0-9A-Za-z]+)(?:\.json)?$/.exec(base) ??
 		/^(?:rollout-.*-)?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.zst)?$/i.exec(base);
 	return m ? m[1] : undefined;
 }

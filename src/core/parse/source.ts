@@ -17,6 +17,11 @@ export interface SessionFileInfo {
 	spawnedBy?: string;
 	/** The project folder, when the walk knows it and the file may not say it (Gemini CLI's `tmp/<project>/.project_root`). */
 	cwd?: string;
+	/**
+	 * A session an agent keeps as rows (OpenCode's database, its JSON tree), rendered as one document when read
+	 * (`SessionSource.readDocument`): `size` and `mtimeMs` are stamps that change when the session does, not a length.
+	 */
+	rendered?: true;
 }
 
 /** Every agent whose sessions lookback reads: the one list the faces' agent filters and enums follow. */
@@ -72,6 +77,8 @@ export interface SessionSource {
 	leftOut?(): readonly AgentKind[];
 	/** lookback's own copies of these files: kept as they are indexed, read back once a file is gone. */
 	archive?: SessionArchive;
+	/** The whole document of a `rendered` session (its length is known only once it is made). */
+	readDocument?(path: string): Promise<Uint8Array>;
 }
 
 /** Session folders of temporary working directories are skipped, by their encoded name (Pi: `--tmp-…`, omp: `-tmp-…`). */

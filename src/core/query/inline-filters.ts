@@ -1,26 +1,29 @@
 /**
- * Filters typed inside a query line, as people type them in a search box: `project:web since:3d role:user,assistant`.
+ * Filters typed inside a query line, as people type them in a search box: `project:web since:3d role:user,assistant
+ * agent:claude`.
  * They are split from the words the query language searches; quoted text is never read as a filter.
  */
 
 import { ROLES, type Role } from "../parse/entry-text.js";
+import { AGENT_KINDS, type AgentKind, isAgentKind } from "../parse/source.js";
 
 export interface InlineFilters {
 	project?: string;
 	since?: string;
 	until?: string;
 	role?: Role[];
+	agent?: AgentKind;
 }
 
 export interface SplitQuery {
 	/** What is left for the query language. */
 	query: string;
 	filters: InlineFilters;
-	/** A filter value that cannot be used (an unknown role). */
+	/** A filter value that cannot be used (an unknown role or agent). */
 	error?: string;
 }
 
-const FILTER = /^(project|since|until|role):(.*)$/i;
+const FILTER = /^(project|since|until|role|agent):(.*)$/i;
 
 /** Whitespace-separated tokens, a quoted run (with its spaces) kept inside one token. */
 function tokens(line: string): string[] {
@@ -48,10 +51,16 @@ export function splitInlineFilters(line: string): SplitQuery {
 			words.push(token);
 			continue;
 		}
-		const key = m[1].toLowerCase() as "project" | "since" | "until" | "role";
+		const key = m[1].toLowerCase() as keyof InlineFilters;
 		// A filter still being typed (`project:`) filters nothing yet.
 		const value = m[2];
 		if (!value) continue;
+		if (key === "agent") {
+			const agent = value.toLowerCase();
+			if (isAgentKind(agent)) filters.agent = agent;
+			else error = `unknown agent ${value} (agents: ${AGENT_KINDS.join(", ")})`;
+			continue;
+		}
 		if (key !== "role") {
 			filters[key] = value;
 			continue;

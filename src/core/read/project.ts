@@ -15,12 +15,13 @@ function shellWord(path: string): string {
 }
 
 /**
- * The command that resumes a session in the agent that wrote it. Claude Code and Gemini CLI find a session only
- * from its project's folder, so their command starts there when the folder is known.
+ * The command that resumes a session in the agent that wrote it. Claude Code, Gemini CLI and OpenCode find a
+ * session only from its project's folder (OpenCode 1.18's `-s` elsewhere waits for ever), so their command starts
+ * there when the folder is known.
  */
 export function resumeHint(sessionId: string, agent: AgentKind = "pi", cwd?: string | null): string {
 	const command = agentCommand(sessionId, agent);
-	return cwd && (agent === "claude" || agent === "gemini") ? `cd ${shellWord(cwd)} && ${command}` : command;
+	return cwd && (agent === "claude" || agent === "gemini" || agent === "opencode") ? `cd ${shellWord(cwd)} && ${command}` : command;
 }
 
 function agentCommand(sessionId: string, agent: AgentKind): string {

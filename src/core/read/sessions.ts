@@ -267,7 +267,7 @@ export function latestSummary(db: Database, sessionRowId: number, maxChars: numb
 
 /** A sub-agent transcript is `<session>/<agent name>.jsonl`. */
 export function subagentName(path: string): string {
-	return (path.split(/[\\/]/).pop() ?? "").replace(/\.jsonl$/, "");
+	return (path.split(/[\\/]/).pop() ?? "").replace(/\.jsonl?$/, "");
 }
 
 /** For an omp sub-agent transcript: the entry of the spawning session that names it. */

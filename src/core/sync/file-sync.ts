@@ -146,9 +146,17 @@ export class FileSync {
 		return head.length === known.head_len && fingerprint(head) === known.head_hash;
 	}
 
+	/** A session an agent keeps as rows, made into one document by the source. */
+	private async document(file: SessionFileInfo): Promise<Uint8Array> {
+		if (!this.source.readDocument) throw new Error(`${file.path} is rendered from a database this source cannot read`);
+		const bytes = await this.source.readDocument(file.path);
+		this.report.bytesRead += bytes.length;
+		return bytes;
+	}
+
 	private async whole(file: SessionFileInfo): Promise<void> {
 		if (readInChunks(file)) return this.wholeInChunks(file);
-		const raw = await this.read(file, 0, file.size);
+		const raw = file.rendered ? await this.document(file) : await this.read(file, 0, file.size);
 		const bytes = isGzip(file.path) ? gunzipSync(raw) : raw;
 		this.report.filesParsed++;
 		const state = newParseState();

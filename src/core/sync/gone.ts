@@ -41,7 +41,9 @@ function movedKey(path: string): string | undefined {
 
 /** Whether a file's copy in the archive is behind the file. */
 export function needsKeeping(state: ArchiveState | undefined, file: SessionFileInfo): boolean {
-	if (!state) return false;
+	// A session an agent keeps as rows (OpenCode's database) is not copied yet: its size is a stamp of its rows, not
+	// the length of the document it renders, which the archive's copies are counted in. Its agent's own store keeps it.
+	if (!state || file.rendered) return false;
 	const kept = state.files.get(file.path);
 	return kept === undefined || kept.size !== file.size || kept.mtimeMs !== Math.floor(file.mtimeMs);
 }
