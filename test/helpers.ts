@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
-import { LookbackIndex, memoryStorage } from "../src/core/index.js";
+import { LookbackIndex, memoryStorage, syncState } from "../src/core/index.js";
 import { loadEngine } from "../src/node/engine.js";
 import { fileSource } from "../src/node/file-source.js";
 import type { LocalIndex } from "../src/node/indexer-work.js";
@@ -56,7 +56,12 @@ export const SAMPLE = {
 	cliDates: "01a1f89d-1ea8-70b6-b17b-3265b6b1efb2",
 } as const;
 
-/** A synced index as the tool's calls see it in the indexer process (a LocalIndex with nothing left to sync). */
+/** An index as the tool's calls see it in the indexer process: a LocalIndex whose `fresh` syncs it here. */
 export function settledIndex(opened: NodeIndex): LocalIndex {
-	return { open: async () => opened, fresh: async () => ({ opened, state: {} }), oversizedFiles: () => [], indexing: false };
+	return {
+		open: async () => opened,
+		fresh: async () => ({ opened, state: syncState(await opened.index.sync(opened.source)) }),
+		oversizedFiles: () => [],
+		indexing: false,
+	};
 }

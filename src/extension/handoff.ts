@@ -62,7 +62,16 @@ function viaCommand(ctx: ExtensionContext, command: string, what: string): void 
 	ctx.ui.notify(`lookback: press Enter to ${what} (a key binding cannot switch sessions itself)`, "info");
 }
 
-export async function runAction(opened: NodeIndex, action: OverlayAction, ctx: ExtensionContext): Promise<void> {
+/**
+ * Do what the overlay's key asked for. `reindex` brings the index up to date after a restore (by default the
+ * host's indexer process, which serves the same index file as `opened`).
+ */
+export async function runAction(
+	opened: NodeIndex,
+	action: OverlayAction,
+	ctx: ExtensionContext,
+	reindex: () => Promise<unknown> = () => hostIndex().settle(),
+): Promise<void> {
 	const { row } = action;
 	const control = sessionControl(ctx);
 	await loadRedaction(); // what an action hands on is redacted (excerpt.ts, summarize.ts, the export)
@@ -80,11 +89,11 @@ export async function runAction(opened: NodeIndex, action: OverlayAction, ctx: E
 			if (!opensInPi(row)) return copyResume(ctx, row, `a ${row.agent} session opens in ${row.agent}, not here`);
 			if (!control) return viaCommand(ctx, `/lookback --resume ${row.sessionId}`, `resume "${row.title}"`);
 			// A session whose file is gone is written back from the archive first.
-			if (row.goneAt && !(await restoreRow(opened, row, ctx))) return;
+			if (row.goneAt && !(await restoreRow(opened, row, ctx, reindex))) return;
 			await control.switchSession(row.path);
 			return;
 		case "restore":
-			await restoreRow(opened, row, ctx);
+			await restoreRow(opened, row, ctx, reindex);
 			return;
 		case "new-session": {
 			if (!control) return viaCommand(ctx, `/lookback --new-session ${row.sessionId}`, `start a new session from "${row.title}"`);
@@ -101,14 +110,14 @@ export async function runAction(opened: NodeIndex, action: OverlayAction, ctx: E
 }
 
 /** Write a gone session's file back from the archive and say so; false (after saying why) when it cannot be. */
-async function restoreRow(opened: NodeIndex, row: OverlayRow, ctx: ExtensionContext): Promise<boolean> {
+async function restoreRow(opened: NodeIndex, row: OverlayRow, ctx: ExtensionContext, reindex: () => Promise<unknown>): Promise<boolean> {
 	if (!row.goneAt) {
 		ctx.ui.notify(`lookback: "${row.title}" is not gone: its file is at ${row.path}`, "info");
 		return false;
 	}
 	try {
 		const reply = restoreIndexed(opened, row.path);
-		await hostIndex().settle();
+		await reindex();
 		const written = reply.files.filter((f) => f.outcome === "written").length;
 		ctx.ui.notify(
 			`lookback: restored "${row.title}" (${written} file${written === 1 ? "" : "s"}) to ${row.path}; ${reply.resumeHint.replace(/^lookback restore \S+ && /, "")} resumes it`,

@@ -85,7 +85,7 @@ describe("a gone session in the overlay", () => {
 		expect(closed[0]).toMatchObject({ kind: "restore", row: { sessionId: SAMPLE.branched, path } });
 		const notes: string[] = [];
 		const ctx = { ui: { notify: (text: string) => notes.push(text) } };
-		await runAction(opened, closed[0]!, ctx as never);
+		await runAction(opened, closed[0]!, ctx as never, () => opened.index.sync(opened.source));
 		expect(readFileSync(path).equals(bytes)).toBe(true);
 		expect(notes[0]).toMatch(/^lookback: restored "Order queue: dead-letter handling" \(1 file\)/);
 		const after = new LookbackOverlay(tui as never, theme, source, () => undefined, "RabbitMQ quorum");
