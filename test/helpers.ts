@@ -1,6 +1,6 @@
 /** Shared test helpers: temp dirs, the real engine, indexes over real files. */
 
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
@@ -13,10 +13,37 @@ import type { NodeIndex } from "../src/node/open.js";
 export const FIXTURES = join(import.meta.dirname, "fixtures", "sessions");
 
 const dirs: string[] = [];
-afterEach(() => {
-	// Retried: an indexer process a host started outlives it by design and may still be leaving its lock folder.
-	for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
-});
+afterEach(async () => {
+	for (const d of dirs.splice(0)) {
+		// An indexer process a host started outlives it by design: let it finish its sync (and leave) first.
+		await indexersGone(d);
+		rmSync(d, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+	}
+}, 90_000);
+
+/** Whether the process a lock file names (its first word is the pid) is alive. */
+function ownerAlive(lockFile: string): boolean {
+	try {
+		process.kill(Number(readFileSync(lockFile, "utf8").split(" ")[0]), 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** Wait, by polls, until no live process holds an `indexer` slot of an index under `dir`. */
+async function indexersGone(dir: string, polls = 600): Promise<void> {
+	for (let i = 0; i < polls; i++) {
+		let slots: string[];
+		try {
+			slots = (readdirSync(dir, { recursive: true }) as string[]).filter((p) => /\.locks[/\\]indexer$/.test(p));
+		} catch {
+			return;
+		}
+		if (!slots.some((p) => ownerAlive(join(dir, p)))) return;
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+}
 
 /** A temp dir removed after the test. */
 export function tempDir(name = "lookback"): string {

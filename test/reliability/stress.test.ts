@@ -47,7 +47,9 @@ describe("readers and a writer killed mid-commit, for a minute", () => {
 				let err = "";
 				child.stderr!.on("data", (c) => (err += c));
 				child.on("exit", (code, signal) => {
-					if (err.trim() && signal !== "SIGKILL") errors.push(`${name} exited ${code}: ${err.slice(0, 500)}`);
+					// An uncaught error thrown inside the engine prints its (minified, very long) source line first: keep the end too.
+					if (err.trim() && signal !== "SIGKILL")
+						errors.push(`${name} exited ${code}: ${err.length > 1000 ? `${err.slice(0, 300)} … ${err.slice(-700)}` : err}`);
 					if (procs.get(name) === child && !stopping && (name === "writer" || signal === "SIGKILL")) start(name);
 				});
 				procs.set(name, child);
