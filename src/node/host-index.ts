@@ -163,7 +163,10 @@ export class HostIndex {
 			...(this.indexer.place ? { indexer: this.indexer.place } : {}),
 			indexPath: opened.indexPath,
 			engine: opened.index.engine,
-			...(p ? { indexing: { done: p.done, total: p.total, ...(p.elsewhere ? { elsewhere: true } : {}) } } : {}),
+			// A sync just started has walked nothing yet: it still says it is indexing, at 0 of 0 files.
+			...(this.indexer.syncing || p
+				? { indexing: { done: p?.done ?? 0, total: p?.total ?? 0, ...(p?.elsewhere ? { elsewhere: true } : {}) } }
+				: {}),
 			...opened.index.overview(),
 			...(r
 				? {
