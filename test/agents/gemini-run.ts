@@ -166,5 +166,19 @@ export async function rewindGemini(
 		await Promise.race([exited, sleep(10_000)]);
 	} finally {
 		if (child.exitCode === null) child.kill("SIGKILL");
+		// Gemini runs in a session of its own on the pseudo-terminal (and starts itself again with a bigger heap), so
+		// killing `script` leaves it running: its processes are found by the responses file they name, and killed.
+		killNaming(responses);
+	}
+}
+
+/** SIGKILL every process whose command line names `text` (Linux /proc). */
+function killNaming(text: string): void {
+	for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+		try {
+			if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(text)) process.kill(Number(pid), "SIGKILL");
+		} catch {
+			// gone meanwhile, or not ours
+		}
 	}
 }
