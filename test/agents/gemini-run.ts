@@ -8,6 +8,7 @@ import { execFile, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO } from "../agents.js";
+import { processesNaming } from "../mcp/processes.js";
 
 /** The installed CLI's entry, when scripts/agents/ensure-gemini.mjs has run. */
 export const GEMINI_CLI = join(REPO, ".tools", "gemini", "node_modules", "@google", "gemini-cli", "bundle", "gemini.js");
@@ -168,17 +169,12 @@ export async function rewindGemini(
 		if (child.exitCode === null) child.kill("SIGKILL");
 		// Gemini runs in a session of its own on the pseudo-terminal (and starts itself again with a bigger heap), so
 		// killing `script` leaves it running: its processes are found by the responses file they name, and killed.
-		killNaming(responses);
-	}
-}
-
-/** SIGKILL every process whose command line names `text` (Linux /proc). */
-function killNaming(text: string): void {
-	for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-		try {
-			if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(text)) process.kill(Number(pid), "SIGKILL");
-		} catch {
-			// gone meanwhile, or not ours
+		for (const pid of processesNaming(responses)) {
+			try {
+				process.kill(pid, "SIGKILL");
+			} catch {
+				// gone meanwhile
+			}
 		}
 	}
 }
