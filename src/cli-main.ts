@@ -1,12 +1,13 @@
-/** The `lookback` command line with the process's streams, run by the bin (cli.ts) in a Node started with the flag it needs. */
+/**
+ * The `lookback` command line with the process's streams, run by the bin (cli.ts) once it has made the process
+ * one whose exit cannot hang: V8's optimisers off for a short command, a Node started with
+ * `--no-concurrent-recompilation` for a long one.
+ */
 
 import { run } from "./cli/main.js";
-import { compileWasmForQuickStart } from "./node/quick-start.js";
 
 process.title = "lookback";
 const command = process.argv[2];
-if (command === "search" || command === "read" || command === "browse" || command === "stats" || command === "usage")
-	compileWasmForQuickStart();
 const code = await run(process.argv.slice(2), {
 	stdout: (text) => process.stdout.write(text),
 	stderr: (text) => process.stderr.write(text),

@@ -8,6 +8,7 @@
  * first process by the second (process.execve) instead of waiting for it.
  */
 import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { NODE22, REPO } from "../agents.js";
@@ -24,9 +25,9 @@ interface Run {
 	hung: boolean;
 }
 
-function lookback(node: string, args: string[], nodeArgs: string[] = [], timeoutMs = 60_000): Promise<Run> {
+function lookback(node: string, args: string[], nodeArgs: string[] = [], shared = common, timeoutMs = 60_000): Promise<Run> {
 	return new Promise((resolve) => {
-		const child = spawn(node, [...nodeArgs, CLI, ...args, ...common], { stdio: ["ignore", "pipe", "ignore"] });
+		const child = spawn(node, [...nodeArgs, CLI, ...args, ...shared], { stdio: ["ignore", "pipe", "ignore"] });
 		let stdout = "";
 		child.stdout.on("data", (c) => (stdout += c));
 		let hung = false;
@@ -45,6 +46,13 @@ beforeAll(async () => {
 	common = ["--sessions-dir", FIXTURES, "--only-sessions-dir", "--index", join(tempDir("exit"), "index.db")];
 	expect((await lookback(process.execPath, ["index"])).code).toBe(0);
 });
+
+/** A module that, preloaded, adds a line to `file` for each Node started with it. */
+function countStarts(file: string): string {
+	const module = `${file}.mjs`;
+	writeFileSync(module, `import { appendFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(file)}, "start\\n");\n`);
+	return module;
+}
 
 /** Run each command `times` times, two at a time; the runs that did not exit 0 in time. */
 async function runMany(node: string, commands: string[][], times: number): Promise<{ runs: number; hung: number; failed: number }> {
@@ -85,13 +93,24 @@ describe.each(NODES)("the lookback bin on %s", (_name, node) => {
 		expect(await runMany(node, mixed, 64)).toEqual({ runs: 64, hung: 0, failed: 0 });
 	}, 600_000);
 
-	it("runs the command line where V8 optimises on the main thread only", async () => {
-		// The launcher hands Node's own flags on to the Node it starts: V8's trace of that one is on stdout.
-		const run = await lookback(node, ["search", "AND AND"], ["--trace-opt"]);
+	it("runs a short command in the first Node, with no optimising compiler at all", async () => {
+		// A preload handed on to any Node the bin starts counts the starts; V8's trace of the command is on stdout.
+		const starts = join(tempDir("starts"), "starts");
+		const run = await lookback(node, ["search", "AND AND"], ["--trace-opt", "--import", countStarts(starts)]);
+		expect(run.code).toBe(0);
+		expect(run.stdout.split("\n").filter((l) => l.startsWith("[compiling method"))).toEqual([]);
+		expect(readFileSync(starts, "utf8")).toBe("start\n");
+	});
+
+	it("runs a long command in a Node started again, where V8 optimises on the main thread only", async () => {
+		const starts = join(tempDir("starts"), "starts");
+		const fresh = [...common.slice(0, -1), join(tempDir("exit-index"), "index.db")];
+		const run = await lookback(node, ["index"], ["--trace-opt", "--import", countStarts(starts)], fresh);
 		expect(run.code).toBe(0);
 		const compiles = run.stdout.split("\n").filter((l) => l.startsWith("[compiling method"));
 		expect(compiles.length).toBeGreaterThan(0);
 		expect(compiles.filter((l) => !l.includes("ConcurrencyMode::kSynchronous"))).toEqual([]);
+		expect(readFileSync(starts, "utf8")).toBe("start\nstart\n");
 	});
 
 	it("hands on the command's exit status and a signal", async () => {
