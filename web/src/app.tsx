@@ -21,6 +21,9 @@ import type { IndexInfo } from "./protocol.js";
 import { readViewState, type ViewState, viewUrl } from "./view-state.js";
 import { widenedSearch } from "./widening-search.js";
 
+/** How long the list waits after a keystroke before it searches: typing on is not searched letter by letter. */
+const TYPING_PAUSE_MS = 150;
+
 const db = startDb();
 keepPageOffline();
 const INDEX_URL = "index.db";
@@ -114,9 +117,15 @@ function App() {
 	/** Enter pressed before the list of the query as typed arrived: open its top row when it does. */
 	const openWhenListed = useRef<string | undefined>(undefined);
 	const dashboard = view.view === "usage" && !view.session;
+	/** The query the list was last asked for: a keystroke away from it waits for a pause in the typing. */
+	const askedQuery = useRef<string | undefined>(undefined);
 	useEffect(() => {
 		if (!info || dashboard) return;
 		let current = true;
+		// One character more or less is typing: wait for a pause. Anything else — a paste, a filter, a link, the
+		// index refreshed — is a whole request, searched at once.
+		const keystroke = askedQuery.current !== undefined && Math.abs(view.q.length - askedQuery.current.length) === 1;
+		askedQuery.current = view.q;
 		const show = (next: Listing) => {
 			if (!current) return false;
 			setListing(next);
@@ -143,7 +152,7 @@ function App() {
 			} catch (error) {
 				if (current) setListing({ kind: "results", query: view.q, hits: [], error: (error as Error).message });
 			}
-		}, 150);
+		}, keystroke ? TYPING_PAUSE_MS : 0);
 		return () => {
 			current = false;
 			clearTimeout(timer);
