@@ -16,6 +16,21 @@ export const common = {
 	logLevel: "warning",
 };
 
+// The same for what the extension's entry registers with (src/extension/entry-parts.ts: parameters, host index),
+// which Pi would otherwise run through jiti module by module at every start. The tool's half stays its own
+// bundle, loaded on the first search. The dynamic imports left out are what a host runs only where dist/ is
+// missing (the tool's sources, the engine opened in the host, the indexer's work in the host's process): bundled,
+// they would carry the engine, the parsers and the index into every start (test/extension/load-cost.test.ts).
+export const ENTRY_BUNDLE = {
+	...common,
+	format: "cjs",
+	entryPoints: ["src/extension/entry-parts.ts"],
+	outfile: "dist/extension-entry.cjs",
+	external: ["@mariozechner/*", "./tool-entry.js", "./open.js", "./indexer-work.js"],
+	define: { "import.meta.url": "importMetaUrl" },
+	banner: { js: 'const importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+};
+
 export async function buildHostFiles() {
 	const { build } = await import("esbuild");
 	await build({ ...common, entryPoints: ["src/indexer.ts"], outfile: "dist/indexer.js" });
@@ -30,13 +45,14 @@ export async function buildHostFiles() {
 		define: { "import.meta.url": "importMetaUrl" },
 		banner: { js: 'const importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
 	});
+	await build(ENTRY_BUNDLE);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	try {
 		await import("esbuild");
 	} catch {
-		console.warn("lookback: esbuild is not installed: dist/indexer.js and dist/extension-tool.cjs not built; hosts work from the sources");
+		console.warn("lookback: esbuild is not installed: dist/indexer.js and dist/extension-*.cjs not built; hosts work from the sources");
 		process.exit(0);
 	}
 	await buildHostFiles();

@@ -1,22 +1,26 @@
 /**
  * The lookback Pi extension: the `session_search` tool, the `/lookback` command and its overlay, background
  * indexing from session_start on an indexer process, which also answers the tool's searches. A thin face over
- * the core's agent replies. This entry loads only what registration needs (the parameters and the renderers):
+ * the core's agent replies. This entry loads only what registration needs (the parameters, the renderers and the
+ * host index, the first and last as one bundle, entry-parts.ts):
  * Pi's process never loads the engine or opens the index for the tool, and a session that never searches pays
  * next to nothing (the overlay and `/lookback`, for people, read the index in Pi's process).
  */
 
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
-import { DEFAULTS, thousands } from "../core/defaults.js";
-import { liveContext } from "./live-context.js";
+import { loadEntryParts } from "./entry-loader.js";
 import type { CallArgs } from "./modes.js";
-import { type SessionSearchParams, sessionSearchParams } from "./params.js";
+import type { SessionSearchParams } from "./params.js";
 import { renderCall, renderResult } from "./render.js";
 import type { ToolDetails, ToolRun } from "./run-tool.js";
-import { endSession, hostIndex, startBackgroundIndex } from "./shared-index.js";
 import type { SessionSearchCall } from "./tool-calls.js";
 
-const DESCRIPTION = `Search every past session on this machine (all projects) of every coding agent: Pi, omp, Claude Code, Codex, Gemini CLI and OpenCode, without re-reading files. Each result names its agent and the command that resumes it; pass agent to search one agent only.
+const description = ({
+	DEFAULTS,
+	thousands,
+}: Awaited<
+	ReturnType<typeof loadEntryParts>
+>) => `Search every past session on this machine (all projects) of every coding agent: Pi, omp, Claude Code, Codex, Gemini CLI and OpenCode, without re-reading files. Each result names its agent and the command that resumes it; pass agent to search one agent only.
 Modes: query → sessions ranked by their best matching message (the top one with the messages around the hit and the session's first and last messages); sessionId → read that session's active branch (first ${DEFAULTS.readHead} and last ${DEFAULTS.readTail} messages when long); sessionId + aroundMessageId → the messages around an entry (pass branchTip to stay on a branch); no arguments → recent sessions; action keyword/content/list → omp-session-store style.
 Replies are JSON, at most ${thousands(DEFAULTS.replyMaxChars)} characters (contentTruncated: true when cut). Messages already in this conversation are left out.`;
 
@@ -28,11 +32,14 @@ function themeOf(a: unknown, b: unknown): Parameters<typeof renderCall>[1] {
 /** The key that opens the overlay. */
 export const SHORTCUT = "alt+s";
 
-export default function lookbackExtension(pi: ExtensionAPI): void {
+export default async function lookbackExtension(pi: ExtensionAPI): Promise<void> {
+	// What registration needs, in one bundle Node loads itself (Pi's jiti would resolve and transform it module by module).
+	const parts = await loadEntryParts();
+	const { sessionSearchParams, hostIndex, liveContext, startBackgroundIndex, endSession } = parts;
 	pi.registerTool<typeof sessionSearchParams, ToolDetails>({
 		name: "session_search",
 		label: "Session search",
-		description: DESCRIPTION,
+		description: description(parts),
 		promptSnippet: "session_search: find decisions, commands, errors and code from earlier sessions of Pi and the other coding agents",
 		promptGuidelines: [
 			'Use session_search when the user refers to earlier work ("like we did last week", "the bug we fixed") instead of asking them to paste it.',

@@ -1,13 +1,22 @@
 /**
  * What Pi loads with the extension before any search: the modules its entry imports (dynamic imports, which
- * load with the first search or command, left out). Counted from esbuild's metafile of the entry: Pi runs each
- * of these through jiti at every start, so the engine, the parsers, the index and the replies must not be among them.
+ * load with the first search or command, left out), and the bundle of what it registers with
+ * (dist/extension-entry.cjs). Counted from esbuild's metafiles: Pi runs each module of the entry through jiti at
+ * every start, and Node parses the bundle, so the engine, the parsers, the index and the replies must be in neither.
  */
 import { isBuiltin } from "node:module";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
+// @ts-expect-error: a build script, untyped
+import { ENTRY_BUNDLE } from "../../scripts/build-host.mjs";
 import { EXTENSION, REPO } from "../agents.js";
+
+const HEAVY = [
+	/^src\/core\/(sync|search|store|replies\/(?!sync-state)|parse\/formats|index\.ts)/,
+	/^src\/node\/(engine|open|file-source|indexer-work)\.ts$/,
+	/^src\/extension\/(run-tool|command|overlay)\.ts$/,
+];
 
 async function staticModules(entry: string): Promise<string[]> {
 	const result = await build({
@@ -34,16 +43,20 @@ async function staticModules(entry: string): Promise<string[]> {
 }
 
 describe("the extension's entry", () => {
-	it("loads no engine, parser, index or reply before the first search", async () => {
+	it("runs six small modules through Pi's jiti, the rest of what it registers with as one bundle", async () => {
 		const modules = await staticModules(EXTENSION);
-		expect(modules.length).toBeLessThanOrEqual(24);
-		for (const heavy of [
-			/^src\/core\/(sync|search|store|replies\/(?!sync-state)|parse\/formats|index\.ts)/,
-			/^src\/node\/(engine|open|file-source|indexer-work)\.ts$/,
-			/^src\/extension\/(run-tool|command|overlay)\.ts$/,
-			/node_modules/,
-		])
-			expect(modules.filter((m) => heavy.test(m))).toEqual([]);
+		expect(
+			modules.filter((m) => !/^src\/extension\/(index|entry-loader|bundle-loader|render|modes)\.ts$|^src\/node\/built-files\.ts$/.test(m)),
+		).toEqual([]);
+		for (const heavy of [...HEAVY, /node_modules/]) expect(modules.filter((m) => heavy.test(m))).toEqual([]);
+	});
+
+	it("bundles no engine, parser, index or reply with what the entry registers with", async () => {
+		const result = await build({ ...ENTRY_BUNDLE, absWorkingDir: REPO, write: false, metafile: true, logLevel: "silent" });
+		const modules = Object.keys(result.metafile?.inputs ?? {});
+		expect(modules).toContain("src/extension/params.ts");
+		expect(modules).toContain("src/node/host-index.ts");
+		for (const heavy of [...HEAVY, /node_modules\/(?!@sinclair\/typebox)/]) expect(modules.filter((m) => heavy.test(m))).toEqual([]);
 	});
 
 	it("leaves the tool's half to a bundle Node loads itself, with no Pi package in it", async () => {

@@ -139,20 +139,23 @@ function App() {
 			}
 			return true;
 		};
-		const timer = setTimeout(async () => {
-			try {
-				if (!view.q.trim()) show({ kind: "recent", sessions: await db.call("browse", { ...filters, limit: 200 }) });
-				else
-					await widenedSearch(
-						(request) => db.call("search", request),
-						{ query: view.q, ...filters, role: view.role || undefined, branch: view.branch || undefined },
-						100,
-						(r) => show({ kind: "results", query: view.q, hits: r.results, notice: r.notice, error: r.error }),
-					);
-			} catch (error) {
-				if (current) setListing({ kind: "results", query: view.q, hits: [], error: (error as Error).message });
-			}
-		}, keystroke ? TYPING_PAUSE_MS : 0);
+		const timer = setTimeout(
+			async () => {
+				try {
+					if (!view.q.trim()) show({ kind: "recent", sessions: await db.call("browse", { ...filters, limit: 200 }) });
+					else
+						await widenedSearch(
+							(request) => db.call("search", request),
+							{ query: view.q, ...filters, role: view.role || undefined, branch: view.branch || undefined },
+							100,
+							(r) => show({ kind: "results", query: view.q, hits: r.results, notice: r.notice, error: r.error }),
+						);
+				} catch (error) {
+					if (current) setListing({ kind: "results", query: view.q, hits: [], error: (error as Error).message });
+				}
+			},
+			keystroke ? TYPING_PAUSE_MS : 0,
+		);
 		return () => {
 			current = false;
 			clearTimeout(timer);
