@@ -13,12 +13,12 @@ import type { Database } from "./engine.js";
 import { queryOne } from "./engine.js";
 
 /** Bumped on any change to the tables; an index of another version is rebuilt. */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /**
  * What the sessions cost and did (usage-writer.ts writes them, usage/report.ts reads them). `usage`: one row per
  * model answer (or usage reported apart from one), keyed by `key` to find the same message copied into a fork,
- * which counts once (`dup`); `tool_calls`: its tool calls by name, with the errors their results reported.
+ * which counts once (`dup`: one row of a key counted, found by `usage_key`); `tool_calls`: its tool calls by name, with the errors their results reported.
  * `usage_hours` and `session_tools` are their sums per session (and per hour and model), made again whenever a
  * session changes: every report reads only those and `sessions`, so a page reading the index by HTTP ranges
  * fetches a few hundred KB of them, never the messages.
@@ -42,7 +42,7 @@ CREATE TABLE usage(
   dup INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX usage_session ON usage(session);
-CREATE INDEX usage_key ON usage(key);
+CREATE INDEX usage_key ON usage(key, dup);
 CREATE TABLE tool_calls(entry INTEGER NOT NULL, tool TEXT NOT NULL, calls INTEGER NOT NULL DEFAULT 0, errors INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(entry, tool)) WITHOUT ROWID;
 CREATE TABLE touched_files(session INTEGER NOT NULL, path TEXT NOT NULL, edits INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(session, path)) WITHOUT ROWID;
 CREATE TABLE usage_hours(
