@@ -11,18 +11,7 @@ import type { Database } from "../store/engine.js";
 import { queryAll, queryOne } from "../store/engine.js";
 import { metaValue, setMeta } from "../store/stats.js";
 import { estimateCost, PRICE_SOURCE } from "../usage/prices.js";
-
-/** A 53-bit hash of a message's key: the index of keys stays small, and two keys meet by chance about once in 10^15 pairs. */
-function keyHash(key: string): number {
-	let h1 = 0x811c9dc5;
-	let h2 = 0x01000193;
-	for (let i = 0; i < key.length; i++) {
-		const c = key.charCodeAt(i);
-		h1 = Math.imul(h1 ^ c, 0x01000193);
-		h2 = Math.imul(h2 ^ c, 0x5bd1e995);
-	}
-	return (h1 >>> 0) * 2 ** 21 + ((h2 >>> 0) >>> 11);
-}
+import { keyHash } from "./hash.js";
 
 /** The sums of one session's counted messages, per hour and model. */
 const HOURS = `INSERT INTO usage_hours(session, hour, model, messages, input, output, cache_read, cache_write, cost, estimated, unpriced, tools)
@@ -175,6 +164,24 @@ export class UsageWriter {
 		for (const rowid of this.collided.get(session) ?? []) this.settle(rowid, resum);
 		this.collided.delete(session);
 		for (const s of resum) this.sums(s);
+	}
+
+	/**
+	 * Two rows of one message traded their places in their sessions (copies.ts): each line's usage stays with its own
+	 * session's row, so the sums are unchanged.
+	 */
+	traded(a: number, b: number): void {
+		for (const table of ["usage", "tool_calls"]) {
+			this.db.run(`UPDATE ${table} SET entry = ? WHERE entry = ?`, [-a, a]);
+			this.db.run(`UPDATE ${table} SET entry = ? WHERE entry = ?`, [a, b]);
+			this.db.run(`UPDATE ${table} SET entry = ? WHERE entry = ?`, [b, -a]);
+		}
+		this.last.clear();
+		for (const [session, rows] of this.collided)
+			this.collided.set(
+				session,
+				rows.map((r) => (r === a ? b : r === b ? a : r)),
+			);
 	}
 
 	/** Before a session's rows go: what it used, and for each message it counted, the copy elsewhere that counts in its stead. */
