@@ -9,49 +9,11 @@ import { describe, expect, it } from "vitest";
 import { LookbackIndex, memorySource, memoryStorage } from "../../src/core/index.js";
 import { loadEngine } from "../../src/node/engine.js";
 import { readFileRange } from "../../src/node/file-range.js";
-import { fileSource } from "../../src/node/file-source.js";
-import { tempDir } from "../helpers.js";
+import { assistant, base, indexed, projects, S1, S2, user } from "./claude-lines.js";
 
 const FIXTURE = join(import.meta.dirname, "..", "fixtures", "claude", "projects");
 const SESSION = "803bb4c1-76e6-4594-9fb6-45953cf58af7";
 const FORK = "4bd49a99-3a40-480d-b514-f68ee71f7e23";
-
-async function indexed(projects: string) {
-	const index = await LookbackIndex.open({ sql: await loadEngine(), storage: memoryStorage() });
-	const source = fileSource([{ path: projects, layout: "claude", agent: "claude" }]);
-	const report = await index.sync(source);
-	return { index, source, report };
-}
-
-/** A projects folder with one project holding the given files (name → lines). */
-function projects(files: Record<string, unknown[]>): string {
-	const root = join(tempDir("claude"), "projects");
-	for (const [name, lines] of Object.entries(files)) {
-		const path = join(root, "-home-user-app", name);
-		mkdirSync(join(path, ".."), { recursive: true });
-		writeFileSync(path, `${lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n")}\n`);
-	}
-	return root;
-}
-
-const S1 = "5d9c1c1e-0000-4000-8000-000000000001";
-const S2 = "5d9c1c1e-0000-4000-8000-000000000002";
-const base = { sessionId: S1, cwd: "/home/user/app", version: "1.0.44", isSidechain: false, timestamp: "2025-07-01T10:00:00.000Z" };
-const user = (uuid: string, parentUuid: string | null, content: unknown, extra: object = {}) => ({
-	...base,
-	type: "user",
-	uuid,
-	parentUuid,
-	message: { role: "user", content },
-	...extra,
-});
-const assistant = (uuid: string, parentUuid: string | null, id: string, content: unknown[]) => ({
-	...base,
-	type: "assistant",
-	uuid,
-	parentUuid,
-	message: { id, role: "assistant", model: "claude-sonnet-4", content },
-});
 
 describe("Claude Code's format", () => {
 	it("reads the real 2.1.332 files: every record type known, the tree kept through attachments, sub-agent and fork linked", async () => {
@@ -69,10 +31,13 @@ describe("Claude Code's format", () => {
 		expect(tool?.branchState).toBe("compacted");
 		expect(index.search({ query: "narwhal" }).results[0]?.branchState).toBe("active");
 		expect(index.search({ query: "okapi" }).results[0]).toMatchObject({ sessionId: FORK, branchState: "active", role: "user" });
-		// The fork copied the history after the compaction: a copied message is one result, the older session's.
+		// The fork copied the history after the compaction (7 messages, with their uuids): indexed once, a copied
+		// message is one result, the older session's, and the fork still reads from the compaction on.
+		expect(report).toMatchObject({ entriesIndexed: 20, entriesCopied: 7 });
 		const narwhal = index.search({ query: "narwhal" }).results;
 		expect(narwhal.map((h) => h.sessionId)).toEqual([SESSION]);
 		expect(narwhal[0].forks.map((f) => f.sessionId)).toEqual([FORK]);
+		expect(index.read(FORK).messages.map((m) => m.text)).toContain("after compaction ask about the narwhal");
 		// Bookkeeping (attachments' system reminders, request copies) is never indexed.
 		expect(index.search({ query: "CronCreate" }).results).toEqual([]);
 	});

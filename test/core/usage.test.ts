@@ -8,8 +8,11 @@ import { appendFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "n
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/main.js";
-import { browseReply, PRICE_SOURCE, storeAction } from "../../src/core/index.js";
+import { browseReply, type Database, LookbackIndex, memoryStorage, PRICE_SOURCE, storeAction } from "../../src/core/index.js";
+import { syncIndex } from "../../src/core/sync/index.js";
 import { summaryLines } from "../../src/extension/summary-lines.js";
+import { loadEngine } from "../../src/node/engine.js";
+import { fileSource } from "../../src/node/file-source.js";
 import { openNodeIndex } from "../../src/node/open.js";
 import { copyFixtures, indexOf, SAMPLE, tempDir } from "../helpers.js";
 import { ompStore } from "../omp/omp-store.js";
@@ -38,6 +41,25 @@ function file(root: string, id: string): string {
 }
 
 const line = (o: object) => `${JSON.stringify(o)}\n`;
+
+const TOKENS = { input: 1000, output: 100, cacheRead: 0, cacheWrite: 0, totalTokens: 1100, cost: { total: 0.0045 } };
+
+/** The database with every statement it is given counted (`run`, `exec`, `prepare`; a prepared statement's reuse is not). */
+function countingStatements(db: Database): { db: Database; statements: () => number } {
+	let n = 0;
+	const counted = new Proxy(db, {
+		get(target, name) {
+			const value = Reflect.get(target, name, target);
+			if (typeof value !== "function") return value;
+			if (name !== "run" && name !== "exec" && name !== "prepare") return value.bind(target);
+			return (...args: unknown[]) => {
+				n++;
+				return value.apply(target, args);
+			};
+		},
+	});
+	return { db: counted, statements: () => n };
+}
 
 /** A Pi session file of one prompt and the answers given, each `{usage, model?, provider?, content?}`. */
 function piSession(root: string, id: string, answers: Record<string, unknown>[], day = "2026-11-25"): string {
@@ -167,6 +189,26 @@ describe("usage of Pi's sessions", () => {
 		const forkNow = index.usage({ by: "session" }).rows.find((r) => r.key === SAMPLE.fork);
 		expect(forkNow?.messages).toBe(9);
 		index.close();
+	});
+
+	it("weighs a message many sessions hold against its one counted copy: the statements a sync runs grow with its files", async () => {
+		// Sessions that all hold one answer (same id and time: forks of one session, or bench/sync-many.mjs's small
+		// sessions). Counting each new holder used to count every holder again: 30 sessions ran 3,084 statements, 60 ran 11,544 (now 416 and 806).
+		const statements = async (sessions: number) => {
+			const root = join(tempDir("holders"), "sessions");
+			for (let n = 0; n < sessions; n++)
+				piSession(root, `0000${String(n).padStart(4, "0")}-0000-7000-8000-000000000000`, [{ usage: TOKENS }]);
+			const index = await LookbackIndex.open({ sql: await loadEngine(), storage: memoryStorage() });
+			const counted = countingStatements(index.db);
+			const report = await syncIndex(counted.db, fileSource([{ path: root, layout: "nested", agent: "pi" }]));
+			expect(report.added).toBe(sessions);
+			expect(index.usage().total).toMatchObject({ sessions: 1, messages: 1, input: 1000 });
+			index.close();
+			return counted.statements();
+		};
+		const few = await statements(30);
+		const many = await statements(60);
+		expect(many).toBeLessThan(2.2 * few);
 	});
 
 	it("names tool calls by tool with their errors, and the files they edited", async () => {

@@ -96,6 +96,7 @@ function toolResultText(block: Record<string, unknown>): string {
 
 export const claudeFormat: SessionFormat = {
 	growth: "append",
+	sharedIds: true,
 	parseLines(lines: string[], state: ParseState, at?: LineOffsets): ParsedChunk {
 		const cs = claudeState(state);
 		if (state.nextSeq === 0) state.nextSeq = 1;

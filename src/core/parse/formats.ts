@@ -25,6 +25,11 @@ export interface SessionFormat {
 	 * are rewritten or superseded (Gemini's last-wins records, a database export), so any change reads it again.
 	 */
 	growth: "append" | "whole";
+	/**
+	 * Its entry ids are unique across files (UUIDs), so one id in two files of a project is one message copied (Claude
+	 * Code's resume before 2.x wrote the history into the new file, its forks still do): indexed once (sync/copies.ts).
+	 */
+	sharedIds?: true;
 	/** Parse the complete lines of a chunk, continuing `state` (mutated). */
 	parseLines(lines: string[], state: ParseState, at?: LineOffsets): ParsedChunk;
 	/** The entries one line of a file stands for (a snippet cut from a long entry's unstored middle). */

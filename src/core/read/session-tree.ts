@@ -12,7 +12,7 @@ import type { ReadRange } from "../search/search.js";
 import { decodeBody } from "../store/body-codec.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
-import { STATE_NAME } from "../store/schema.js";
+import { ENTRY_BODY, STATE_NAME } from "../store/schema.js";
 import { isoOf } from "../text/time.js";
 import { type SessionRow, type SessionSummary, sessionSummary } from "./session-rows.js";
 import { type SessionStructure, sessionStructure } from "./session-structure.js";
@@ -79,7 +79,8 @@ function wholeText(row: SessionRow, r: TreeRow, stored: string, readRange: ReadR
 export function readTree(db: Database, row: SessionRow, options: TreeOptions = {}): SessionTree {
 	const rows = queryAll<TreeRow>(
 		db,
-		"SELECT entry_id, parent_id, seq, role, type, ts, state, tool, body, off, len, deep FROM entries WHERE session = ? ORDER BY seq",
+		`SELECT e.entry_id, e.parent_id, e.seq, e.role, e.type, e.ts, e.state, e.tool, ${ENTRY_BODY} AS body, e.off, e.len, e.deep
+		 FROM entries e WHERE e.session = ? ORDER BY e.seq`,
 		[row.id],
 	);
 	const nodes: TreeNode[] = rows.map((r) => ({ id: r.entry_id, parentId: r.parent_id, seq: r.seq }));

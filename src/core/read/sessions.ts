@@ -9,7 +9,7 @@ import type { ReadRange } from "../search/search.js";
 import { decodeBody } from "../store/body-codec.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
-import { STATE_NAME } from "../store/schema.js";
+import { ENTRY_BODY, STATE_NAME } from "../store/schema.js";
 import { flatten } from "../text/display.js";
 import { isoOf, timeBound } from "../text/time.js";
 import { type SessionUsage, sessionCosts, sessionUsage } from "../usage/session-usage.js";
@@ -109,7 +109,8 @@ interface EntryRow {
 export function readSession(db: Database, row: SessionRow, options: ReadOptions = {}): SessionView {
 	const rows = queryAll<EntryRow>(
 		db,
-		"SELECT entry_id, parent_id, seq, kept, role, type, ts, state, tool, body, off, len, deep FROM entries WHERE session = ? ORDER BY seq",
+		`SELECT e.entry_id, e.parent_id, e.seq, e.kept, e.role, e.type, e.ts, e.state, e.tool, ${ENTRY_BODY} AS body, e.off, e.len, e.deep
+		 FROM entries e WHERE e.session = ? ORDER BY e.seq`,
 		[row.id],
 	);
 	const nodes: TreeNode[] = rows.map((r) => ({ id: r.entry_id, parentId: r.parent_id, seq: r.seq }));
@@ -257,9 +258,11 @@ function withSubagents(db: Database, rows: SessionRow[]): SessionRow[] {
 
 /** The newest compaction or branch summary of a session, cut to `maxChars`, or undefined. */
 export function latestSummary(db: Database, sessionRowId: number, maxChars: number = DEFAULTS.summaryChars): string | undefined {
-	const row = queryAll<{ body: unknown }>(db, "SELECT body FROM entries WHERE session = ? AND role = 'summary' ORDER BY seq DESC LIMIT 1", [
-		sessionRowId,
-	])[0];
+	const row = queryAll<{ body: unknown }>(
+		db,
+		`SELECT ${ENTRY_BODY} AS body FROM entries e WHERE e.session = ? AND e.role = 'summary' ORDER BY e.seq DESC LIMIT 1`,
+		[sessionRowId],
+	)[0];
 	if (!row) return undefined;
 	const text = flatten(decodeBody(row.body)).trim();
 	return text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;

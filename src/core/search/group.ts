@@ -15,14 +15,11 @@ export interface SessionMatch {
 	forks: { sessionId: string; path: string }[];
 }
 
-/** Agents whose entry ids are unique across sessions (UUIDs), so that one id in two sessions is a copied message. */
-const GLOBAL_IDS = new Set(["claude"]);
-
 /**
  * Group candidates by session, leaving out excluded entries. A fork whose best entry also matched in its
- * parent (a copied entry) folds into the parent, which keeps its place. Claude Code names no parent when it
- * copies history into a new file (a fork, or an older release's resume), but keeps each message's uuid: a
- * session whose best entry matched in an older session of the same agent folds into that one.
+ * parent (a copied entry) folds into the parent, which keeps its place. (Claude Code names no parent when it
+ * copies history into a new file, but keeps each message's uuid: such a copy is indexed once, sync/copies.ts,
+ * and the files holding it are named beside the hit, shape.ts.)
  */
 export function groupBySession(candidates: Candidate[], rows: Map<number, SessionRow>, exclude: SearchRequest["exclude"]): SessionMatch[] {
 	const bySessionUuid = new Map<string, number>();
@@ -46,7 +43,7 @@ export function groupBySession(candidates: Candidate[], rows: Map<number, Sessio
 	for (const [session, hit] of best) {
 		const row = rows.get(session);
 		if (!row) continue;
-		const parent = row.parent_id ? bySessionUuid.get(row.parent_id) : copiedFrom(row, hit.entry_id, rows, entryIds);
+		const parent = row.parent_id ? bySessionUuid.get(row.parent_id) : undefined;
 		const target = parent !== undefined && parent !== session && entryIds.get(parent)?.has(hit.entry_id) ? parent : session;
 		if (target !== session) {
 			const list = forksOf.get(target) ?? [];
@@ -56,25 +53,4 @@ export function groupBySession(candidates: Candidate[], rows: Map<number, Sessio
 		if (!order.includes(target)) order.push(target);
 	}
 	return order.map((session) => ({ session, best: best.get(session)!, hits: counts.get(session) ?? 1, forks: forksOf.get(session) ?? [] }));
-}
-
-/** The older session of the same agent in which a copied entry also matched. */
-function copiedFrom(
-	row: SessionRow,
-	entryId: string,
-	rows: Map<number, SessionRow>,
-	entryIds: Map<number, Set<string>>,
-): number | undefined {
-	if (!GLOBAL_IDS.has(row.agent)) return undefined;
-	for (const [session, ids] of entryIds) {
-		const other = rows.get(session);
-		if (session !== row.id && other?.agent === row.agent && ids.has(entryId) && older(other, row)) return session;
-	}
-	return undefined;
-}
-
-function older(a: SessionRow, b: SessionRow): boolean {
-	const at = a.started ?? 0;
-	const bt = b.started ?? 0;
-	return at < bt || (at === bt && a.id < b.id);
 }

@@ -46,7 +46,8 @@ export interface InSessionResponse {
 	error?: string;
 }
 
-type Row = Candidate & { seq: number };
+/** A matching entry of the session; `held`: for a copy of a message another session holds, that row (its text). */
+type Row = Candidate & { seq: number; held?: number };
 
 /** Every matching entry of one session (`row`), in file order, one page of them. */
 export function searchInSession(db: Database, row: SessionRow, request: InSessionRequest): InSessionResponse {
@@ -73,21 +74,42 @@ export function searchInSession(db: Database, row: SessionRow, request: InSessio
 			 WHERE ${table} MATCH ? AND f.rowid BETWEEN ? AND ? AND e.session = ?${byRole}`,
 			[match, range.lo, range.hi, row.id, ...roles],
 		).map((r) => ({ ...r, table }));
+	// The session's copies of messages other sessions hold (sync/copies.ts) match through the holders' rows.
+	const [held] = queryAll<{ lo: number | null; hi: number | null }>(
+		db,
+		`SELECT min(h.id) AS lo, max(h.id) AS hi FROM entries c CROSS JOIN entries h ON h.ukey = c.ukey AND h.entry_id = c.entry_id AND h.body IS NOT NULL
+		 WHERE c.session = ? AND c.ukey IS NOT NULL AND c.body IS NULL`,
+		[row.id],
+	);
+	const selectCopies = (table: "entries_fts" | "entries_deep", match: string) =>
+		held?.lo === null || held?.lo === undefined
+			? []
+			: queryAll<Row>(
+					db,
+					`SELECT e.id, e.session, e.entry_id, e.role, e.type, e.ts, e.state, e.seq, h.id AS held, 0 AS score
+					 FROM ${table} f CROSS JOIN entries h ON h.id = f.rowid CROSS JOIN entries e ON e.ukey = h.ukey AND e.entry_id = h.entry_id
+					 WHERE ${table} MATCH ? AND f.rowid BETWEEN ? AND ? AND e.session = ? AND e.body IS NULL${byRole}`,
+					[match, held.lo, held.hi, row.id, ...roles],
+				).map((r) => ({ ...r, table }));
 	const found = new Map<number, Row & { table: "entries_fts" | "entries_deep" }>();
-	for (const r of select("entries_fts", positions.query.match)) found.set(r.id, r);
+	for (const r of [...select("entries_fts", positions.query.match), ...selectCopies("entries_fts", positions.query.match)])
+		found.set(r.id, r);
 	// Words in the cut middle of a long entry, where the stored text has no match.
-	if (deep.ok) for (const r of select("entries_deep", deep.query.match)) if (!found.has(r.id)) found.set(r.id, r);
+	if (deep.ok)
+		for (const r of [...select("entries_deep", deep.query.match), ...selectCopies("entries_deep", deep.query.match)])
+			if (!found.has(r.id)) found.set(r.id, r);
 	const all = [...found.values()].sort((a, b) => a.seq - b.seq);
 	const page = all.slice(offset, offset + limit);
 	const matches = page.map((hit) => {
 		const stored = storedEntry(db, hit.id);
+		const body = hit.held === undefined || hit.held === null ? stored.body : storedEntry(db, hit.held).body;
 		return {
 			entryId: hit.entry_id,
 			role: hit.role,
 			type: hit.type,
 			...(hit.ts !== null ? { time: isoOf(hit.ts) } : {}),
 			branchState: STATE_NAME[hit.state] ?? "active",
-			...snippetOf(decodeBody(stored.body), stored, row, positions.query.terms, hit.table, request.readRange),
+			...snippetOf(decodeBody(body), stored, row, positions.query.terms, hit.table, request.readRange),
 		};
 	});
 	return {

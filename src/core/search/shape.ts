@@ -2,12 +2,14 @@
 
 import { DEFAULTS } from "../defaults.js";
 import { wholeTextOfLine } from "../parse/entry-text.js";
+import { formatOf } from "../parse/formats.js";
 import type { AgentKind } from "../parse/source.js";
 import type { CompiledQuery } from "../query/compile.js";
 import { sessionSummary } from "../read/session-rows.js";
 import { spawningEntryOf } from "../read/sessions.js";
 import { decodeBody } from "../store/body-codec.js";
 import type { Database } from "../store/engine.js";
+import { queryAll } from "../store/engine.js";
 import { STATE_NAME } from "../store/schema.js";
 import { makeSnippet } from "../text/snippet.js";
 import { isoOf } from "../text/time.js";
@@ -41,10 +43,23 @@ export function shapeResults(
 			...snippetOf(decodeBody(stored.body), stored, row, query.terms, table, plan.readRange),
 			hits,
 			score: hit.score,
-			forks,
+			forks: formatOf(row.agent).sharedIds ? [...forks, ...copiesOf(db, hit.id, plan.exclude)] : forks,
 		} satisfies SearchHit;
 	});
 	return { results, totalSessions: matches.length };
+}
+
+/** The other sessions whose files hold a copy of the message of an entry's row (sync/copies.ts), first started first. */
+function copiesOf(db: Database, rowid: number, exclude: SearchPlan["exclude"]): SearchHit["forks"] {
+	return queryAll<{ session_id: string | null; path: string; entry_id: string }>(
+		db,
+		`SELECT s.session_id, s.path, c.entry_id FROM entries h CROSS JOIN entries c ON c.ukey = h.ukey AND c.entry_id = h.entry_id
+		 CROSS JOIN sessions s ON s.id = c.session WHERE h.id = ? AND h.ukey IS NOT NULL AND c.session != h.session
+		 ORDER BY coalesce(s.started, 9e15), s.path`,
+		[rowid],
+	)
+		.filter((r) => !exclude?.({ sessionPath: r.path, entryId: r.entry_id }))
+		.map((r) => ({ sessionId: r.session_id ?? "", path: r.path }));
 }
 
 /**

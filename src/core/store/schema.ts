@@ -3,6 +3,12 @@
  * one column per role for weighted BM25), and a trigram index over the vocabulary answers substrings and typos.
  * An entry cut to its head and tail has its whole text in `entries_deep` as words without positions (detail=none:
  * a few points of the corpus size, where positions would cost ~15), and keeps its byte range in its file to cut a snippet from.
+ *
+ * A message copied into another file of its project with its id (an agent whose ids are unique across files,
+ * `SessionFormat.sharedIds`: Claude Code's older resume, its forks) is indexed once. Each file's entry of it keeps
+ * `ukey`, a hash of the project folder and the id (`entries_ukey`); the row of the session that ranks first
+ * (earliest `started`, then path: sync/copies.ts) holds the text (`body`, the FTS rows, usage), every other row is
+ * a copy (`body` and `chars` NULL, nothing searchable) whose text is read from the holder's row (`ENTRY_BODY`).
  */
 
 import { DEFAULTS } from "../defaults.js";
@@ -13,12 +19,12 @@ import type { Database } from "./engine.js";
 import { queryOne } from "./engine.js";
 
 /** Bumped on any change to the tables; an index of another version is rebuilt. */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 10;
 
 /**
  * What the sessions cost and did (usage-writer.ts writes them, usage/report.ts reads them). `usage`: one row per
  * model answer (or usage reported apart from one), keyed by `key` to find the same message copied into a fork,
- * which counts once (`dup`); `tool_calls`: its tool calls by name, with the errors their results reported.
+ * which counts once (`dup`: one row of a key counted, found by `usage_key`); `tool_calls`: its tool calls by name, with the errors their results reported.
  * `usage_hours` and `session_tools` are their sums per session (and per hour and model), made again whenever a
  * session changes: every report reads only those and `sessions`, so a page reading the index by HTTP ranges
  * fetches a few hundred KB of them, never the messages.
@@ -42,7 +48,7 @@ CREATE TABLE usage(
   dup INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX usage_session ON usage(session);
-CREATE INDEX usage_key ON usage(key);
+CREATE INDEX usage_key ON usage(key, dup);
 CREATE TABLE tool_calls(entry INTEGER NOT NULL, tool TEXT NOT NULL, calls INTEGER NOT NULL DEFAULT 0, errors INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(entry, tool)) WITHOUT ROWID;
 CREATE TABLE touched_files(session INTEGER NOT NULL, path TEXT NOT NULL, edits INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(session, path)) WITHOUT ROWID;
 CREATE TABLE usage_hours(
@@ -113,12 +119,14 @@ CREATE TABLE entries(
   kept TEXT,
   tool TEXT,
   chars INTEGER,
+  ukey INTEGER,
   body,
   off INTEGER,
   len INTEGER,
   deep INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX entries_session ON entries(session, seq);
+CREATE INDEX entries_ukey ON entries(ukey) WHERE ukey IS NOT NULL;
 CREATE TABLE vocab(id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE, stem TEXT);
 CREATE INDEX vocab_stem ON vocab(stem) WHERE stem IS NOT NULL;
 CREATE VIRTUAL TABLE vocab_fts USING fts5(term, content='vocab', content_rowid='id', tokenize='trigram', detail=none, columnsize=0);
@@ -130,6 +138,14 @@ CREATE VIRTUAL TABLE entries_fts USING fts5(
 CREATE VIRTUAL TABLE entries_terms USING fts5vocab(entries_fts, 'row');
 CREATE VIRTUAL TABLE entries_deep USING fts5(words, content='', contentless_delete=1, detail=none, tokenize='unicode61 remove_diacritics 2');
 ${USAGE_TABLES}`;
+
+/**
+ * An entry's stored text as a query over `entries e` selects it: its own, or for a copy of a message held by
+ * another session's row (see above), the holder's. SQLite's coalesce stops at the first value: a row with its
+ * own text looks nothing up.
+ */
+export const ENTRY_BODY =
+	"coalesce(e.body, (SELECT h.body FROM entries h WHERE h.ukey = e.ukey AND h.entry_id = e.entry_id AND h.body IS NOT NULL LIMIT 1))";
 
 /** Numeric codes of branch states in `entries.state`. */
 export const STATE_CODE: Record<BranchState, number> = { active: 0, abandoned: 1, compacted: 2 };

@@ -158,6 +158,7 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	if (total > 0) options.onProgress?.({ done, total, bytesRead: 0, workBytes, path: files[done - 1]?.path ?? "" });
 
 	let entriesIndexed = 0;
+	let entriesCopied = 0;
 	let next = 0;
 	/** Vocabulary words committed by this sync's earlier batches: each batch need not write them again. */
 	const vocabulary = new Set<string>();
@@ -258,6 +259,7 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 				}
 				writer.finish();
 				entriesIndexed = writer.entriesIndexed + entriesIndexed;
+				entriesCopied = writer.entriesCopied + entriesCopied;
 				if (last && changedBy(report)) {
 					setMeta(db, "last_sync", JSON.stringify({ at: new Date().toISOString(), skipped: report.skipped }));
 					setMeta(db, "generation", String(Number(metaValue(db, "generation") ?? 0) + 1));
@@ -279,6 +281,7 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	}
 	await archived;
 	report.entriesIndexed = entriesIndexed;
+	report.entriesCopied = entriesCopied;
 	report.changed = changedBy(report);
 	report.durationMs = Date.now() - started;
 	return report;

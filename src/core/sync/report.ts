@@ -32,6 +32,8 @@ export interface SyncReport {
 	/** Bytes read to check that a grown file's head is unchanged (at most `headFingerprintBytes` per file). */
 	fingerprintBytesRead: number;
 	entriesIndexed: number;
+	/** Entries of a message already indexed from another file of its project (a copied history): in their session's tree, not indexed again. */
+	entriesCopied: number;
 	malformedLines: number;
 	/** Records of a type this lookback does not know (another agent's newer format): skipped and counted. */
 	unknownRecords: number;
@@ -81,6 +83,7 @@ export function emptyReport(): SyncReport {
 		bytesRead: 0,
 		fingerprintBytesRead: 0,
 		entriesIndexed: 0,
+		entriesCopied: 0,
 		malformedLines: 0,
 		unknownRecords: 0,
 		newVersions: [],

@@ -13,6 +13,7 @@ import { cjkIndexForm } from "../text/cjk.js";
 import { stem } from "../text/stem.js";
 import { toEpochMs } from "../text/time.js";
 import { distinctTokens, foldWord, isPlainWord, isVocabularyWord, wordsOf } from "../text/words.js";
+import { Copies } from "./copies.js";
 import { UsageWriter } from "./usage-writer.js";
 
 const MESSAGE_TYPES = "('user','assistant','toolResult','bashExecution','custom')";
@@ -31,12 +32,15 @@ export class SessionWriter {
 	private readonly insertVocab: Statement;
 	private readonly updateState: Statement;
 	private readonly usage: UsageWriter;
+	private readonly copies: Copies;
 	/** Vocabulary words written by this writer (its transaction). */
 	readonly seenWords = new Set<string>();
 	private readonly vocabStart: number;
 	/** Entry rowids are assigned here, in insertion order, so rowid order is recency order. */
 	private nextRowid: number;
 	entriesIndexed = 0;
+	/** Entries of a message another file of the project holds (copies.ts): placed in their session's tree, not indexed again. */
+	entriesCopied = 0;
 
 	/** `committed`: vocabulary words already committed by earlier batches of the same sync (not written again). */
 	constructor(
@@ -44,13 +48,14 @@ export class SessionWriter {
 		private readonly committed: ReadonlySet<string> = new Set(),
 	) {
 		this.insertEntry = db.prepare(
-			"INSERT INTO entries(id, session, seq, entry_id, parent_id, type, role, ts, kept, tool, chars, body, off, len, deep) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			"INSERT INTO entries(id, session, seq, entry_id, parent_id, type, role, ts, kept, tool, chars, ukey, body, off, len, deep) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		);
 		this.insertDeep = db.prepare("INSERT INTO entries_deep(rowid, words) VALUES (?,?)");
 		this.insertFts = db.prepare(`INSERT INTO entries_fts(rowid, ${ROLES.join(", ")}) VALUES (?${",?".repeat(ROLES.length)})`);
 		this.insertVocab = db.prepare("INSERT OR IGNORE INTO vocab(term, stem) VALUES (?,?)");
 		this.updateState = db.prepare("UPDATE entries SET state = ? WHERE id = ?");
 		this.usage = new UsageWriter(db);
+		this.copies = new Copies(db);
 		this.vocabStart = queryOne<{ m: number }>(db, "SELECT coalesce(max(id), 0) AS m FROM vocab")?.m ?? 0;
 		this.nextRowid = (queryOne<{ m: number }>(db, "SELECT coalesce(max(id), 0) AS m FROM entries")?.m ?? 0) + 1;
 	}
@@ -67,6 +72,8 @@ export class SessionWriter {
 			const ts = toEpochMs(entry.timestamp) ?? toEpochMs(message?.timestamp) ?? null;
 			const kept = entry.type === "compaction" && typeof entry.raw.firstKeptEntryId === "string" ? entry.raw.firstKeptEntryId : null;
 			const rowid = this.nextRowid++;
+			const ukey = text ? this.copies.key(session, entry.id) : null;
+			const copy = ukey !== null && this.copies.holder(ukey, entry.id) !== undefined;
 			this.insertEntry.run([
 				rowid,
 				session,
@@ -78,16 +85,22 @@ export class SessionWriter {
 				ts,
 				kept,
 				text?.tool ?? null,
-				text?.body.length ?? null,
-				text ? encodeBody(text.body) : null,
+				copy ? null : (text?.body.length ?? null),
+				ukey,
+				text && !copy ? encodeBody(text.body) : null,
 				entry.range?.start ?? null,
 				entry.range ? entry.range.end - entry.range.start : null,
 				text?.whole !== undefined ? 1 : 0,
 			]);
+			if (copy) this.copies.noteCopy(session, rowid);
 			this.usage.add(session, rowid, entry, ts);
 			if (entry.type === "session_info" || entry.type === "title_change") this.facts.name = text?.body ?? null;
 			if (type === "user" && text && this.facts.firstPrompt === undefined && !saysNothing(text.body))
 				this.facts.firstPrompt = text.body.slice(0, DEFAULTS.previewChars);
+			if (copy) {
+				this.entriesCopied++;
+				continue;
+			}
 			if (!text) continue;
 			this.insertFts.run([rowid, ...ROLES.map((role) => cjkIndexForm(text.columns[role] ?? ""))]);
 			// A cut entry's whole text goes in as its distinct words (a table without positions needs no more),
@@ -151,13 +164,21 @@ export class SessionWriter {
 			[s, s, s, s, rows.length, last?.entry_id ?? null, s],
 		);
 		this.usage.refresh(s);
+		this.copies.settle(s, (held, copy) => this.usage.traded(held, copy));
 	}
 
 	/** Remove a session and everything indexed from it. */
 	purgeSession(session: number): void {
+		this.copies.handOver(session, (held, copy) => this.usage.traded(held, copy));
 		this.usage.purge(session);
-		this.db.run("DELETE FROM entries_fts WHERE rowid IN (SELECT id FROM entries WHERE session = ? AND role IS NOT NULL)", [session]);
-		this.db.run("DELETE FROM entries_deep WHERE rowid IN (SELECT id FROM entries WHERE session = ? AND deep = 1)", [session]);
+		// A copy has no rows of its own in the FTS tables.
+		this.db.run(
+			"DELETE FROM entries_fts WHERE rowid IN (SELECT id FROM entries WHERE session = ? AND role IS NOT NULL AND body IS NOT NULL)",
+			[session],
+		);
+		this.db.run("DELETE FROM entries_deep WHERE rowid IN (SELECT id FROM entries WHERE session = ? AND deep = 1 AND body IS NOT NULL)", [
+			session,
+		]);
 		this.db.run("DELETE FROM entries WHERE session = ?", [session]);
 		this.db.run("DELETE FROM sessions WHERE id = ?", [session]);
 	}
@@ -167,5 +188,6 @@ export class SessionWriter {
 		this.db.run("INSERT INTO vocab_fts(rowid, term) SELECT id, term FROM vocab WHERE id > ?", [this.vocabStart]);
 		for (const stmt of [this.insertEntry, this.insertFts, this.insertDeep, this.insertVocab, this.updateState]) stmt.free();
 		this.usage.finish();
+		this.copies.finish();
 	}
 }

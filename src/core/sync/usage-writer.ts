@@ -11,18 +11,7 @@ import type { Database } from "../store/engine.js";
 import { queryAll, queryOne } from "../store/engine.js";
 import { metaValue, setMeta } from "../store/stats.js";
 import { estimateCost, PRICE_SOURCE } from "../usage/prices.js";
-
-/** A 53-bit hash of a message's key: the index of keys stays small, and two keys meet by chance about once in 10^15 pairs. */
-function keyHash(key: string): number {
-	let h1 = 0x811c9dc5;
-	let h2 = 0x01000193;
-	for (let i = 0; i < key.length; i++) {
-		const c = key.charCodeAt(i);
-		h1 = Math.imul(h1 ^ c, 0x01000193);
-		h2 = Math.imul(h2 ^ c, 0x5bd1e995);
-	}
-	return (h1 >>> 0) * 2 ** 21 + ((h2 >>> 0) >>> 11);
-}
+import { keyHash } from "./hash.js";
 
 /** The sums of one session's counted messages, per hour and model. */
 const HOURS = `INSERT INTO usage_hours(session, hour, model, messages, input, output, cache_read, cache_write, cost, estimated, unpriced, tools)
@@ -39,15 +28,18 @@ export class UsageWriter {
 	private readonly addCall: Statement;
 	private readonly addFile: Statement;
 	private readonly seenKey: Statement;
-	/** Sessions given a message whose key was indexed before (a copy, or a report read twice): their counts are decided again. */
-	private readonly collided = new Set<number>();
+	/**
+	 * Per session, its rows given a key indexed before (a copy, or a report read twice): written as not counted,
+	 * settled once the session's start is known (`refresh`).
+	 */
+	private readonly collided = new Map<number, number[]>();
 	private readonly models = new Map<string, number>();
 	/** Per session: its last model answer (a tool's error counts against it) and its last model (an answer naming none has it). */
 	private readonly last = new Map<number, { answer?: number; model?: number }>();
 
 	constructor(private readonly db: Database) {
 		this.insertUsage = db.prepare(
-			"INSERT INTO usage(entry, session, ts, model, message, input, output, cache_read, cache_write, cost, estimated, tools, key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			"INSERT INTO usage(entry, session, ts, model, message, input, output, cache_read, cache_write, cost, estimated, tools, key, dup) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		);
 		this.addCall = db.prepare(
 			"INSERT INTO tool_calls(entry, tool, calls, errors) VALUES (?,?,?,?) ON CONFLICT(entry, tool) DO UPDATE SET calls = calls + excluded.calls, errors = errors + excluded.errors",
@@ -106,8 +98,9 @@ export class UsageWriter {
 		const t = u.tokens;
 		const key = keyHash(entry.usageKey ?? `${entry.id}@${ts ?? ""}`);
 		this.seenKey.bind([key]);
-		if (this.seenKey.step()) this.collided.add(session);
+		const seen = this.seenKey.step();
 		this.seenKey.reset();
+		if (seen) this.collided.set(session, [...(this.collided.get(session) ?? []), rowid]);
 		let tools = 0;
 		for (const n of u.calls.values()) tools += n;
 		this.insertUsage.run([
@@ -124,6 +117,7 @@ export class UsageWriter {
 			estimated,
 			tools,
 			key,
+			seen ? 1 : 0,
 		]);
 		if (!u.apart) last.answer = rowid;
 		for (const [tool, n] of u.calls) this.addCall.run([rowid, tool, n, 0]);
@@ -134,28 +128,27 @@ export class UsageWriter {
 		return id ? queryOne<{ provider: string; model: string }>(this.db, "SELECT provider, model FROM models WHERE id = ?", [id]) : undefined;
 	}
 
-	/** Sessions other than `session` holding a copy of one of its messages. */
-	private sharing(session: number): number[] {
-		return queryAll<{ s: number }>(
-			this.db,
-			"SELECT DISTINCT o.session AS s FROM usage m JOIN usage o ON o.key = m.key WHERE m.session = ?1 AND o.session != ?1",
-			[session],
-		).map((r) => r.s);
-	}
-
 	/**
-	 * Which copy of a message counts: the one in the session that started first (then the first indexed), and in one
+	 * Which copy of a message counts: the one in the session that started first (then the first path), and in one
 	 * session the first. A fork copies its parent's messages with their ids and times, so the parent keeps them and
-	 * the fork adds its own; a usage report read twice (Codex repeats its last on a resumed run) counts once.
+	 * the fork adds its own; a usage report read twice (Codex repeats its last on a resumed run) counts once. Each
+	 * key has one counted row, so a new row is weighed against that one alone (`usage_key` finds it): the work of a
+	 * sync grows with the rows it writes, not with how many sessions hold the same message.
 	 */
-	private recount(session: number): void {
-		const me = queryOne<{ started: number | null }>(this.db, "SELECT started FROM sessions WHERE id = ?", [session]);
-		this.db.run(
-			`UPDATE usage SET dup = EXISTS (SELECT 1 FROM usage o JOIN sessions so ON so.id = o.session
-			  WHERE o.key = usage.key AND (o.session = usage.session AND o.entry < usage.entry
-			   OR o.session != usage.session AND (coalesce(so.started, 9e15), so.id) < (?, ?))) WHERE session = ?`,
-			[me?.started ?? 9e15, session, session],
+	private settle(rowid: number, resum: Set<number>): void {
+		const counted = queryOne<{ entry: number; session: number; first: number }>(
+			this.db,
+			`SELECT c.entry, c.session, (coalesce(sr.started, 9e15), sr.path, r.entry) < (coalesce(sc.started, 9e15), sc.path, c.entry) AS first
+			 FROM usage r CROSS JOIN sessions sr ON sr.id = r.session
+			 CROSS JOIN usage c ON c.key = r.key AND c.dup = 0 CROSS JOIN sessions sc ON sc.id = c.session
+			 WHERE r.entry = ? AND c.entry != r.entry LIMIT 1`,
+			[rowid],
 		);
+		if (counted && !counted.first) return;
+		this.db.run("UPDATE usage SET dup = 0 WHERE entry = ?", [rowid]);
+		if (!counted) return;
+		this.db.run("UPDATE usage SET dup = 1 WHERE entry = ?", [counted.entry]);
+		resum.add(counted.session);
 	}
 
 	private sums(session: number): void {
@@ -165,30 +158,57 @@ export class UsageWriter {
 		this.db.run(`${TOOLS} AND u.session = ? GROUP BY t.tool`, [session]);
 	}
 
-	/** After a session's entries changed (its `started` known): which of its messages count, and its sums. */
+	/** After a session's entries changed (its `started` known): which of its new messages count, and the sums that changed. */
 	refresh(session: number): void {
-		const collided = this.collided.delete(session);
-		const others = collided ? this.sharing(session) : [];
-		if (collided && (others.length > 0 || this.hasCopies(session))) for (const s of [session, ...others]) this.recount(s);
-		for (const s of [session, ...others]) this.sums(s);
+		const resum = new Set([session]);
+		for (const rowid of this.collided.get(session) ?? []) this.settle(rowid, resum);
+		this.collided.delete(session);
+		for (const s of resum) this.sums(s);
 	}
 
-	/** Whether a session holds the same key twice (only asked of a session given a known key). */
-	private hasCopies(session: number): boolean {
-		return queryOne<{ n: number }>(this.db, "SELECT count(*) - count(DISTINCT key) AS n FROM usage WHERE session = ?", [session])?.n !== 0;
+	/**
+	 * Two rows of one message traded their places in their sessions (copies.ts): each line's usage stays with its own
+	 * session's row, so the sums are unchanged.
+	 */
+	traded(a: number, b: number): void {
+		for (const table of ["usage", "tool_calls"]) {
+			this.db.run(`UPDATE ${table} SET entry = ? WHERE entry = ?`, [-a, a]);
+			this.db.run(`UPDATE ${table} SET entry = ? WHERE entry = ?`, [a, b]);
+			this.db.run(`UPDATE ${table} SET entry = ? WHERE entry = ?`, [b, -a]);
+		}
+		this.last.clear();
+		for (const [session, rows] of this.collided)
+			this.collided.set(
+				session,
+				rows.map((r) => (r === a ? b : r === b ? a : r)),
+			);
 	}
 
-	/** Before a session's rows go: what it used, and the copies elsewhere that now count in its stead. */
+	/** Before a session's rows go: what it used, and for each message it counted, the copy elsewhere that counts in its stead. */
 	purge(session: number): void {
-		const others = this.sharing(session);
+		const keys = queryAll<{ key: number }>(
+			this.db,
+			"SELECT u.key FROM usage u WHERE u.session = ? AND u.dup = 0 AND EXISTS (SELECT 1 FROM usage o WHERE o.key = u.key AND o.session != u.session)",
+			[session],
+		).map((r) => r.key);
 		this.db.run("DELETE FROM tool_calls WHERE entry IN (SELECT entry FROM usage WHERE session = ?)", [session]);
 		for (const table of ["usage", "usage_hours", "session_tools", "touched_files"])
 			this.db.run(`DELETE FROM ${table} WHERE session = ?`, [session]);
 		this.last.delete(session);
-		for (const s of others) {
-			this.recount(s);
-			this.sums(s);
+		this.collided.delete(session);
+		const resum = new Set<number>();
+		for (const key of keys) {
+			const next = queryOne<{ entry: number; session: number }>(
+				this.db,
+				`SELECT u.entry, u.session FROM usage u CROSS JOIN sessions s ON s.id = u.session WHERE u.key = ?
+				 ORDER BY coalesce(s.started, 9e15), s.path, u.entry LIMIT 1`,
+				[key],
+			);
+			if (!next) continue;
+			this.db.run("UPDATE usage SET dup = 0 WHERE entry = ?", [next.entry]);
+			resum.add(next.session);
 		}
+		for (const s of resum) this.sums(s);
 	}
 
 	finish(): void {
