@@ -118,7 +118,11 @@ export function formatRead(view: SessionView, style: Style, full = false): strin
 	const lines = [`${style.bold(title(s))}  ${style.dim(`${s.cwd ?? ""} · ${day(s.started)} · ${s.sessionId}`)}`];
 	if (s.source === "gone")
 		lines.push(
-			style.warn(`${goneMark(s)}: its file was removed; read from lookback's archive (lookback restore ${s.sessionId} writes it back)`),
+			style.warn(
+				s.agent === "opencode"
+					? `${goneMark(s)}: OpenCode's database no longer holds it; read from lookback's archive (lookback restore ${s.sessionId} writes it to a file for \`opencode import\`)`
+					: `${goneMark(s)}: its file was removed; read from lookback's archive (lookback restore ${s.sessionId} writes it back)`,
+			),
 		);
 	if (view.offset > 0) lines.push(style.dim(`… ${view.offset} earlier messages`));
 	for (const m of view.messages) {

@@ -1,17 +1,40 @@
 /** `lookback restore` and `lookback forget`: the history lookback keeps, written back or removed for good. */
 
-import { type GoneFilter, LookbackError, type SessionSummary, shortTime } from "../core/index.js";
+import { DEFAULTS, type GoneFilter, LookbackError, mebibytes, type SessionSummary, shortTime } from "../core/index.js";
 import type { NodeIndex } from "../node/open.js";
 import type { RestoreReply } from "../node/restore.js";
 import type { Style } from "./format.js";
 
 export function formatRestore(reply: RestoreReply, style: Style): string {
+	const opencode = reply.session.agent === "opencode";
 	const lines = reply.files.map((f) => {
 		const what =
-			f.outcome === "written" ? "restored" : f.outcome === "in-place" ? "already in place" : "left as it is (another file is there)";
+			f.outcome === "written"
+				? opencode
+					? "wrote"
+					: "restored"
+				: f.outcome === "in-place"
+					? opencode
+						? "still in OpenCode's database"
+						: "already in place"
+					: "left as it is (another file is there)";
 		return `${style.bold(what)} ${f.path} ${style.dim(`(${f.bytes} bytes)`)}`;
 	});
-	lines.push(`resume it with: ${reply.session.resumeHint.replace(/^lookback restore \S+ && /, "")}`);
+	const load = reply.opencodeImport;
+	if (load) {
+		lines.push(
+			"lookback never writes OpenCode's database: these files are the sessions as `opencode export` prints them, which `opencode import` loads:",
+			`  ${load.command}`,
+		);
+		const lost = [
+			...(load.lost.files > 0 ? [`${load.lost.files} inlined file${load.lost.files === 1 ? "" : "s"} kept as their type only`] : []),
+			...(load.lost.cutTexts > 0
+				? [`${load.lost.cutTexts} text${load.lost.cutTexts === 1 ? "" : "s"} cut at ${mebibytes(DEFAULTS.spilledOutputMaxBytes)}`]
+				: []),
+		];
+		if (lost.length > 0) lines.push(style.warn(`the archive's copy lacks what lookback never kept: ${lost.join(", ")}`));
+	}
+	lines.push(`resume it with: ${reply.resumeHint.replace(/^lookback restore \S+ && /, "")}`);
 	return `${lines.join("\n")}\n`;
 }
 

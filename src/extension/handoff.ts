@@ -118,9 +118,11 @@ async function restoreRow(opened: NodeIndex, row: OverlayRow, ctx: ExtensionCont
 	try {
 		const reply = restoreIndexed(opened, row.path);
 		await reindex();
-		const written = reply.files.filter((f) => f.outcome === "written").length;
+		const written = reply.files.filter((f) => f.outcome === "written");
+		// An OpenCode session is written to a file for `opencode import`, never into OpenCode's database.
+		const where = reply.opencodeImport ? `${written[0]?.path ?? row.path} for \`opencode import\`` : row.path;
 		ctx.ui.notify(
-			`lookback: restored "${row.title}" (${written} file${written === 1 ? "" : "s"}) to ${row.path}; ${reply.resumeHint.replace(/^lookback restore \S+ && /, "")} resumes it`,
+			`lookback: restored "${row.title}" (${written.length} file${written.length === 1 ? "" : "s"}) to ${where}; ${reply.resumeHint.replace(/^lookback restore \S+ && /, "")} resumes it`,
 			"info",
 		);
 		return true;

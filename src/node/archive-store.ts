@@ -1,6 +1,7 @@
 /**
  * lookback's archive on disk, beside the index (`<index dir>/archive/` unless told): a copy of every session
- * file as its source returned it when it was indexed, kept after the agent removes the file.
+ * file as its source returned it when it was indexed (a session an agent keeps as rows, OpenCode's: the document
+ * the index parsed), kept after the agent removes the file.
  *
  *   manifest.jsonl        one line per change: which data file holds which path, how far (archive-manifest.ts)
  *   data/<xx>/<name>      a file's copy: gzip members of its bytes (a grown file gets a member more), or the
@@ -20,12 +21,14 @@ import {
 	DEFAULTS,
 	fingerprint,
 	type KeepResult,
+	type KeptBytes,
 	type KeptFacts,
+	keptCurrent,
 	LookbackError,
 	type SessionArchive,
 	type SessionFileInfo,
 } from "../core/index.js";
-import { CopyReader, copyName, type Read, syncAsync, writeCopy } from "./archive-copies.js";
+import { CopyReader, copyName, syncAsync, writeCopy } from "./archive-copies.js";
 import { ForgottenList } from "./archive-forgotten.js";
 import { type ArchiveRecord, Manifest } from "./archive-manifest.js";
 import { IndexLocks } from "./index-locks.js";
@@ -135,10 +138,10 @@ export class FileArchive implements SessionArchive {
 		return true;
 	}
 
-	keep(file: SessionFileInfo, read: Read, facts: KeptFacts): Promise<KeepResult> {
+	keep(file: SessionFileInfo, bytes: KeptBytes, facts: KeptFacts): Promise<KeepResult> {
 		const batch = this.batch;
 		if (!batch) return Promise.reject(new LookbackError("bad-argument", "keep() outside a batch"));
-		const done = this.chain.then(() => this.keepNow(batch, file, read, facts));
+		const done = this.chain.then(() => this.keepNow(batch, file, bytes, facts));
 		this.chain = done.catch(() => undefined);
 		return done;
 	}
@@ -204,10 +207,14 @@ export class FileArchive implements SessionArchive {
 		return undefined;
 	}
 
-	/** The size of a file's copy, or undefined. */
+	/**
+	 * The size of a file's copy, or undefined: none is held, or it is a session rendered from rows, whose document
+	 * is no file (it is not bounded by the size limit of session files, and it has no line a reader asks for by range).
+	 */
 	sizeOf(path: string): number | undefined {
 		this.manifest.refresh();
-		return this.manifest.records.get(path)?.size;
+		const record = this.manifest.records.get(path);
+		return record?.rowsStamp === undefined ? record?.size : undefined;
 	}
 
 	stats(): ArchiveStats {
@@ -258,23 +265,25 @@ export class FileArchive implements SessionArchive {
 		return join(this.dir, "data", data);
 	}
 
-	private async keepNow(batch: Batch, file: SessionFileInfo, read: Read, facts: KeptFacts): Promise<KeepResult> {
+	private async keepNow(batch: Batch, file: SessionFileInfo, bytes: KeptBytes, facts: KeptFacts): Promise<KeepResult> {
 		const old = this.manifest.records.get(file.path);
 		const mtimeMs = Math.floor(file.mtimeMs);
 		const codec = isCompressed(file.path) ? "raw" : "gz";
-		if (old && old.size === file.size && old.mtimeMs === mtimeMs) return { how: "unchanged", bytesRead: 0, bytesWritten: 0 };
+		if (old && keptCurrent(old, file)) return { how: "unchanged", bytesRead: 0, bytesWritten: 0 };
+		const { size, read } = bytes;
 		const fp = DEFAULTS.headFingerprintBytes;
 		let bytesRead = 0;
-		if (old && old.codec === codec && old.size > 0 && file.size >= old.size) {
+		// A session rendered from rows changes whole (its document is made again): it is stored whole again.
+		if (old && !file.rendered && old.codec === codec && old.size > 0 && size >= old.size) {
 			const head = await read(0, Math.min(fp, old.size));
 			const tail = await read(Math.max(0, old.size - fp), old.size);
 			bytesRead += head.length + tail.length;
 			if (fingerprint(head) === old.head && fingerprint(tail) === old.tail) {
-				if (file.size === old.size) {
+				if (size === old.size) {
 					this.put(batch, { ...old, ...facts, mtimeMs, at: Date.now() });
 					return { how: "unchanged", bytesRead, bytesWritten: 0 };
 				}
-				const added = await writeCopy(this.dataPath(old.data), old, file.size, read);
+				const added = await writeCopy(this.dataPath(old.data), old, size, read);
 				batch.files.add(this.dataPath(old.data));
 				this.put(batch, { ...old, ...facts, ...added.fields, mtimeMs, at: Date.now() });
 				return { how: "appended", bytesRead: bytesRead + added.bytesRead, bytesWritten: added.bytesWritten };
@@ -283,7 +292,7 @@ export class FileArchive implements SessionArchive {
 		const data = copyName(file.path, old, codec);
 		mkdirSync(join(this.dir, "data", dirname(data)), { recursive: true });
 		batch.dirs.add(join(this.dir, "data", dirname(data)));
-		const written = await writeCopy(this.dataPath(data), { codec, dataSize: 0, members: [], size: 0, head: "" }, file.size, read);
+		const written = await writeCopy(this.dataPath(data), { codec, dataSize: 0, members: [], size: 0, head: "" }, size, read);
 		batch.files.add(this.dataPath(data));
 		const { path, root, agent, kind, spawnedBy, cwd } = file;
 		this.put(batch, {
@@ -295,6 +304,7 @@ export class FileArchive implements SessionArchive {
 			...(cwd ? { cwd } : {}),
 			...facts,
 			mtimeMs,
+			...(file.rendered ? { rowsStamp: file.size } : {}),
 			data,
 			codec,
 			...written.fields,

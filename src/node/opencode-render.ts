@@ -39,3 +39,26 @@ export function boundedPart(part: Record<string, unknown>): Record<string, unkno
 export function documentBytes(doc: OpencodeDocument): Uint8Array {
 	return new TextEncoder().encode(JSON.stringify(doc));
 }
+
+/** What rendering left out of a document: inlined files kept as their type only, and strings cut at the bound. */
+export interface RenderLosses {
+	files: number;
+	cutTexts: number;
+}
+
+/** Count what `boundedPart` took out of a document's parts (a string as long as the bound was cut there). */
+export function renderLosses(doc: OpencodeDocument): RenderLosses {
+	const losses: RenderLosses = { files: 0, cutTexts: 0 };
+	const visit = (value: unknown, depth: number): void => {
+		if (typeof value === "string") {
+			if (value.length === DEFAULTS.spilledOutputMaxBytes) losses.cutTexts++;
+		} else if (value !== null && typeof value === "object" && depth <= 32) for (const v of Object.values(value)) visit(v, depth + 1);
+	};
+	for (const message of doc.messages)
+		for (const part of message.parts) {
+			if (!part) continue;
+			if (typeof part.url === "string" && /^data:[^,]*$/.test(part.url)) losses.files++;
+			visit(part, 0);
+		}
+	return losses;
+}

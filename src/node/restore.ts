@@ -4,6 +4,8 @@
  * `claude -r`, `codex resume` or `gemini --resume` picks it up again. It never overwrites: a file already there
  * with other bytes is refused, one with the same bytes is left as it is. The file is written beside its place
  * under a private name, synced, and linked in (which fails rather than replace a file that appeared meanwhile).
+ * An OpenCode session lives in OpenCode's database, which lookback never writes: it is written to a new file
+ * for `opencode import` instead (opencode-restore.ts).
  */
 
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readSync, statSync, unlinkSync, utimesSync, writeSync } from "node:fs";
@@ -13,27 +15,27 @@ import type { ArchiveRecord } from "./archive-manifest.js";
 import { syncDir } from "./archive-manifest.js";
 import type { FileArchive } from "./archive-store.js";
 import type { NodeIndex } from "./open.js";
+import { type OpencodeImport, restoreOpencode } from "./opencode-restore.js";
 
 /** What became of one file. */
-interface RestoredFile {
+export interface RestoredFile {
 	path: string;
 	bytes: number;
-	/** "written": put back; "in-place": the same bytes were there already; "left": a sub-agent's file with other bytes is there, left as it is. */
+	/**
+	 * "written": put back (an OpenCode session: written to a new file for `opencode import`); "in-place": the same
+	 * bytes were there already (OpenCode's database still holds the session); "left": a sub-agent's file with other
+	 * bytes is there, left as it is.
+	 */
 	outcome: "written" | "in-place" | "left";
 }
 
 export interface RestoreReply {
 	session: SessionSummary;
 	files: RestoredFile[];
-	/** The command that resumes it. */
+	/** The command that resumes it (an OpenCode session's imports the files written first). */
 	resumeHint: string;
-}
-
-/** Why an agent's session cannot be written back, or undefined when it can. */
-function restoreRefusal(session: Pick<SessionSummary, "agent">): string | undefined {
-	if (session.agent === "opencode")
-		return "OpenCode keeps its sessions in its own database, which lookback never writes; its copy in the archive is the session as lookback read it, not a file OpenCode loads (`opencode import` takes only what `opencode export` wrote). Read it with `lookback read`";
-	return undefined;
+	/** An OpenCode session, which lookback never writes into OpenCode's database: what `opencode import` loads. */
+	opencodeImport?: OpencodeImport;
 }
 
 function inside(path: string, roots: readonly string[]): boolean {
@@ -101,19 +103,19 @@ function restoreFile(archive: FileArchive, record: ArchiveRecord): RestoredFile 
 }
 
 /**
- * Write a session back from the archive: its file and the sub-agent transcripts in `files` (paths of the
- * session's files the index holds), each inside one of `roots`. @throws LookbackError when it cannot.
+ * Write a session back from the archive: its file and the sub-agent transcripts it spawned (`sessions`: the
+ * session first, as the index holds them), each inside one of `roots`. @throws LookbackError when it cannot.
  */
-function restoreSession(archive: FileArchive, session: SessionSummary, files: readonly string[], roots: readonly string[]): RestoreReply {
-	const refusal = restoreRefusal(session);
-	if (refusal) throw new LookbackError("restore-refused", `cannot restore ${session.sessionId}: ${refusal}`);
+function restoreSession(archive: FileArchive, sessions: readonly SessionSummary[], roots: readonly string[]): RestoreReply {
+	const session = sessions[0];
 	archive.manifest.refresh();
-	const records = files.map((path) => archive.manifest.records.get(path));
+	const records = sessions.map((s) => archive.manifest.records.get(s.path));
 	if (!records[0])
 		throw new LookbackError(
 			"session-not-found",
 			`the archive ${archive.dir} holds no copy of ${session.path}${archive.keeping ? "" : " (the archive is turned off)"}`,
 		);
+	if (session.agent === "opencode") return restoreOpencode(archive, sessions, records);
 	for (const r of records) {
 		if (r && !inside(r.path, roots))
 			throw new LookbackError(
@@ -137,6 +139,5 @@ function restoreSession(archive: FileArchive, session: SessionSummary, files: re
 
 /** A session named by id, id prefix or path written back from the archive (with its sub-agents' transcripts). */
 export function restoreIndexed(opened: NodeIndex, ref: string): RestoreReply {
-	const [session, ...subagents] = opened.index.matching({ session: ref });
-	return restoreSession(opened.archive, session, [session.path, ...subagents.map((s) => s.path)], opened.source.roots());
+	return restoreSession(opened.archive, opened.index.matching({ session: ref }), opened.source.roots());
 }

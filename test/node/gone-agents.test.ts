@@ -1,14 +1,17 @@
 /**
  * Gone, not forgotten, for each agent's files: omp's session with its sub-agent and its title slot, a Claude Code
  * session with its sub-agent transcript, a Codex rollout compressed with zstd (archived as it is). Each is deleted,
- * found and read in full after a sync, marked gone, and restored byte for byte where its agent looks for it.
+ * found and read in full after a sync, marked gone, and restored byte for byte where its agent looks for it. An
+ * OpenCode session deleted from its database is restored as files the real `opencode import` loads.
  */
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { openNodeIndex } from "../../src/node/open.js";
 import { restoreIndexed } from "../../src/node/restore.js";
+import { addMessage, addPart, FIXTURE_CHILD, FIXTURE_SESSION, fixtureDataDir, openForWrite } from "../agents/opencode-rows.js";
+import { opencodeBin, startOpencode } from "../agents/opencode-run.js";
 import { tempDir } from "../helpers.js";
 import { ompStore, PARENT } from "../omp/omp-store.js";
 
@@ -114,4 +117,65 @@ describe("gone sessions of every agent", () => {
 		// Its old modification time, to the millisecond (a stat's mtimeMs is a float of seconds and nanoseconds: 621.999 for 622).
 		expect(Math.round(statSync(path).mtimeMs)).toBe(Math.round(archive.manifest.records.get(path)?.mtimeMs ?? 0));
 	});
+
+	it("OpenCode: a session deleted from its database, restored for `opencode import` without its bad rows, what it lacks said", async () => {
+		const home = tempDir("opencode-home");
+		const data = join(home, "data");
+		const db = join(fixtureDataDir(data), "opencode.db");
+		// The fixture's session with what lookback does not keep whole (an inlined image, a tool's output over 1 MiB) and rows that are no JSON.
+		const writer = await openForWrite(db);
+		writer.run(
+			"UPDATE part SET data = json_set(data, '$.state.output', ?) WHERE session_id = ? AND json_extract(data, '$.tool') = 'bash'",
+			[`start ${"x".repeat(2_000_000)} margaywords`, FIXTURE_SESSION],
+		);
+		const first = String(
+			writer.exec("SELECT id FROM message WHERE session_id = ? ORDER BY time_created LIMIT 1", [FIXTURE_SESSION])[0].values[0][0],
+		);
+		addPart(writer, FIXTURE_SESSION, first, "prt_zzimage", {
+			type: "file",
+			mime: "image/png",
+			filename: "p.png",
+			url: `data:image/png;base64,${"QUJD".repeat(500)}`,
+		});
+		addPart(writer, FIXTURE_SESSION, first, "prt_zzbad", "{not json");
+		addMessage(writer, FIXTURE_SESSION, "msg_zzbad", 1_796_164_428_300, "{broken message");
+		writer.close();
+		const opened = await openNodeIndex({ agentDir: join(home, ".pi", "agent"), env: { HOME: home, XDG_DATA_HOME: data } });
+		const { index, source } = opened;
+		await index.sync(source);
+		const full = index.read(FIXTURE_SESSION);
+		const deleting = await openForWrite(db);
+		for (const id of [FIXTURE_CHILD, FIXTURE_SESSION])
+			for (const table of ["part", "message", "session"])
+				deleting.run(`DELETE FROM ${table} WHERE ${table === "session" ? "id" : "session_id"} = ?`, [id]);
+		deleting.close();
+		expect(await index.sync(source)).toMatchObject({ gone: 2, purged: 0 });
+		expect(index.read(FIXTURE_SESSION)).toMatchObject({ messages: full.messages, session: { source: "gone" } });
+
+		const reply = restoreIndexed(opened, FIXTURE_SESSION);
+		onTestFinished(() => rmSync(dirname(reply.files[0].path), { recursive: true, force: true }));
+		expect(reply.files.map((f) => f.outcome)).toEqual(["written", "written"]);
+		expect(reply.opencodeImport?.lost).toEqual({ files: 1, cutTexts: 1 });
+		const doc = JSON.parse(readFileSync(reply.files[0].path, "utf8")) as { messages: { info: unknown; parts: unknown[] }[] };
+		const kept = JSON.parse(Buffer.from(await opened.archive.read(join(db, FIXTURE_SESSION), 0, Number.MAX_SAFE_INTEGER)).toString("utf8"));
+		// The archive's copy holds the bad rows as null, in their places; the file for `opencode import` leaves them out.
+		expect(doc.messages.length).toBe(kept.messages.length - 1);
+		expect(doc.messages.every((m) => m.info !== null && m.parts.every((p) => p !== null))).toBe(true);
+		expect(kept.messages.flatMap((m: { parts: unknown[] }) => m.parts).filter((p: unknown) => p === null)).toHaveLength(1);
+		expect(index.read(FIXTURE_SESSION).session.source).toBe("gone");
+
+		if (!opencodeBin()) return;
+		const project = realpathSync(tempDir("opencode-project"));
+		for (const f of reply.files) {
+			const imported = await startOpencode(["import", f.path], { cwd: project, home });
+			expect(imported.code, imported.stderr).toBe(0);
+		}
+		// Back in OpenCode's database, every message and part as the file had it (OpenCode's export of a 2 MB session
+		// is cut short when its stdout is a pipe: the rows are read as lookback reads them), and live again.
+		const back = JSON.parse(Buffer.from(await source.readDocument!(join(db, FIXTURE_SESSION))).toString("utf8"));
+		expect(back.messages).toEqual(doc.messages);
+		expect(back.info).toMatchObject({ id: FIXTURE_SESSION, directory: project });
+		expect(await index.sync(source)).toMatchObject({ returned: 2 });
+		expect(index.read(FIXTURE_SESSION).session.source).toBeUndefined();
+	}, 120_000);
 });

@@ -14,10 +14,15 @@ export interface ArchivedFile {
 	kind?: SessionKind;
 	spawnedBy?: string;
 	cwd?: string;
-	/** Bytes of the source held: its size when last kept. */
+	/** Bytes of the source held: its size when last kept (a session rendered from rows: the length of its document). */
 	size: number;
 	/** Its modification time then (whole milliseconds). */
 	mtimeMs: number;
+	/**
+	 * Only for a session an agent keeps as rows (OpenCode's): the walk's stamp of its rows when kept (its
+	 * `SessionFileInfo.size`, which counts messages, not bytes); its copy is the document the index parsed.
+	 */
+	rowsStamp?: number;
 	/** The session id the index read from it, when it had one. */
 	sessionId?: string;
 	/** When a sync found the source gone (epoch ms); undefined while it is there. */
@@ -43,6 +48,12 @@ export interface KeepResult {
 	bytesWritten: number;
 }
 
+/** The bytes a copy is made of: the file's own, or for a session rendered from rows its document. */
+export interface KeptBytes {
+	size: number;
+	read(start: number, end: number): Promise<Uint8Array>;
+}
+
 /** What the index says of a file as it is kept. */
 export interface KeptFacts {
 	sessionId?: string;
@@ -58,19 +69,29 @@ export interface SessionArchive {
 	/** Take the archive's writer lock for a batch of writes; false when another process kept it past the wait. */
 	begin(): Promise<boolean>;
 	/**
-	 * Queue bringing the copy of a file up to date with the bytes `read` returns: only the new bytes when the
-	 * file only grew, the whole file again when it was rewritten (the earlier copy kept until the new one is
-	 * complete). Resolves once done; the batch is durable only after `commit`.
+	 * Queue bringing the copy of a file up to date with `bytes`: only the new bytes when the file only grew, the
+	 * whole file again when it was rewritten (the earlier copy kept until the new one is complete), and a session
+	 * rendered from rows whole whenever its rows changed (it grows whole, not by appends). Resolves once done;
+	 * the batch is durable only after `commit`.
 	 */
-	keep(file: SessionFileInfo, read: (start: number, end: number) => Promise<Uint8Array>, facts: KeptFacts): Promise<KeepResult>;
+	keep(file: SessionFileInfo, bytes: KeptBytes, facts: KeptFacts): Promise<KeepResult>;
 	/** Note that a file's source went (`at`) or came back (undefined). */
 	markGone(path: string, at: number | undefined): void;
 	/** Make the batch's copies and notes durable, then release the lock. */
 	commit(): Promise<void>;
 	/** Release the lock without writing the batch's notes (its copies are ignored until kept again). */
 	release(): Promise<void>;
-	/** Bytes [start, end) of an archived file, as its source returned them. */
+	/** Bytes [start, end) of an archived file, as its source returned them (cut at the bytes held). */
 	read(path: string, start: number, end: number): Promise<Uint8Array>;
+}
+
+/**
+ * Whether a copy is of the file as the walk finds it now: the same modification time and the same size, or for a
+ * session rendered from rows the same stamp of its rows (its document's length is known only once it is made).
+ */
+export function keptCurrent(kept: ArchivedFile, file: SessionFileInfo): boolean {
+	if (kept.mtimeMs !== Math.floor(file.mtimeMs)) return false;
+	return file.rendered ? kept.rowsStamp === file.size : kept.rowsStamp === undefined && kept.size === file.size;
 }
 
 /** A file's name without the compression suffix: the same session moved (omp's gc, Codex's archive) keeps it. */

@@ -5,9 +5,11 @@ export type {
 	ArchiveState,
 	Forgotten,
 	KeepResult,
+	KeptBytes,
 	KeptFacts,
 	SessionArchive,
 } from "./archive.js";
+export { keptCurrent } from "./archive.js";
 export { BRANCH_STATES, type BranchState, branchStates, branchThrough, contextStart, pathToRoot, type TreeNode } from "./branch.js";
 export { ROLES, type Role } from "./entry-text.js";
 export { type OmpMetadata, readOmpMetadata } from "./omp-metadata.js";

@@ -21,7 +21,21 @@ function shellWord(path: string): string {
  */
 export function resumeHint(sessionId: string, agent: AgentKind = "pi", cwd?: string | null): string {
 	const command = agentCommand(sessionId, agent);
-	return cwd && (agent === "claude" || agent === "gemini" || agent === "opencode") ? `cd ${shellWord(cwd)} && ${command}` : command;
+	return cwd && (agent === "claude" || agent === "gemini" || agent === "opencode") ? inFolder(cwd, [command]) : command;
+}
+
+/**
+ * The commands that load OpenCode exports into its database (`opencode import`, which takes the folder it runs in
+ * as the session's project: its own folder, when known), and then resume `sessionId` when given.
+ */
+export function opencodeImportHint(files: readonly string[], cwd?: string | null, sessionId?: string): string {
+	const commands = files.map((f) => `opencode import ${shellWord(f)}`);
+	if (sessionId) commands.push(agentCommand(sessionId, "opencode"));
+	return cwd ? inFolder(cwd, commands) : commands.join(" && ");
+}
+
+function inFolder(cwd: string, commands: string[]): string {
+	return [`cd ${shellWord(cwd)}`, ...commands].join(" && ");
 }
 
 function agentCommand(sessionId: string, agent: AgentKind): string {

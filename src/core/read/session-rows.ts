@@ -54,7 +54,7 @@ export interface SessionSummary {
 	spawnedBySessionId?: string;
 	/** The tool call or result in the spawning session that names this sub-agent, where the files say. */
 	spawnedByEntryId?: string;
-	/** The command that resumes it; for a gone session, `lookback restore <id> && ` first. */
+	/** The command that resumes it; for a gone session, `lookback restore <id> && ` first (OpenCode's: `lookback restore <id>`, which prints what imports and resumes it). */
 	resumeHint: string;
 	/** "gone": the agent removed the file, and the session is read from lookback's archive (`lookback restore` writes it back). */
 	source?: "gone";
@@ -71,6 +71,14 @@ export interface SessionSummary {
 function spawnerId(row: SessionRow): string | undefined {
 	if (!row.spawned_by) return undefined;
 	return sessionIdFromFileName(row.spawned_by) ?? (row.agent === "gemini" ? row.path.split(/[\\/]/).at(-2) : undefined);
+}
+
+/**
+ * A gone session's command: restored first. OpenCode's alone: `lookback restore` writes it to a file for
+ * `opencode import` (lookback never writes OpenCode's database), and prints the commands that import and resume it.
+ */
+function goneHint(resumed: string, agent: AgentKind, hint: string): string {
+	return agent === "opencode" ? `lookback restore ${resumed}` : `lookback restore ${resumed} && ${hint}`;
 }
 
 export function sessionSummary(row: SessionRow): SessionSummary {
@@ -95,7 +103,7 @@ export function sessionSummary(row: SessionRow): SessionSummary {
 		kind: row.kind,
 		spawnedBy: row.spawned_by ?? undefined,
 		spawnedBySessionId,
-		resumeHint: gone && row.agent !== "opencode" ? `lookback restore ${resumed} && ${hint}` : hint,
+		resumeHint: gone ? goneHint(resumed, row.agent, hint) : hint,
 		...(gone ? { source: "gone" as const, goneAt: isoOf(row.gone_at) } : {}),
 	};
 }

@@ -55,6 +55,12 @@ function spawnerOf(file: SessionFileInfo, sessionId: string | undefined): string
 	return `${file.path.slice(0, cut + 1)}${sessionId}.jsonl`;
 }
 
+/** The document of a session an agent keeps as rows, as `source` renders it. */
+export async function documentOf(source: SessionSource, path: string): Promise<Uint8Array> {
+	if (!source.readDocument) throw new Error(`${path} is rendered from a database this source cannot read`);
+	return source.readDocument(path);
+}
+
 /** What the index holds of one file. */
 export interface KnownFile {
 	id: number;
@@ -146,12 +152,22 @@ export class FileSync {
 		return head.length === known.head_len && fingerprint(head) === known.head_hash;
 	}
 
+	/** The last document made, until taken: the archive keeps the very bytes the index parsed. */
+	private lastDocument: { path: string; bytes: Uint8Array } | undefined;
+
 	/** A session an agent keeps as rows, made into one document by the source. */
 	private async document(file: SessionFileInfo): Promise<Uint8Array> {
-		if (!this.source.readDocument) throw new Error(`${file.path} is rendered from a database this source cannot read`);
-		const bytes = await this.source.readDocument(file.path);
+		const bytes = await documentOf(this.source, file.path);
 		this.report.bytesRead += bytes.length;
+		this.lastDocument = { path: file.path, bytes };
 		return bytes;
+	}
+
+	/** The document this sync made of `path` (a session rendered from rows) and parsed, once; undefined when none was. */
+	takeDocument(path: string): Uint8Array | undefined {
+		const last = this.lastDocument;
+		this.lastDocument = undefined;
+		return last?.path === path ? last.bytes : undefined;
 	}
 
 	private async whole(file: SessionFileInfo): Promise<void> {

@@ -4,7 +4,7 @@
  * (kept, read from the archive) when the archive holds it, purged when nothing does, forgotten when asked.
  */
 
-import { type ArchivedFile, type ArchiveState, type Forgotten, sessionStem } from "../parse/archive.js";
+import { type ArchivedFile, type ArchiveState, type Forgotten, keptCurrent, sessionStem } from "../parse/archive.js";
 import { sessionIdFromFileName } from "../parse/session-format.js";
 import type { SessionFileInfo, SessionSource, WalkResult } from "../parse/source.js";
 import type { Database } from "../store/engine.js";
@@ -32,20 +32,19 @@ export function isForgotten(forgotten: Forgotten | undefined, path: string): boo
 
 /**
  * What a moved file keeps: its name, when the name carries a session id (Pi's, Claude Code's and Codex's do;
- * an omp sub-agent's `<agent>.jsonl` does not, and is never taken for another).
+ * an omp sub-agent's `<agent>.jsonl` does not, and is never taken for another). OpenCode 1.2 moved its JSON
+ * tree's `ses_<id>.json` into its database, at `<database>/ses_<id>`: the same session.
  */
 function movedKey(path: string): string | undefined {
 	const stem = sessionStem(path);
-	return sessionIdFromFileName(stem) !== undefined ? stem : undefined;
+	return sessionIdFromFileName(stem) !== undefined ? stem.replace(/^(ses_[0-9A-Za-z]+)\.json$/, "$1") : undefined;
 }
 
 /** Whether a file's copy in the archive is behind the file. */
 export function needsKeeping(state: ArchiveState | undefined, file: SessionFileInfo): boolean {
-	// A session an agent keeps as rows (OpenCode's database) is not copied yet: its size is a stamp of its rows, not
-	// the length of the document it renders, which the archive's copies are counted in. Its agent's own store keeps it.
-	if (!state || file.rendered) return false;
+	if (!state) return false;
 	const kept = state.files.get(file.path);
-	return kept === undefined || kept.size !== file.size || kept.mtimeMs !== Math.floor(file.mtimeMs);
+	return kept === undefined || !keptCurrent(kept, file);
 }
 
 /** An archived file as the walk would have given it, with when its source went. */
@@ -81,11 +80,12 @@ export function archivedToIndex(
 }
 
 function asFile(kept: ArchivedFile, now: number): FromArchive {
-	const { path, root, agent, kind, spawnedBy, cwd, size, mtimeMs } = kept;
+	const { path, root, agent, kind, spawnedBy, cwd, size, mtimeMs, rowsStamp } = kept;
 	return {
 		path,
 		root,
-		size,
+		// A session rendered from rows is stamped as its walk stamped it, and read as its document from the copy.
+		...(rowsStamp !== undefined ? { size: rowsStamp, rendered: true as const } : { size }),
 		mtimeMs,
 		goneAt: kept.goneAt ?? now,
 		...(agent ? { agent } : {}),

@@ -7,12 +7,12 @@
 
 import { DEFAULTS } from "../defaults.js";
 import { errorMessage } from "../errors.js";
-import type { ArchiveState, SessionArchive } from "../parse/archive.js";
+import type { ArchiveState, KeptBytes, SessionArchive } from "../parse/archive.js";
 import type { SessionFileInfo, SessionSource, WalkResult } from "../parse/source.js";
 import type { Database } from "../store/engine.js";
 import { indexBytes, metaValue, setMeta } from "../store/stats.js";
 import { type Transactions, transactions } from "../store/transactions.js";
-import { FileSync, knownFile, readInChunks } from "./file-sync.js";
+import { documentOf, FileSync, knownFile, readInChunks } from "./file-sync.js";
 import { archivedToIndex, type FromArchive, isForgotten, needsKeeping, purgeMoved, type Stamp, settleUnseen, unseenFiles } from "./gone.js";
 import { changedBy, emptyReport, type SyncProgress, type SyncReport, skip } from "./report.js";
 import { SessionWriter } from "./session-writer.js";
@@ -64,13 +64,24 @@ async function archiveState(archive: SessionArchive | undefined, report: SyncRep
 	}
 }
 
-/** The source a batch reads through: a file indexed from the archive is read from it. */
+/** The source a batch reads through: a file indexed from the archive is read from it (a rendered session's copy is its document). */
 function readingFrom(source: SessionSource, archive: SessionArchive | undefined, fromArchive: ReadonlySet<string>): SessionSource {
 	if (!archive || fromArchive.size === 0) return source;
 	return {
 		...source,
 		read: (path, start, end) => (fromArchive.has(path) ? archive.read(path, start, end) : source.read(path, start, end)),
+		readDocument: (path) => (fromArchive.has(path) ? archive.read(path, 0, Number.MAX_SAFE_INTEGER) : documentOf(source, path)),
 	};
+}
+
+/**
+ * What a file's copy is made of: its bytes, or for a session rendered from rows the document the index just parsed
+ * (`parsed`), else rendered now (the index held it before its copy was kept).
+ */
+async function keptBytes(source: SessionSource, file: SessionFileInfo, parsed: Uint8Array | undefined): Promise<KeptBytes> {
+	if (!file.rendered) return { size: file.size, read: (start, end) => source.read(file.path, start, end) };
+	const document = parsed ?? (await documentOf(source, file.path));
+	return { size: document.length, read: async (start, end) => document.subarray(start, end) };
 }
 
 /**
@@ -233,16 +244,20 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 						if (archiving) archive?.markGone(file.path, undefined);
 						report.returned++;
 					}
+					// The document a rendered session was parsed from, taken whether kept or not (it is not held past its file).
+					const parsed = sync.takeDocument(file.path);
 					// A file the index could not read is not kept either (the report names it once).
 					if (archiving && archive && readable && goneAt === undefined && needsKeeping(copies, file)) {
 						const row = knownFile(db, file.path);
-						const read = (start: number, end: number) => source.read(file.path, start, end);
+						const facts = { sessionId: row?.session_id ?? undefined, agent: row?.agent };
 						keeping.push(
-							archive.keep(file, read, { sessionId: row?.session_id ?? undefined, agent: row?.agent }).then((r) => {
-								if (r.how !== "unchanged") report.archivedFiles++;
-								report.archiveBytesRead += r.bytesRead;
-								report.archiveBytesWritten += r.bytesWritten;
-							}, archiveProblem),
+							keptBytes(source, file, parsed)
+								.then((bytes) => archive.keep(file, bytes, facts))
+								.then((r) => {
+									if (r.how !== "unchanged") report.archivedFiles++;
+									report.archiveBytesRead += r.bytesRead;
+									report.archiveBytesWritten += r.bytesWritten;
+								}, archiveProblem),
 						);
 					}
 					options.onProgress?.({ done: ++done, total, bytesRead: report.bytesRead, workBytes, path: file.path });
