@@ -15,9 +15,19 @@ export const FIXTURES = join(import.meta.dirname, "fixtures", "sessions");
 const dirs: string[] = [];
 afterEach(async () => {
 	for (const d of dirs.splice(0)) {
-		// An indexer process a host started outlives it by design: let it finish its sync (and leave) first.
-		await indexersGone(d);
-		rmSync(d, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+		// An indexer process a host started outlives it by design: let it finish its sync (and leave) first. One
+		// that was still starting when the host exited takes its slot only later, and writes while the folder goes:
+		// then wait for it too, and remove again.
+		for (let attempt = 0; ; attempt++) {
+			await indexersGone(d);
+			try {
+				rmSync(d, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+				break;
+			} catch (error) {
+				if ((error as NodeJS.ErrnoException).code !== "ENOTEMPTY" || attempt >= 5) throw error;
+				await new Promise((resolve) => setTimeout(resolve, 500));
+			}
+		}
 	}
 }, 90_000);
 
