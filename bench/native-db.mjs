@@ -20,6 +20,14 @@ class NativeStatement {
 		return true;
 	}
 	step() {
+		try {
+			return this.stepOnce();
+		} catch (error) {
+			// better-sqlite3 says what went wrong, not where: name the statement.
+			throw new Error(`${error.message}: ${this.stmt.source.replace(/\s+/g, " ").slice(0, 200)}`);
+		}
+	}
+	stepOnce() {
 		if (!this.stmt.reader) {
 			this.stmt.run(...this.params);
 			return false;

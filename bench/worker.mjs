@@ -78,6 +78,11 @@ async function build() {
 	const t2 = performance.now();
 	const { user, system } = process.cpuUsage(cpu);
 	const mainAfter = mainThreadCpuMs();
+	// A file the engine could not index makes every ratio of the run meaningless: say so and stop, not a fast "build".
+	if (report.skipped.unreadable > 0) {
+		const first = report.skippedFiles?.find((f) => f.reason === "unreadable");
+		throw new Error(`${args.engine}: ${report.skipped.unreadable} files unreadable, the first: ${first?.path}: ${first?.detail}`);
+	}
 	const st = index.stats();
 	return {
 		engine: args.engine,

@@ -66,8 +66,9 @@ export class UsageWriter {
 		if (!last) {
 			const row = queryOne<{ answer: number | null; model: number | null }>(
 				this.db,
-				"SELECT (SELECT max(entry) FROM usage WHERE session = ?1 AND message = 1) AS answer, (SELECT model FROM usage WHERE session = ?1 AND model != 0 ORDER BY entry DESC LIMIT 1) AS model",
-				[session],
+				// Plain `?`s: better-sqlite3 (the benchmark's native baseline) takes a numbered `?1` for a named parameter.
+				"SELECT (SELECT max(entry) FROM usage WHERE session = ? AND message = 1) AS answer, (SELECT model FROM usage WHERE session = ? AND model != 0 ORDER BY entry DESC LIMIT 1) AS model",
+				[session, session],
 			);
 			last = { answer: row?.answer ?? undefined, model: row?.model ?? undefined };
 			this.last.set(session, last);
