@@ -14,17 +14,19 @@ export const FIXTURES = join(import.meta.dirname, "fixtures", "sessions");
 
 const dirs: string[] = [];
 afterEach(async () => {
+	// Within the hook's 90 s, whatever the indexers take.
+	const deadline = Date.now() + 80_000;
 	for (const d of dirs.splice(0)) {
 		// An indexer process a host started outlives it by design: let it finish its sync (and leave) first. One
 		// that was still starting when the host exited takes its slot only later, and writes while the folder goes:
 		// then wait for it too, and remove again.
-		for (let attempt = 0; ; attempt++) {
-			await indexersGone(d);
+		for (;;) {
+			await indexersGone(d, deadline);
 			try {
-				rmSync(d, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+				rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 				break;
 			} catch (error) {
-				if ((error as NodeJS.ErrnoException).code !== "ENOTEMPTY" || attempt >= 5) throw error;
+				if ((error as NodeJS.ErrnoException).code !== "ENOTEMPTY" || Date.now() > deadline) throw error;
 				await new Promise((resolve) => setTimeout(resolve, 500));
 			}
 		}
@@ -41,9 +43,9 @@ function ownerAlive(lockFile: string): boolean {
 	}
 }
 
-/** Wait, by polls, until no live process holds an `indexer` slot of an index under `dir`. */
-async function indexersGone(dir: string, polls = 600): Promise<void> {
-	for (let i = 0; i < polls; i++) {
+/** Wait, by polls, until no live process holds an `indexer` slot of an index under `dir` (or the deadline passes). */
+async function indexersGone(dir: string, deadline: number): Promise<void> {
+	while (Date.now() < deadline) {
 		let slots: string[];
 		try {
 			slots = (readdirSync(dir, { recursive: true }) as string[]).filter((p) => /\.locks[/\\]indexer$/.test(p));

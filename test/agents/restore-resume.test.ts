@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { run } from "../../src/cli/main.js";
+import { lookbackJson as lookback } from "../cli-json.js";
 import { tempDir } from "../helpers.js";
 import { claudeInstalled, runClaude } from "./claude-run.js";
 import { codexInstalled, runCodex } from "./codex-run.js";
@@ -17,14 +17,6 @@ import { fakeCodexConfig, startFakeCodexModel } from "./fake-codex-server.mjs";
 import { GEMINI_INSTALLED, GEMINI_MODEL, geminiHome, runGemini, streamLine } from "./gemini-run.js";
 
 const SECRET = "tango-forty-two";
-
-async function lookback(argv: string[], env: Record<string, string>) {
-	let stdout = "";
-	let stderr = "";
-	const code = await run([...argv, "--json"], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env, isTTY: false });
-	expect(code, stderr).toBe(0);
-	return JSON.parse(stdout);
-}
 
 /** A project folder outside the temp folder (lookback leaves out the sessions of temporary working directories). */
 function projectDir(): string {

@@ -6,8 +6,8 @@ import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { run } from "../../src/cli/main.js";
 import { PI_RELEASES, useFakeModel } from "../agents.js";
+import { lookbackJson as lookback } from "../cli-json.js";
 import { fakeModelsJson } from "../fake-model-server.mjs";
 import { tempDir } from "../helpers.js";
 
@@ -24,14 +24,6 @@ function pi(command: string[], args: string[], env: Record<string, string>, cwd:
 		);
 		child.stdin?.end();
 	});
-}
-
-async function lookback(argv: string[], env: Record<string, string>) {
-	let stdout = "";
-	let stderr = "";
-	const code = await run([...argv, "--json"], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env, isTTY: false });
-	expect(code, stderr).toBe(0);
-	return JSON.parse(stdout);
 }
 
 /** The one session file Pi wrote for `cwd`. */
