@@ -11,6 +11,7 @@ import { decodeBody } from "../store/body-codec.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
 import { STATE_NAME } from "../store/schema.js";
+import { sessionRank } from "../store/session-rank.js";
 import { makeSnippet } from "../text/snippet.js";
 import { isoOf } from "../text/time.js";
 import { groupBySession } from "./group.js";
@@ -55,7 +56,7 @@ function copiesOf(db: Database, rowid: number, exclude: SearchPlan["exclude"]): 
 		db,
 		`SELECT s.session_id, s.path, c.entry_id FROM entries h CROSS JOIN entries c ON c.ukey = h.ukey AND c.entry_id = h.entry_id
 		 CROSS JOIN sessions s ON s.id = c.session WHERE h.id = ? AND h.ukey IS NOT NULL AND c.session != h.session
-		 ORDER BY coalesce(s.started, 9e15), s.path`,
+		 ORDER BY ${sessionRank("s")}`,
 		[rowid],
 	)
 		.filter((r) => !exclude?.({ sessionPath: r.path, entryId: r.entry_id }))

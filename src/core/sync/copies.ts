@@ -14,14 +14,14 @@ import { formatOf } from "../parse/formats.js";
 import type { AgentKind } from "../parse/source.js";
 import type { Database } from "../store/engine.js";
 import { queryAll, queryOne } from "../store/engine.js";
+import { sessionRank } from "../store/session-rank.js";
 import { keyHash } from "./hash.js";
 
 /** The columns that place a row in its session's file and tree; the rest are the message's own. */
 const PLACE = ["session", "seq", "parent_id", "state", "off", "len", "ts"] as const;
 type Place = Record<(typeof PLACE)[number], number | string | null>;
 
-/** Where a session ranks among the holders of one message: lower first. */
-const RANK = "coalesce(s.started, 9e15), s.path";
+const RANK = sessionRank("s");
 
 /**
  * The folder a file's copies are looked for in: its project folder, the first folder under the root it was found

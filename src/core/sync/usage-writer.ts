@@ -9,6 +9,7 @@ import { answerUsage, toolError } from "../parse/entry-usage.js";
 import type { SessionEntry } from "../parse/session-format.js";
 import type { Database } from "../store/engine.js";
 import { queryAll, queryOne } from "../store/engine.js";
+import { sessionRank } from "../store/session-rank.js";
 import { metaValue, setMeta } from "../store/stats.js";
 import { estimateCost, PRICE_SOURCE } from "../usage/prices.js";
 import { keyHash } from "./hash.js";
@@ -139,7 +140,7 @@ export class UsageWriter {
 	private settle(rowid: number, resum: Set<number>): void {
 		const counted = queryOne<{ entry: number; session: number; first: number }>(
 			this.db,
-			`SELECT c.entry, c.session, (coalesce(sr.started, 9e15), sr.path, r.entry) < (coalesce(sc.started, 9e15), sc.path, c.entry) AS first
+			`SELECT c.entry, c.session, (${sessionRank("sr")}, r.entry) < (${sessionRank("sc")}, c.entry) AS first
 			 FROM usage r CROSS JOIN sessions sr ON sr.id = r.session
 			 CROSS JOIN usage c ON c.key = r.key AND c.dup = 0 CROSS JOIN sessions sc ON sc.id = c.session
 			 WHERE r.entry = ? AND c.entry != r.entry LIMIT 1`,
@@ -202,7 +203,7 @@ export class UsageWriter {
 			const next = queryOne<{ entry: number; session: number }>(
 				this.db,
 				`SELECT u.entry, u.session FROM usage u CROSS JOIN sessions s ON s.id = u.session WHERE u.key = ?
-				 ORDER BY coalesce(s.started, 9e15), s.path, u.entry LIMIT 1`,
+				 ORDER BY ${sessionRank("s")}, u.entry LIMIT 1`,
 				[key],
 			);
 			if (!next) continue;
