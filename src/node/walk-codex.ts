@@ -1,7 +1,9 @@
 /**
  * Codex CLI's folders under `$CODEX_HOME` (default `~/.codex`): `sessions/YYYY/MM/DD/rollout-<ts>-<uuid>.jsonl`,
- * the same compressed as `.jsonl.zst` once idle for 7 days (a resumed one is written out plain again, so when both
- * exist the plain file is the one read), and `archived_sessions/` (flat). Sub-agents and forks are rollouts of
+ * the same compressed as `.jsonl.zst` once idle for 7 days (by a background worker, in 0.171.0 only with its
+ * `local_thread_store_compression` feature on), and `archived_sessions/` (flat). Both exist for a moment while Codex
+ * compresses one (the .zst is published before the plain file goes) and when a resume writes it out plain again
+ * (the plain file before the .zst goes): then the plain file is the one read. Sub-agents and forks are rollouts of
  * their own; which session they belong to is read from their first line.
  */
 

@@ -1,7 +1,9 @@
 /**
  * Codex CLI's rollouts: the real files Codex 0.171.0 wrote (test/fixtures/codex, scrubbed), a zstd copy, and
- * records built from the format's description for what the real CLI could not be made to write here (the
- * older envelope-less format, event_msg/user_message, apply_patch, local_shell_call, rollbacks, forks).
+ * records built from the format's description for what the real CLI does not write here (the older envelope-less
+ * format, event_msg/user_message, local_shell_call, rollbacks, a fork whose file replays its parent's history, as
+ * 0.171.0's sub-agents do and its forks do not). The real CLI's apply_patch, its fork (`codex exec fork`) and a
+ * rollout it compressed itself are in codex-rollouts-cli.test.ts.
  */
 
 import { copyFileSync, cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
@@ -281,6 +283,32 @@ describe("Codex records built from the format's description", () => {
 		]);
 		expect(state.header).toMatchObject({ id: own, parentSession: "0199a000-0000-7000-8000-000000000001" });
 		expect(parsed.entries.map(text)).toEqual(["fork prompt about the kea"]);
+	});
+
+	it("keeps a fork's hit its own when a matching entry of its parent sits at the same byte offset (ids are offsets, not copies)", async () => {
+		const parent = "0199a000-0000-7000-8000-000000000001";
+		const fork = "0199a000-0000-7000-8000-0000000000f0";
+		const home = tempDir("codex-fork-offsets");
+		const day = join(home, "sessions", "2025", "10", "01");
+		mkdirSync(day, { recursive: true });
+		const line = (o: unknown) => `${JSON.stringify(o)}\n`;
+		const head = (id: string, extra: Record<string, unknown>) => line(env("session_meta", { id, cwd: "/home/user/proj", ...extra }));
+		const forkHead = head(fork, { forked_from_id: parent });
+		// The parent's first line padded to the fork's length: both prompts start at the same offset, so have the same id.
+		const bare = head(parent, { pad: "" });
+		const parentHead = head(parent, { pad: "x".repeat(forkHead.length - bare.length) });
+		expect(parentHead.length).toBe(forkHead.length);
+		const prompt = (text: string) => line(env("event_msg", { type: "user_message", message: text }));
+		writeFileSync(join(day, `rollout-2025-10-01T10-00-00-${parent}.jsonl`), parentHead + prompt("the kiwi in the parent"));
+		writeFileSync(join(day, `rollout-2025-10-01T10-00-05-${fork}.jsonl`), forkHead + prompt("the kiwi in the fork"));
+		const { index } = await indexOver([{ path: home, layout: "codex", agent: "codex" }]);
+		const hits = index.search({ query: "kiwi" }).results;
+		expect(hits[0].entryId).toBe(hits[1]?.entryId);
+		expect(hits.map((h) => [h.sessionId, h.forks]).sort()).toEqual([
+			[parent, []],
+			[fork, []],
+		]);
+		expect(hits.find((h) => h.sessionId === fork)?.parentSessionId).toBe(parent);
 	});
 
 	it("links a sub-agent to the thread that spawned it", () => {

@@ -40,6 +40,21 @@ export function runCodex(args: string[], options: { cwd: string; home: string; p
 }
 
 /**
+ * Have Codex compress its cold rollouts to `.jsonl.zst`. 0.171.0 does it only with its `local_thread_store_compression`
+ * feature on (under development, off by default): a worker started beside the thread store of any run compresses, in
+ * the background, every rollout last written 7 days ago or more. An ephemeral run (which writes no rollout of its
+ * own) starts it; nothing waits for the worker, so a run may end before it is done, and runs are repeated, a few at
+ * most, until `rollout` is compressed (one did, each time it was tried here). Returns whether it was.
+ */
+export async function compressCodexRollout(rollout: string, options: { cwd: string; home: string }): Promise<boolean> {
+	for (let run = 0; run < 5 && !existsSync(`${rollout}.zst`); run++) {
+		const r = await runCodex(["--ephemeral", "--enable", "local_thread_store_compression", "Nothing to do."], options);
+		if (r.code !== 0) throw new Error(`codex exec failed: ${r.stderr}`);
+	}
+	return existsSync(`${rollout}.zst`) && !existsSync(rollout);
+}
+
+/**
  * Name a thread as Codex's app clients do (the TUI's /rename, the IDE's rename): `codex app-server`'s
  * `thread/name/set` over JSON-RPC on stdio. Codex writes the name to `$CODEX_HOME/session_index.jsonl`.
  */

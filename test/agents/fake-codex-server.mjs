@@ -1,7 +1,8 @@
 // A fake OpenAI Responses API on 127.0.0.1 for driving the real `codex` binary in tests (`POST /v1/responses`,
-// answered as SSE). The last user text "SHELL <command>" makes it call the shell tool with that command; after a
-// tool output it answers "TOOL RESULT: <output>"; a compaction request (the summarisation prompt) gets a summary.
-// Every request body is kept in `requests`.
+// answered as SSE). The last user text "SHELL <command>" makes it call the shell tool with that command, "PATCH
+// <base64>" the freeform apply_patch tool with the decoded patch (a custom tool call, which Codex offers to a model it
+// knows, `-m gpt-5.5`, never to "fake"); after a tool output it answers "TOOL RESULT: <output>"; a compaction request
+// (the summarisation prompt) gets a summary. Every request body is kept in `requests`.
 import http from "node:http";
 
 const textOf = (content) => (typeof content === "string" ? content : (content || []).map((p) => p.text || "").join(""));
@@ -59,7 +60,9 @@ export async function startFakeCodexModel() {
 				const shell = /SHELL (.+)$/m.exec(userText);
 				const named = /CALL (\S+) (\{.*\})$/m.exec(userText);
 				const spawn = /SPAWN (.+)$/m.exec(userText);
-				if (named) items.push(toolCall(p.tools, named[1], JSON.parse(named[2]), call, id));
+				const patch = /PATCH ([A-Za-z0-9+/=]+)$/m.exec(userText);
+				if (patch) items.push(customCall(p.tools, "apply_patch", Buffer.from(patch[1], "base64").toString("utf8"), id));
+				else if (named) items.push(toolCall(p.tools, named[1], JSON.parse(named[2]), call, id));
 				else if (shell) items.push(call("exec_command", { cmd: shell[1] }));
 				else if (spawn) items.push(call("spawn_agent", { message: `CHILD ${spawn[1]}`, fork_context: true }, "multi_agent_v1"));
 				else items.push(message(id, `Hello from the fake Codex model (${id}).`));
@@ -90,6 +93,13 @@ function toolCall(tools, name, args, call, id) {
 		if (inner) return call(inner.name, args, tool.name);
 	}
 	return message(id, `no tool ${name} among ${(tools || []).map((t) => t.name).join(", ")}`);
+}
+
+/** A call of a freeform (custom) tool the request offers, its input as given; a message when none is. */
+function customCall(tools, name, input, id) {
+	if (!(tools || []).some((t) => t.type === "custom" && t.name === name))
+		return message(id, `no custom tool ${name} among ${(tools || []).map((t) => t.name).join(", ")}`);
+	return { type: "custom_tool_call", id: `ctc_${id}`, call_id: `call_${id}`, name, input };
 }
 
 function message(id, text) {

@@ -152,6 +152,7 @@ interface LineContext {
 
 export const codexFormat: SessionFormat = {
 	growth: "append",
+	positionalIds: true,
 	parseLines(lines: string[], state: ParseState, at?: LineOffsets): ParsedChunk {
 		const cs = codexState(state);
 		if (state.nextSeq === 0) state.nextSeq = 1;

@@ -30,6 +30,11 @@ export interface SessionFormat {
 	 * Code's resume before 2.x wrote the history into the new file, its forks still do): indexed once (sync/copies.ts).
 	 */
 	sharedIds?: true;
+	/**
+	 * Its entry ids are places in the file (Codex keeps none: a line's byte offset), so the same id in a fork and its
+	 * parent is no sign of one message copied: a fork's hit is never folded into its parent's (search/group.ts).
+	 */
+	positionalIds?: true;
 	/** Parse the complete lines of a chunk, continuing `state` (mutated). */
 	parseLines(lines: string[], state: ParseState, at?: LineOffsets): ParsedChunk;
 	/** The entries one line of a file stands for (a snippet cut from a long entry's unstored middle). */

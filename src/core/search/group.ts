@@ -1,5 +1,6 @@
 /** Matching entries (best first) → one match per session, in rank order: its best entry, its hit count, and the forks folded into it. */
 
+import { formatOf } from "../parse/formats.js";
 import type { SessionRow } from "../read/session-rows.js";
 import type { Candidate } from "./run.js";
 import type { SearchRequest } from "./search.js";
@@ -17,9 +18,10 @@ export interface SessionMatch {
 
 /**
  * Group candidates by session, leaving out excluded entries. A fork whose best entry also matched in its
- * parent (a copied entry) folds into the parent, which keeps its place. (Claude Code names no parent when it
- * copies history into a new file, but keeps each message's uuid: such a copy is indexed once, sync/copies.ts,
- * and the files holding it are named beside the hit, shape.ts.)
+ * parent (a copied entry) folds into the parent, which keeps its place; not where ids are places in the file
+ * (Codex's byte offsets: its forks copy nothing, and an entry at the same offset in both is another message).
+ * (Claude Code names no parent when it copies history into a new file, but keeps each message's uuid: such a
+ * copy is indexed once, sync/copies.ts, and the files holding it are named beside the hit, shape.ts.)
  */
 export function groupBySession(candidates: Candidate[], rows: Map<number, SessionRow>, exclude: SearchRequest["exclude"]): SessionMatch[] {
 	const bySessionUuid = new Map<string, number>();
@@ -43,7 +45,7 @@ export function groupBySession(candidates: Candidate[], rows: Map<number, Sessio
 	for (const [session, hit] of best) {
 		const row = rows.get(session);
 		if (!row) continue;
-		const parent = row.parent_id ? bySessionUuid.get(row.parent_id) : undefined;
+		const parent = row.parent_id && !formatOf(row.agent).positionalIds ? bySessionUuid.get(row.parent_id) : undefined;
 		const target = parent !== undefined && parent !== session && entryIds.get(parent)?.has(hit.entry_id) ? parent : session;
 		if (target !== session) {
 			const list = forksOf.get(target) ?? [];
