@@ -12,6 +12,7 @@ import {
 	type SessionView,
 	type SyncReport,
 	shortTime,
+	thousands,
 } from "../core/index.js";
 import type { ArchiveStats } from "../node/archive-store.js";
 
@@ -162,7 +163,7 @@ export function formatStats(stats: IndexStats, indexPath: string, engine: Engine
 /** What the indexed sessions cost, estimates and gaps named. */
 function usageLine(u: IndexStats["usage"]): string {
 	if (u.tokens === 0 && u.costUsd === 0) return "no tokens recorded";
-	const parts = [`${formatUsd(u.costUsd)} over ${u.tokens.toLocaleString("en-US")} tokens`];
+	const parts = [`${formatUsd(u.costUsd)} over ${thousands(u.tokens)} tokens`];
 	if (u.estimatedUsd > 0) parts.push(`${formatUsd(u.estimatedUsd)} of it estimated from list prices`);
 	if (u.unpricedMessages > 0) parts.push(`${u.unpricedMessages} messages of models with no known price not counted`);
 	return `${parts.join("; ")} (lookback usage for more)`;

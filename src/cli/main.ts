@@ -241,10 +241,11 @@ async function syncFirst(ctx: Context, options: { progress?: boolean; always?: b
 	}
 }
 
-function emit(ctx: Context, command: string, payload: object, human: string, sync?: SyncReport): void {
+/** The reply as JSON, or as text for a person (formatted only then: a table of numbers costs a few ms). */
+function emit(ctx: Context, command: string, payload: object, human: () => string, sync?: SyncReport): void {
 	const indexing = ctx.indexing ? { indexing: ctx.indexing } : {};
 	if (ctx.json) ctx.io.stdout(`${JSON.stringify({ command, ...(sync ? { sync } : {}), ...indexing, ...payload }, null, 2)}\n`);
-	else ctx.io.stdout(human);
+	else ctx.io.stdout(human());
 }
 
 async function runCommand(ctx: Context): Promise<number> {
@@ -253,7 +254,7 @@ async function runCommand(ctx: Context): Promise<number> {
 	switch (args.command) {
 		case "index": {
 			const sync = await syncFirst(ctx, { progress: true, always: true });
-			emit(ctx, "index", { index: opened.indexPath }, formatSyncSummary(sync!), sync);
+			emit(ctx, "index", { index: opened.indexPath }, () => formatSyncSummary(sync!), sync);
 			return 0;
 		}
 		case "search": {
@@ -272,7 +273,7 @@ async function runCommand(ctx: Context): Promise<number> {
 					},
 					{ readRange: opened.files.readRange },
 				);
-				emit(ctx, "search", found, formatInSession(found, ctx.style), sync);
+				emit(ctx, "search", found, () => formatInSession(found, ctx.style), sync);
 				return found.error ? 2 : 0;
 			}
 			const request = {
@@ -289,7 +290,7 @@ async function runCommand(ctx: Context): Promise<number> {
 			};
 			const sync = await syncFirst(ctx);
 			const response = index.search(request);
-			emit(ctx, "search", response, formatSearch(response, ctx.style), sync);
+			emit(ctx, "search", response, () => formatSearch(response, ctx.style), sync);
 			return response.error ? 2 : 0;
 		}
 		case "read": {
@@ -304,7 +305,7 @@ async function runCommand(ctx: Context): Promise<number> {
 				branchTip: option(args, "branch-tip"),
 				...(full ? { wholeText: opened.files.readRange } : {}),
 			});
-			emit(ctx, "read", view, formatRead(view, ctx.style, full), sync);
+			emit(ctx, "read", view, () => formatRead(view, ctx.style, full), sync);
 			return 0;
 		}
 		case "browse": {
@@ -318,7 +319,7 @@ async function runCommand(ctx: Context): Promise<number> {
 			};
 			const sync = await syncFirst(ctx);
 			const sessions = index.browse(options);
-			emit(ctx, "browse", { sessions }, formatBrowse(sessions, ctx.style), sync);
+			emit(ctx, "browse", { sessions }, () => formatBrowse(sessions, ctx.style), sync);
 			return 0;
 		}
 		case "export": {
@@ -365,7 +366,7 @@ async function runCommand(ctx: Context): Promise<number> {
 			const reply = restoreIndexed(opened, isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : ref);
 			// The index has it live again (and says so) at once.
 			const sync = await opened.index.sync(opened.source);
-			emit(ctx, "restore", reply, formatRestore(reply, ctx.style), sync);
+			emit(ctx, "restore", reply, () => formatRestore(reply, ctx.style), sync);
 			return 0;
 		}
 		case "forget": {
@@ -379,7 +380,7 @@ async function runCommand(ctx: Context): Promise<number> {
 				agent: agentOption(args),
 				yes: args.flags.has("yes"),
 			});
-			emit(ctx, "forget", reply, formatForget(reply, ctx.style), sync);
+			emit(ctx, "forget", reply, () => formatForget(reply, ctx.style), sync);
 			return 0;
 		}
 		case "usage": {
@@ -394,16 +395,13 @@ async function runCommand(ctx: Context): Promise<number> {
 			};
 			const sync = await syncFirst(ctx);
 			const report = index.usage(request);
-			emit(ctx, "usage", report, formatUsage(report, ctx.style, ctx.io.columns), sync);
+			emit(ctx, "usage", report, () => formatUsage(report, ctx.style, ctx.io.columns), sync);
 			return 0;
 		}
 		case "stats": {
 			const stats = index.stats();
 			const archive = opened.archive.stats();
-			emit(
-				ctx,
-				"stats",
-				{ index: opened.indexPath, engine: index.engine, ...stats, archive },
+			emit(ctx, "stats", { index: opened.indexPath, engine: index.engine, ...stats, archive }, () =>
 				formatStats(stats, opened.indexPath, index.engine, archive),
 			);
 			return 0;

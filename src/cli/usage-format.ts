@@ -1,6 +1,6 @@
 /** `lookback usage` as a terminal table, after ccusage's: one row a group, a totals row, costs in USD with estimates marked. */
 
-import { compactCount, formatUsd, type UsageReport, type UsageTotals } from "../core/index.js";
+import { compactCount, formatUsd, thousands, type UsageReport, type UsageTotals } from "../core/index.js";
 import type { Style } from "./format.js";
 
 const GROUP_TITLE: Record<UsageReport["by"], string> = {
@@ -20,7 +20,7 @@ function costCell(t: UsageTotals): string {
 	return `${cost}${t.estimatedUsd > 0 ? "*" : ""}${t.unpricedMessages > 0 && priced ? "+" : ""}`;
 }
 
-const n = (x: number) => x.toLocaleString("en-US");
+const n = thousands;
 
 /** Columns a character takes in a terminal: two for East Asian wide ones (a Chinese title), else one. */
 function charWidth(c: string): number {

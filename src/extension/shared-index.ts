@@ -5,7 +5,7 @@
  * the index open in Pi's process with the first search. A long sync shows on Pi's status line.
  */
 
-import { DEFAULTS } from "../core/defaults.js";
+import { DEFAULTS, thousands } from "../core/defaults.js";
 import { HostIndex } from "../node/host-index.js";
 import type { IndexingProgress } from "../node/indexer-slot.js";
 import { bytesLeft } from "../node/indexer-slot.js";
@@ -38,7 +38,7 @@ function showProgress(p: IndexingProgress, elsewhere: boolean): void {
 	if (!long || !shared.ui) return;
 	shared.shown = true;
 	const where = elsewhere ? " (in another lookback process)" : "";
-	shared.ui.setStatus(STATUS_KEY, `lookback: indexing ${p.done.toLocaleString("en-US")}/${p.total.toLocaleString("en-US")} files${where}`);
+	shared.ui.setStatus(STATUS_KEY, `lookback: indexing ${thousands(p.done)}/${thousands(p.total)} files${where}`);
 }
 
 function clearProgress(): void {

@@ -1,5 +1,7 @@
 /** Small text helpers every face uses the same way: one-line text, short times, session references. */
 
+import { thousands } from "../defaults.js";
+
 /** Text on one line: runs of whitespace as one space, cut to `max` characters (no mark). */
 export function flatten(text: string | undefined, max: number = Number.MAX_SAFE_INTEGER): string {
 	return (text ?? "").replace(/\s+/g, " ").slice(0, max);
@@ -17,7 +19,7 @@ export function isSessionPath(ref: string): boolean {
 
 /** A cost in USD as people read it: `$1,234`, `$12.34`, `$0.12`, and two significant digits below a cent (`$0.0048`). */
 export function formatUsd(usd: number): string {
-	if (usd >= 99.995) return `$${Math.round(usd).toLocaleString("en-US")}`;
+	if (usd >= 99.995) return `$${thousands(Math.round(usd))}`;
 	if (usd >= 0.01 || usd === 0) return `$${usd.toFixed(2)}`;
 	return `$${usd.toPrecision(2)}`;
 }
