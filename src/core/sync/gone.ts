@@ -26,6 +26,8 @@ export interface Stamp {
 export function isForgotten(forgotten: Forgotten | undefined, path: string): boolean {
 	if (!forgotten) return false;
 	if (forgotten.paths.has(path)) return true;
+	// Most archives hold no tombstone: no file name is read then (a sync asks this of every file walked).
+	if (forgotten.sessionIds.size === 0) return false;
 	const id = sessionIdFromFileName(path);
 	return id !== undefined && forgotten.sessionIds.has(id);
 }

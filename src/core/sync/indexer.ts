@@ -34,17 +34,22 @@ export interface SyncOptions {
 	now?: () => number;
 }
 
+/**
+ * What the index holds of every file, read as one JSON text: row by row, sql.js crosses into the engine twice per
+ * column (12 calls a file), which without the optimising compiler (a one-shot command) cost 80 ms for 5,000 files.
+ */
 function knownStamps(db: Database): Map<string, Stamp> {
 	const stamps = new Map<string, Stamp>();
-	for (const [path, size, mtime, root, agent, goneAt] of db.exec("SELECT path, size, mtime, root, agent, gone_at FROM sessions")[0]
-		?.values ?? []) {
-		stamps.set(path as string, {
-			size: size as number,
-			mtime: mtime as number,
-			root: root as string,
-			agent: agent as string,
-			goneAt: goneAt as number | null,
-		});
+	const json = db.exec("SELECT json_group_array(json_array(path, size, mtime, root, agent, gone_at)) FROM sessions")[0]?.values[0]?.[0];
+	for (const [path, size, mtime, root, agent, goneAt] of JSON.parse(typeof json === "string" ? json : "[]") as [
+		string,
+		number,
+		number,
+		string,
+		string,
+		number | null,
+	][]) {
+		stamps.set(path, { size, mtime, root, agent, goneAt });
 	}
 	return stamps;
 }
