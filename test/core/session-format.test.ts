@@ -116,6 +116,13 @@ describe("sessions in the index", () => {
 		const around = index.read(SAMPLE.branched, { around: hit.entryId, window: 2 });
 		expect(around.messages.some((m) => m.entryId === hit.entryId)).toBe(true);
 		expect(around.messages.length).toBeLessThanOrEqual(5);
+		// The window and the bookends are the whole branch's messages, each with its text, read only where shown.
+		const whole = index.read(SAMPLE.branched, { around: hit.entryId, window: 1e6 });
+		expect(around.messages).toEqual(whole.messages.slice(around.offset, around.offset + around.messages.length));
+		expect(around.total).toBe(whole.messages.length);
+		const ends = index.read(SAMPLE.branched, { around: hit.entryId, window: 1, bookends: 2 });
+		expect(ends.bookends).toEqual({ first: whole.messages.slice(0, 2), last: whole.messages.slice(-2) });
+		expect(ends.messages.every((m) => m.text.length > 0)).toBe(true);
 		expect(() => index.read(SAMPLE.branched, { around: hit.entryId, branchTip: branched.branchTip })).toThrow(/not on the branch/);
 	});
 

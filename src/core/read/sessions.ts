@@ -9,7 +9,7 @@ import type { ReadRange } from "../search/search.js";
 import { decodeBody } from "../store/body-codec.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
-import { ENTRY_BODY, STATE_NAME } from "../store/schema.js";
+import { ENTRY_BODY, ENTRY_HAS_BODY, STATE_NAME } from "../store/schema.js";
 import { flatten } from "../text/display.js";
 import { isoOf, timeBound } from "../text/time.js";
 import { type SessionUsage, sessionCosts, sessionUsage } from "../usage/session-usage.js";
@@ -69,6 +69,8 @@ export interface SessionView {
 	structure?: SessionStructure;
 	/** With `usage: true`: what the session used (tokens, cost, models, tool calls, files edited). */
 	usage?: SessionUsage;
+	/** With `bookends: n`: the first and last n messages of the branch, whether or not the window shows them. */
+	bookends?: { first: SessionMessage[]; last: SessionMessage[] };
 }
 
 export interface ReadOptions {
@@ -87,6 +89,8 @@ export interface ReadOptions {
 	wholeText?: ReadRange;
 	/** Also say what the session used. */
 	usage?: boolean;
+	/** Also return this many messages from each end of the branch (`SessionView.bookends`): a hit's context. */
+	bookends?: number;
 }
 
 interface EntryRow {
@@ -99,17 +103,32 @@ interface EntryRow {
 	ts: number | null;
 	state: number;
 	tool: string | null;
-	body: unknown;
+	/** 1 when the entry has text, its own or its holder's (ENTRY_HAS_BODY): the text itself is read only where shown. */
+	has_body: number;
 	off: number | null;
 	len: number | null;
 	deep: number;
+}
+
+/**
+ * The stored texts of some entries of a session, by seq. Read apart from the entries' list, and only for the
+ * messages a reply shows: a long session's texts are megabytes, deflated, and a hit's context shows a dozen.
+ */
+function bodiesOf(db: Database, sessionRowId: number, seqs: readonly number[]): Map<number, unknown> {
+	if (seqs.length === 0) return new Map();
+	const rows = queryAll<{ seq: number; body: unknown }>(
+		db,
+		`SELECT e.seq, ${ENTRY_BODY} AS body FROM entries e WHERE e.session = ? AND e.seq IN (SELECT value FROM json_each(?))`,
+		[sessionRowId, JSON.stringify(seqs)],
+	);
+	return new Map(rows.map((r) => [r.seq, r.body]));
 }
 
 /** The active branch of a session, or the branch through / window around an entry. */
 export function readSession(db: Database, row: SessionRow, options: ReadOptions = {}): SessionView {
 	const rows = queryAll<EntryRow>(
 		db,
-		`SELECT e.entry_id, e.parent_id, e.seq, e.kept, e.role, e.type, e.ts, e.state, e.tool, ${ENTRY_BODY} AS body, e.off, e.len, e.deep
+		`SELECT e.entry_id, e.parent_id, e.seq, e.kept, e.role, e.type, e.ts, e.state, e.tool, ${ENTRY_HAS_BODY} AS has_body, e.off, e.len, e.deep
 		 FROM entries e WHERE e.session = ? ORDER BY e.seq`,
 		[row.id],
 	);
@@ -128,21 +147,9 @@ export function readSession(db: Database, row: SessionRow, options: ReadOptions 
 		const leaf = lastInFileOrder(nodes);
 		branch = leaf ? pathToRoot(leaf, new Map(nodes.map((n) => [n.id, n]))) : [];
 	}
-	const all = branch.map((n) => bySeq.get(n.seq)!).filter((r) => r.role !== null && r.body !== null);
-	const messages = all.map(
-		(r): SessionMessage => ({
-			entryId: r.entry_id,
-			parentId: r.parent_id,
-			role: r.role as Role,
-			type: r.type,
-			time: isoOf(r.ts),
-			branchState: STATE_NAME[r.state] ?? "active",
-			tool: r.tool ?? undefined,
-			text: (options.wholeText && r.deep === 1 && wholeOf(options.wholeText, row, r)) || decodeBody(r.body),
-		}),
-	);
+	const all = branch.map((n) => bySeq.get(n.seq)!).filter((r) => r.role !== null && r.has_body === 1);
 	let offset = 0;
-	let shown = messages;
+	let shownRows = all;
 	if (options.around !== undefined) {
 		const at = branch.findIndex((n) => n.id === options.around);
 		if (at < 0) throw new LookbackError("entry-not-found", `entry "${options.around}" is not on the branch ending at ${options.branchTip}`);
@@ -151,14 +158,27 @@ export function readSession(db: Database, row: SessionRow, options: ReadOptions 
 		const centre = Math.max(0, all.filter((r) => seqOnBranch.has(r.seq)).length - 1);
 		const window = Math.max(1, options.window ?? DEFAULTS.readWindow);
 		offset = Math.max(0, centre - window);
-		shown = messages.slice(offset, centre + window + 1);
+		shownRows = all.slice(offset, centre + window + 1);
 	}
+	const ends = options.bookends ? { first: all.slice(0, options.bookends), last: all.slice(-options.bookends) } : undefined;
+	const bodies = bodiesOf(db, row.id, [...new Set([...shownRows, ...(ends?.first ?? []), ...(ends?.last ?? [])].map((r) => r.seq))]);
+	const message = (r: EntryRow): SessionMessage => ({
+		entryId: r.entry_id,
+		parentId: r.parent_id,
+		role: r.role as Role,
+		type: r.type,
+		time: isoOf(r.ts),
+		branchState: STATE_NAME[r.state] ?? "active",
+		tool: r.tool ?? undefined,
+		text: (options.wholeText && r.deep === 1 && wholeOf(options.wholeText, row, r)) || decodeBody(bodies.get(r.seq) ?? null),
+	});
 	return {
 		session: sessionSummary(row),
 		branchTip: branch[branch.length - 1]?.id ?? "",
-		total: messages.length,
+		total: all.length,
 		offset,
-		messages: shown,
+		messages: shownRows.map(message),
+		...(ends ? { bookends: { first: ends.first.map(message), last: ends.last.map(message) } } : {}),
 		...(options.structure
 			? {
 					structure: sessionStructure(
@@ -170,7 +190,7 @@ export function readSession(db: Database, row: SessionRow, options: ReadOptions 
 							parentId: r.parent_id,
 							seq: r.seq,
 							state: STATE_NAME[r.state] ?? "active",
-							message: r.role === null || r.body === null ? undefined : () => decodeBody(r.body),
+							message: r.role === null || r.has_body !== 1 ? undefined : () => decodeBody(bodiesOf(db, row.id, [r.seq]).get(r.seq) ?? null),
 						})),
 					),
 				}

@@ -70,20 +70,18 @@ export interface HitContext {
 export function hitContext(index: LookbackIndex, hit: { path: string; entryId: string }, files: HostFiles = {}): HitContext {
 	const error = oversizeError(hit.path, files, agentOf(index, hit.path));
 	if (error) return { branchTip: "", window: [], bookends: { first: [], last: [] }, branchMessages: 0, error };
-	const whole = index.read(hit.path, { around: hit.entryId, window: Number.MAX_SAFE_INTEGER });
-	const at = whole.messages.findIndex((m) => m.entryId === hit.entryId);
-	const centre = Math.max(at, 0);
-	const w = DEFAULTS.hitWindow;
-	const all = whole.messages.map((m) => toolMessage(m, DEFAULTS.replyMessageChars));
-	const window = all.slice(Math.max(0, centre - w), centre + w + 1);
+	// The window and the branch's two ends only: a long session's other messages are never read or inflated.
+	const view = index.read(hit.path, { around: hit.entryId, window: DEFAULTS.hitWindow, bookends: DEFAULTS.bookends });
+	const cut = (m: SessionMessage) => toolMessage(m, DEFAULTS.replyMessageChars);
+	const window = view.messages.map(cut);
 	const shown = new Set(window.map((m) => m.entryId));
 	return {
-		branchTip: whole.branchTip,
+		branchTip: view.branchTip,
 		window,
 		bookends: {
-			first: all.slice(0, DEFAULTS.bookends).filter((m) => !shown.has(m.entryId)),
-			last: all.slice(-DEFAULTS.bookends).filter((m) => !shown.has(m.entryId)),
+			first: (view.bookends?.first ?? []).map(cut).filter((m) => !shown.has(m.entryId)),
+			last: (view.bookends?.last ?? []).map(cut).filter((m) => !shown.has(m.entryId)),
 		},
-		branchMessages: all.length,
+		branchMessages: view.total,
 	};
 }

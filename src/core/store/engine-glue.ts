@@ -7,7 +7,7 @@
  * Only an engine with sql.js's glue (our wasm build) is changed; the host's built-in SQLite has its own statements.
  */
 
-import type { SqlJsStatic } from "sql.js";
+import type { Database, SqlJsStatic } from "sql.js";
 
 /** The parts of our build's Emscripten module the three methods use (all exported by wasm/build.sh). */
 interface Glue {
@@ -54,19 +54,16 @@ function column(s: GlueStatement, pos: number | undefined): number {
 	return at;
 }
 
-/** Replace the byte loops of the module's Statement (once per module; anything else is left as it is). */
-export function speedUpGlue(SQL: SqlJsStatic): void {
+/**
+ * Replace the byte loops of the module's Statement (once per module; anything else is left as it is). `db` is any
+ * open database of the module: its statements' prototype is the one replaced.
+ */
+export function speedUpGlue(SQL: SqlJsStatic, db: Database): void {
 	const M: unknown = SQL;
 	if (patched.has(SQL) || !hasGlue(M)) return;
-	const db = new SQL.Database();
-	let proto: Partial<GlueStatement>;
-	try {
-		const stmt = db.prepare("SELECT 1");
-		proto = Object.getPrototypeOf(stmt) as Partial<GlueStatement>;
-		stmt.free();
-	} finally {
-		db.close();
-	}
+	const stmt = db.prepare("SELECT 1");
+	const proto = Object.getPrototypeOf(stmt) as Partial<GlueStatement>;
+	stmt.free();
 	patched.add(SQL);
 	if (typeof proto.getString !== "function" || typeof proto.getBlob !== "function" || typeof proto.bindString !== "function") return;
 	// Pointers are read unsigned: the heap may grow past 2 GB (wasm/build.sh: MAXIMUM_MEMORY=4GB). HEAPU8 is read

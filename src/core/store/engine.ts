@@ -69,7 +69,7 @@ export function checkEngine(SQL: SqlJsStatic): EngineInfo {
 					}
 				}
 			}
-			speedUpGlue(SQL);
+			speedUpGlue(SQL, db);
 			checked.add(SQL);
 		}
 		const name = (SQL as { name?: unknown }).name;

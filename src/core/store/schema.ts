@@ -146,6 +146,9 @@ ${USAGE_TABLES}`;
  */
 export const ENTRY_BODY =
 	"coalesce(e.body, (SELECT h.body FROM entries h WHERE h.ukey = e.ukey AND h.entry_id = e.entry_id AND h.body IS NOT NULL LIMIT 1))";
+/** Whether an entry has text (`ENTRY_BODY` is not null), without reading the text: SQLite tests NULL from the record's header. */
+export const ENTRY_HAS_BODY =
+	"(e.body IS NOT NULL OR (e.ukey IS NOT NULL AND EXISTS (SELECT 1 FROM entries h WHERE h.ukey = e.ukey AND h.entry_id = e.entry_id AND h.body IS NOT NULL)))";
 
 /** Numeric codes of branch states in `entries.state`. */
 export const STATE_CODE: Record<BranchState, number> = { active: 0, abandoned: 1, compacted: 2 };
