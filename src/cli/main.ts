@@ -354,6 +354,9 @@ async function runCommand(ctx: Context): Promise<number> {
 				sessionFile: (path) => sessionFileIn(path, roots),
 				archived: opened.archive,
 			});
+			// Listening, it loads what it could import later, before it says where it is: it runs for days, and an
+			// upgrade removes the hashed chunks of the build it came from (scripts/build.mjs).
+			await host.preload();
 			ctx.io.stdout(`lookback: the viewer is at ${serving.url} (127.0.0.1 only, read-only; Ctrl+C to stop)\n`);
 			// Ctrl+C reaches this process twice (from the terminal and from the bin's launcher): the first one stops it.
 			await new Promise<void>((resolve) => process.on("SIGINT", () => resolve()));

@@ -58,17 +58,36 @@ export async function serveMcp(options: McpServerOptions): Promise<void> {
 		},
 	);
 
-	server.setRequestHandler(ListToolsRequestSchema, () => ({
-		tools: TOOL_SPECS.map((t) => ({
-			name: t.name,
-			title: t.title,
-			description: t.description,
-			inputSchema: t.inputSchema,
-			annotations: { readOnlyHint: true, openWorldHint: false },
-		})),
-	}));
+	// What a reply may import later (the redaction rules, the index's opener, the indexer's work in this process)
+	// is loaded once the client has its tools: this server runs as long as its client, and an upgrade replaces
+	// dist/ under it, removing the hashed chunks it was built with (scripts/build.mjs). Not before the list is
+	// answered, which a client waits for at its start (bench/mcp.mjs). A call waits for it (and starts it, for a
+	// client that never lists), so that once one is answered nothing is left to import.
+	let loading: Promise<void> | undefined;
+	const loadTheRest = () => {
+		loading ??= Promise.all([loadRedaction(), index.preload()]).then(
+			() => undefined,
+			(error: unknown) => options.log(`lookback mcp: could not load its modules: ${errorMessage(error)}`),
+		);
+		return loading;
+	};
+
+	server.setRequestHandler(ListToolsRequestSchema, () => {
+		// Once this turn, in which the answer is written, is over.
+		setImmediate(loadTheRest);
+		return {
+			tools: TOOL_SPECS.map((t) => ({
+				name: t.name,
+				title: t.title,
+				description: t.description,
+				inputSchema: t.inputSchema,
+				annotations: { readOnlyHint: true, openWorldHint: false },
+			})),
+		};
+	});
 
 	server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+		await loadTheRest();
 		const { name, arguments: args } = request.params;
 		const spec = TOOL_SPECS.find((t) => t.name === name);
 		if (!spec)

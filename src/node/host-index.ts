@@ -36,6 +36,20 @@ export interface IndexStatus {
 	error?: string;
 }
 
+let openModule: Promise<typeof import("./open.js")> | undefined;
+
+/**
+ * The module that opens the index, imported once, kept for the process's life: Node resolves each new import
+ * of it again, and a host that runs for days finds the chunk it was built in gone after an upgrade.
+ */
+function indexOpener(): Promise<typeof import("./open.js")> {
+	openModule ??= import("./open.js").catch((error: unknown) => {
+		openModule = undefined;
+		throw error;
+	});
+	return openModule;
+}
+
 /** At most this long a read waits, off the event loop, for another process's commit to end (the engine's own wait follows). */
 const COMMIT_WAIT_MS = 10_000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -81,7 +95,7 @@ export class HostIndex {
 	private opened(): Promise<NodeIndex> {
 		this.opening ??= this.indexer
 			.awaited(this.indexer.ready())
-			.then(async () => (this.openHere ? this.openHere(this.options) : (await import("./open.js")).openNodeIndex(this.options)))
+			.then(async () => (this.openHere ? this.openHere(this.options) : (await indexOpener()).openNodeIndex(this.options)))
 			.then(
 				(opened) => {
 					this.current = opened;
@@ -96,6 +110,16 @@ export class HostIndex {
 				},
 			);
 		return this.opening;
+	}
+
+	/**
+	 * Load now every module this host index imports lazily (the index's opener, the indexer's work in this
+	 * process), for a host that stays up: the CLI is built in hashed chunks (scripts/build.mjs), and an upgrade
+	 * (`npm i -g lookback@next`, a rebuild) removes those of the build a running server came from, so a first
+	 * import days later would fail with ERR_MODULE_NOT_FOUND. Nothing is opened or started.
+	 */
+	async preload(): Promise<void> {
+		await Promise.all([this.openHere ? undefined : indexOpener(), this.indexer.preload()]);
 	}
 
 	/** Index what is new in the background, without opening anything here (the first index of a history may take minutes). */

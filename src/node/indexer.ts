@@ -109,9 +109,23 @@ function childTransport(onMessage: (m: FromIndexer) => void, onGone: (why: strin
 	};
 }
 
+let workModule: Promise<typeof import("./indexer-work.js")> | undefined;
+
+/**
+ * The indexer's work as a module, imported once: a host that runs for days may need it long after an upgrade
+ * replaced the chunk it was built in (see `Indexer.preload`), and Node looks for the file again at each new import.
+ */
+function indexerWork(): Promise<typeof import("./indexer-work.js")> {
+	workModule ??= import("./indexer-work.js").catch((error: unknown) => {
+		workModule = undefined;
+		throw error;
+	});
+	return workModule;
+}
+
 /** The work in the host's own process (loaded when first needed: it holds the engine and the parsers). */
 function hostTransport(onMessage: (m: FromIndexer) => void, calls: IndexerHooks["calls"]): Transport {
-	const work = Promise.all([import("./indexer-work.js"), calls?.() ?? {}]).then(
+	const work = Promise.all([indexerWork(), calls?.() ?? {}]).then(
 		([{ IndexerWork }, registered]) => new IndexerWork((message) => setImmediate(() => onMessage(message)), registered),
 	);
 	return {
@@ -289,6 +303,14 @@ export class Indexer {
 		this.answers.set(id, waiting);
 		transport.send(message(id));
 		return this.awaited(waiting.promise);
+	}
+
+	/**
+	 * Load now what this indexer may import later: its work, which runs in the host's process where no indexer
+	 * process can start (dist/indexer.js missing when one is started again, say).
+	 */
+	async preload(): Promise<void> {
+		await indexerWork();
 	}
 
 	/** Let go of the indexer: a sync it runs goes on to its end in its own process, and then it exits. */

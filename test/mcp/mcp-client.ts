@@ -26,14 +26,14 @@ export interface Server {
 	close: () => Promise<void>;
 }
 
-/** Start `lookback mcp` on an agent dir, in `cwd` (the working directory whose recent sessions it leaves out). */
+/** Start `lookback mcp` (of `cli`, default the built one) on an agent dir, in `cwd` (the working directory whose recent sessions it leaves out). */
 export async function startServer(
 	dir: string,
-	options: { cwd?: string; extraArgs?: string[]; env?: Record<string, string> } = {},
+	options: { cwd?: string; extraArgs?: string[]; env?: Record<string, string>; cli?: string } = {},
 ): Promise<Server> {
 	const transport = new StdioClientTransport({
 		command: process.execPath,
-		args: [CLI, "mcp", "--agent-dir", dir, ...(options.extraArgs ?? [])],
+		args: [options.cli ?? CLI, "mcp", "--agent-dir", dir, ...(options.extraArgs ?? [])],
 		cwd: options.cwd ?? tempDir("mcp-cwd"),
 		env: { HOME: HOME_DIR, PATH: process.env.PATH ?? "", ...(options.env ?? {}) },
 		stderr: "pipe",

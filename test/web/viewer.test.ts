@@ -176,6 +176,55 @@ describe("the viewer", () => {
 		await page.close();
 	});
 
+	it("shows every filter's whole label inside its row at 420 and 1,400 px, each reached by Tab", async () => {
+		const names = ["project", "agent", "role", "branch", "gone", "since", "until"];
+		for (const width of [420, 1400]) {
+			const page = await browser.newPage({ viewport: { width, height: 760 } });
+			await page.goto(`${serving.url}?q=RabbitMQ+quorum`);
+			await page.waitForSelector("#list[data-kind=results] .row");
+			const controls = await page.evaluate(() => {
+				const row = document.querySelector(".filters") as HTMLElement;
+				const box = row.getBoundingClientRect();
+				const text = document.createElement("canvas").getContext("2d") as CanvasRenderingContext2D;
+				return Array.from(row.querySelectorAll<HTMLInputElement | HTMLSelectElement>("input, select"), (el) => {
+					const b = el.getBoundingClientRect();
+					let needs: number;
+					let has: number;
+					if (el instanceof HTMLSelectElement) {
+						// A select cut short keeps scrollWidth = clientWidth, so ask the browser: the width it gives a copy left
+						// to size itself is its widest option with the padding and the arrow.
+						const free = el.cloneNode(true) as HTMLSelectElement;
+						free.style.cssText = "position: absolute; visibility: hidden; width: auto; min-width: 0; max-width: none";
+						row.append(free);
+						needs = free.offsetWidth;
+						free.remove();
+						has = el.offsetWidth;
+					} else {
+						const style = getComputedStyle(el);
+						text.font = style.font;
+						needs = Math.ceil(text.measureText(el.placeholder).width);
+						has = el.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+					}
+					return { name: el.name, needs, has, inside: b.left >= box.left && b.right <= box.right + 0.5 };
+				});
+			});
+			expect(controls.map((c) => c.name)).toEqual(names);
+			for (const c of controls) {
+				expect(c.has, `${c.name} at ${width} px`).toBeGreaterThanOrEqual(c.needs);
+				expect(c.inside, `${c.name} at ${width} px`).toBe(true);
+			}
+			expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+			await page.focus("#query");
+			const reached: string[] = [];
+			for (const _ of names) {
+				await page.keyboard.press("Tab");
+				reached.push(await page.evaluate(() => document.activeElement?.getAttribute("name") ?? ""));
+			}
+			expect(reached).toEqual(names);
+			await page.close();
+		}
+	});
+
 	it("opens a hit by a click on its snippet, the text people aim at", async () => {
 		const page = await openPage();
 		await page.fill("#query", "RabbitMQ quorum");
