@@ -6,10 +6,11 @@
 //     same prompt (its call of the missing tool makes the same two model turns); print mode with no search;
 //   - Pi's own peak RSS during a first index; how many short print-mode runs until the first index is complete.
 //
-//   node bench/pi-host.mjs --corpus DIR [--pi 0.73.1|1.6.0] [--reps 3] [--extension FILE] [--index FILE]
+//   node bench/pi-host.mjs --corpus DIR [--pi 0.73.1|1.6.0] [--reps 3] [--extension FILE] [--index FILE] [--print-only]
 //     DIR holds sessions/ (DIR is used as Pi's agent dir; what Pi writes there is removed after each run).
 //     --extension: another checkout's src/extension/index.ts, to measure it the same way ("today's" figures).
 //     --index: a complete index of DIR/sessions (made with `lookback index` first when absent).
+//     --print-only: the print-mode rows alone (runs of each kind in turn, `reps` rounds).
 // Prints one JSON line.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -145,9 +146,9 @@ async function printRun({ extension, prompt, indexPath }) {
 }
 
 /** Medians of `reps` print runs; `fresh` gives each an empty index (and stops what its indexer left running). */
-async function printRuns(options, fresh = false) {
+async function printRuns(options, fresh = false, count = reps) {
 	const runs = [];
-	for (let i = 0; i < reps; i++) {
+	for (let i = 0; i < count; i++) {
 		const indexPath = fresh ? join(scratch, `empty-${i}-${Date.now()}.db`) : completeIndex;
 		runs.push(await printRun({ ...options, indexPath }));
 		if (fresh) await stopIndexer(indexPath);
@@ -321,11 +322,27 @@ async function runsUntilComplete() {
 
 const result = { release, extension: EXTENSION, files, reps };
 console.error(`[pi-host ${release}] print mode…`);
-const bare = await printRuns({ extension: false, prompt: SEARCH });
-const bareHello = await printRuns({ extension: false, prompt: "hello" });
-const noSearch = await printRuns({ extension: true, prompt: "hello" });
-const searchComplete = await printRuns({ extension: true, prompt: SEARCH });
-const searchEmpty = await printRuns({ extension: true, prompt: SEARCH }, true);
+// In turn, one run of each kind per round: the load of a shared machine that comes and goes falls on all alike.
+const kinds = {
+	bare: [{ extension: false, prompt: SEARCH }],
+	bareHello: [{ extension: false, prompt: "hello" }],
+	noSearch: [{ extension: true, prompt: "hello" }],
+	searchComplete: [{ extension: true, prompt: SEARCH }],
+	searchEmpty: [{ extension: true, prompt: SEARCH }, true],
+};
+const rounds = Object.fromEntries(Object.keys(kinds).map((k) => [k, []]));
+for (let i = 0; i < reps; i++)
+	for (const [kind, [options, fresh]] of Object.entries(kinds)) rounds[kind].push(await printRuns(options, fresh, 1));
+const summary = (runs) => ({
+	...(runs.some((r) => r.errors) ? { errors: runs.flatMap((r) => r.errors ?? []) } : {}),
+	ms: median(runs.map((r) => r.ms)),
+	allMs: runs.map((r) => Math.round(r.ms)),
+	rssMB: median(runs.map((r) => r.rssMB)),
+	...(runs.find((r) => r.indexing) ? { indexing: runs.find((r) => r.indexing).indexing } : {}),
+});
+const { bare, bareHello, noSearch, searchComplete, searchEmpty } = Object.fromEntries(
+	Object.entries(rounds).map(([k, runs]) => [k, summary(runs)]),
+);
 result.print = {
 	bare,
 	bareHello,
@@ -338,6 +355,13 @@ result.print = {
 	addedSearchCompleteMB: searchComplete.rssMB - bare.rssMB,
 	addedSearchEmptyMB: searchEmpty.rssMB - bare.rssMB,
 };
+if (process.argv.includes("--print-only")) {
+	await model.close();
+	rmSync(scratch, { recursive: true, force: true });
+	for (const f of leave) rmSync(join(corpus, f), { force: true });
+	process.stdout.write(`${JSON.stringify(result)}\n`);
+	process.exit(0);
+}
 console.error(`[pi-host ${release}] a long-lived Pi during the first index…`);
 result.firstIndex = await firstIndex(true);
 result.firstIndexBare = await firstIndex(false, Math.min(result.firstIndex.indexMs, 30_000));

@@ -1,19 +1,22 @@
 // A fake OpenAI-compatible chat server on 127.0.0.1 for driving the real `pi` binary in tests.
 // The last user message "CALL <tool> <json>" makes it answer with that tool call; after a tool result it
-// answers "TOOL RESULT: <text>". Every request body is kept in `requests` (to check the system prompt).
+// answers "TOOL RESULT: <text>". Every request body is kept in `requests` (to check the system prompt);
+// `onRequest`, when set, sees each one before it is answered (to look at the machine while Pi waits for it).
 import http from "node:http";
 
 const textOf = (c) => (typeof c === "string" ? c : (c || []).map((p) => p.text || "").join(""));
 
-/** @returns {Promise<{ url: string, requests: any[], close: () => Promise<void> }>} */
+/** @returns {Promise<{ url: string, requests: any[], onRequest?: (body: any) => void, close: () => Promise<void> }>} */
 export async function startFakeModel() {
 	const requests = [];
+	const model = {};
 	const server = http.createServer((req, res) => {
 		let body = "";
 		req.on("data", (c) => (body += c));
 		req.on("end", () => {
 			const p = JSON.parse(body || "{}");
 			requests.push(p);
+			model.onRequest?.(p);
 			const last = (p.messages || []).at(-1) || {};
 			let text = "Hello from the fake server.";
 			let call = null;
@@ -47,7 +50,7 @@ export async function startFakeModel() {
 	});
 	await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
 	const url = `http://127.0.0.1:${server.address().port}/v1`;
-	return { url, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+	return Object.assign(model, { url, requests, close: () => new Promise((resolve) => server.close(() => resolve())) });
 }
 
 /** models.json for Pi pointing at the fake server. */

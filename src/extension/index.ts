@@ -75,8 +75,9 @@ export default async function lookbackExtension(pi: ExtensionAPI): Promise<void>
 	});
 
 	pi.on("session_start", (_event, ctx) => {
-		// Index in the background, on the indexer process: the first index of a large history must not hold up the session.
-		startBackgroundIndex(ctx.sessionManager.getSessionDir() || undefined, ctx.hasUI ? ctx.ui : undefined);
+		// Index in the background, on the indexer process: the first index of a large history must not hold up the
+		// session. Without a UI (print mode) it waits for a search or the run's end (startBackgroundIndex).
+		startBackgroundIndex(ctx.sessionManager.getSessionDir() || undefined, ctx.hasUI ? ctx.ui : undefined, !ctx.hasUI);
 	});
 
 	pi.on("session_shutdown", () => {

@@ -19,6 +19,11 @@ interface StatusLine {
 
 interface Shared {
 	host?: HostIndex;
+	/**
+	 * A background sync this process wants but has not started (print mode, `startBackgroundIndex` with `defer`):
+	 * the session's folder, or null for none. It starts with the first use of the index or at the session's end.
+	 */
+	deferred?: string | null;
 	/** The status line of the session now running (each session's ctx is valid until its shutdown). */
 	ui?: StatusLine;
 	shown?: boolean;
@@ -46,8 +51,18 @@ function clearProgress(): void {
 	shared.shown = false;
 }
 
-/** The index of this Pi process, made on first use with Pi's session roots (plus the current session's folder when it is a custom one). */
+/**
+ * The index of this Pi process, made on first use with Pi's session roots (plus the current session's folder when
+ * it is a custom one). A background sync deferred by session_start starts now, before what is asked of it.
+ */
 export function hostIndex(sessionDir?: string): HostIndex {
+	if (shared.deferred !== undefined) {
+		const dir = shared.deferred ?? sessionDir;
+		shared.deferred = undefined;
+		const host = hostIndex(dir);
+		host.background();
+		return host;
+	}
 	shared.host ??= (() => {
 		const agentSessions = `${piAgentDir()}/sessions`;
 		const extra = sessionDir && !sessionDir.startsWith(agentSessions) ? [sessionDir] : [];
@@ -64,14 +79,23 @@ export function hostIndex(sessionDir?: string): HostIndex {
 	return shared.host;
 }
 
-/** session_start: index what is new in the background, on the indexer process; progress goes to this session's status line. */
-export function startBackgroundIndex(sessionDir: string | undefined, ui: StatusLine | undefined): void {
+/**
+ * session_start: index what is new in the background, on the indexer process; progress goes to this session's
+ * status line. With `defer` (a run without a UI: print and JSON mode) the indexer starts with the first search
+ * or at the run's end instead: a run that never searches has its whole life to itself (its start-up and its
+ * answer are CPU-bound, and an indexer starting beside them took a core of a 2-core machine), and what is new
+ * is indexed all the same, after it.
+ */
+export function startBackgroundIndex(sessionDir: string | undefined, ui: StatusLine | undefined, defer = false): void {
 	shared.ui = ui;
-	hostIndex(sessionDir).background();
+	if (defer && !shared.host) shared.deferred = sessionDir ?? null;
+	else hostIndex(sessionDir).background();
 }
 
 /** session_shutdown: this session's status line is no longer ours to write; a sync goes on in the indexer. */
 export function endSession(): void {
 	clearProgress();
 	shared.ui = undefined;
+	// A deferred sync starts now: the indexer process goes on after this process exits.
+	if (shared.deferred !== undefined) hostIndex();
 }

@@ -121,6 +121,48 @@ describe.each(PI_RELEASES)("the first index in the real $name", (release) => {
 	}, 600_000);
 });
 
+/** Whether a lookback indexer process of this agent dir runs now (its environment names the dir; Linux's /proc). */
+function indexerOf(agentDir: string): boolean {
+	for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+		try {
+			const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+			if (!cmdline.includes("indexer")) continue;
+			if (readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`PI_CODING_AGENT_DIR=${agentDir}`)) return true;
+		} catch {
+			// gone meanwhile, or not ours to read
+		}
+	}
+	return false;
+}
+
+describe.each(PI_RELEASES)("print mode without a search in the real $name", (release) => {
+	it("starts no indexer while Pi works, and the first index runs to its end after Pi exits", async () => {
+		const home = piHome();
+		const seen: boolean[] = [];
+		model.current.onRequest = () => seen.push(indexerOf(home.agentDir));
+		try {
+			const done = await run(
+				release.command,
+				["--provider", "fake", "--model", "fake-model", "-e", EXTENSION, "-p", "hello"],
+				home.env,
+				home.cwd,
+			);
+			expect(done.code, done.stderr).toBe(0);
+		} finally {
+			model.current.onRequest = undefined;
+		}
+		// Pi asked the model once, and no indexer process shared the machine with it then.
+		expect(seen).toEqual([false]);
+		// Started at Pi's exit, the indexer indexes the whole history without another run.
+		const sleep = () => new Promise((r) => setTimeout(r, 250));
+		for (let i = 0; i < 40 && !indexerOf(home.agentDir); i++) await sleep();
+		expect(indexerOf(home.agentDir), "no indexer process after Pi's exit").toBe(true);
+		for (const until = Date.now() + 300_000; indexerOf(home.agentDir) && Date.now() < until; ) await sleep();
+		const indexed = await indexerDone(home.indexPath);
+		expect(indexed.sessions).toBeGreaterThanOrEqual(files);
+	}, 600_000);
+});
+
 const SESSION = `lookback-bg-${process.pid}`;
 const tmux = (...args: string[]) => execFileSync("tmux", args, { encoding: "utf8" });
 afterEach(() => {
