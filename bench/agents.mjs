@@ -5,7 +5,7 @@
 //    the Pi-only index of them (goal within 10%);
 //  - the no-change sync of 15,000 files shared out among every agent's folders against as many Pi files (goal ≤ 1.2×),
 //    wall time and CPU time (steadier on a shared machine).
-// node bench/agents.mjs [--mb 50] [--reps 10] [--files 15000] [--parts indexing,queries,sync]   (npm run bench runs it; writes bench/out/agents-<mb>mb.json and .md)
+// node bench/agents.mjs [--mb 50] [--reps 10] [--files 15000] [--parts indexing,queries,sync] [--keep: the query indexes stay in bench/out]   (npm run bench runs it; writes bench/out/agents-<mb>mb.json and .md)
 import { execFileSync } from "node:child_process";
 import { existsSync, linkSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -119,8 +119,9 @@ if (parts.has("queries")) {
 	);
 	piOnly.latencies = pair.a;
 	mixed.latencies = pair.b;
-	for (const { index } of [piOnly, mixed])
-		for (const leftover of [index, `${index}.locks`]) rmSync(leftover, { force: true, recursive: true });
+	if (!argv.includes("--keep"))
+		for (const { index } of [piOnly, mixed])
+			for (const leftover of [index, `${index}.locks`]) rmSync(leftover, { force: true, recursive: true });
 }
 
 const many = (agents) =>

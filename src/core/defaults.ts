@@ -117,6 +117,11 @@ export const DEFAULTS = {
 	/** Indexing work committed per write transaction: other processes read and write between batches. */
 	syncBatchMs: 500,
 	/**
+	 * A sync that read this much merges the full-text indexes into one segment each when it ends (a first index,
+	 * a large catch-up): its many batches leave segments every query visits (sync/indexer.ts, optimizeFullText).
+	 */
+	ftsOptimizeBytes: 16 * 1024 * 1024,
+	/**
 	 * The same where one writer holds the index alone (the viewer's index in OPFS, held by one tab): nobody waits
 	 * between batches, and each commit flushes, which costs OPFS far more than a file on disk (measured at 50 MB:
 	 * 17.5 s with 0.5 s batches, 8.5 s with 10 s).

@@ -17,7 +17,36 @@ function hits(index: LookbackIndex, query: string): number {
 	return index.search({ query }).results.length;
 }
 
+/** How many segments each full-text index has (FTS5's `_idx` table has a row per segment and leaf page). */
+function segments(index: LookbackIndex): Record<string, number> {
+	return Object.fromEntries(
+		["entries_fts", "entries_deep", "vocab_fts"].map((t) => [
+			t,
+			Number(index.db.exec(`SELECT count(DISTINCT segid) FROM ${t}_idx`)[0].values[0][0]),
+		]),
+	);
+}
+
 describe("sync", () => {
+	it("merges each full-text index into one segment after a large sync, and finds the same", async () => {
+		const source = fileSource([{ path: FIXTURES, layout: "nested" }]);
+		const open = async () => LookbackIndex.open({ sql: await loadEngine(), storage: memoryStorage() });
+		// A commit per file, as a first index of a large history commits every half second.
+		const [split, merged] = [await open(), await open()];
+		await split.sync(source, { batchMs: 0, optimizeBytes: Number.POSITIVE_INFINITY });
+		const report = await merged.sync(source, { batchMs: 0, optimizeBytes: 1 });
+		expect(report.warnings).toEqual([]);
+		// (the samples' few cut entries come in one commit: entries_deep has one segment either way)
+		expect(segments(split).entries_fts).toBeGreaterThan(5);
+		expect(segments(split).vocab_fts).toBeGreaterThan(5);
+		expect(segments(merged)).toEqual({ entries_fts: 1, entries_deep: 1, vocab_fts: 1 });
+		for (const query of ["amqplib", "retry", "busyTimeout WAL", "acquireConfigPach", "数据库"])
+			expect(merged.search({ query }).results.map((r) => r.entryId)).toEqual(split.search({ query }).results.map((r) => r.entryId));
+		// A small sync (nothing new here) merges nothing.
+		const again = await merged.sync(source, { optimizeBytes: 1 });
+		expect(again.bytesRead).toBe(0);
+	});
+
 	it("commits in batches and stops at the next file when asked, the rest left for the next sync", async () => {
 		const source = fileSource([{ path: FIXTURES, layout: "nested" }]);
 		const index = await LookbackIndex.open({ sql: await loadEngine(), storage: memoryStorage() });

@@ -150,6 +150,9 @@ export const ENTRY_BODY =
 export const ENTRY_HAS_BODY =
 	"(e.body IS NOT NULL OR (e.ukey IS NOT NULL AND EXISTS (SELECT 1 FROM entries h WHERE h.ukey = e.ukey AND h.entry_id = e.entry_id AND h.body IS NOT NULL)))";
 
+/** The full-text indexes (FTS5 tables): what a merge after a large sync rewrites. */
+export const FTS_TABLES = ["entries_fts", "entries_deep", "vocab_fts"] as const;
+
 /** Numeric codes of branch states in `entries.state`. */
 export const STATE_CODE: Record<BranchState, number> = { active: 0, abandoned: 1, compacted: 2 };
 export const STATE_NAME: readonly BranchState[] = ["active", "abandoned", "compacted"];

@@ -10,6 +10,7 @@ import { errorMessage } from "../errors.js";
 import type { ArchiveState, KeptBytes, SessionArchive } from "../parse/archive.js";
 import type { SessionFileInfo, SessionSource, WalkResult } from "../parse/source.js";
 import type { Database } from "../store/engine.js";
+import { FTS_TABLES } from "../store/schema.js";
 import { indexBytes, metaValue, setMeta } from "../store/stats.js";
 import { type Transactions, transactions } from "../store/transactions.js";
 import { documentOf, FileSync, knownFile, readInChunks } from "./file-sync.js";
@@ -32,6 +33,8 @@ export interface SyncOptions {
 	signal?: AbortSignal;
 	/** Clock for the time a file is found gone (tests). */
 	now?: () => number;
+	/** A sync that read at least this many bytes merges the full-text indexes after (default `DEFAULTS.ftsOptimizeBytes`). */
+	optimizeBytes?: number;
 }
 
 /**
@@ -95,6 +98,24 @@ async function keptBytes(source: SessionSource, file: SessionFileInfo, parsed: U
  * committed in batches of about `batchMs`, each one write transaction that first re-reads what is indexed
  * (another process may have indexed the same files meanwhile), so readers are never shut out for long.
  */
+/**
+ * Merge each full-text index into one segment, in a write transaction of its own. A sync commits every
+ * `syncBatchMs`, and each commit leaves small segments that FTS5's automerge folds only partly: a first index of
+ * 500 MB left tens of them, and every query looks a word up in each (the trigram lookups of substrings most:
+ * 1–3 ms a word, 0.1 after). Merged, the benchmark's queries took a median 14% less CPU at 500 MB, up to 40% for
+ * common words, NOT and questions; the merge cost about 5% of that first index's time (5.3 s of 113 s, wasm).
+ */
+async function optimizeFullText(db: Database, tx: Transactions, report: SyncReport): Promise<void> {
+	await tx.beginWrite(db);
+	try {
+		for (const table of FTS_TABLES) db.run(`INSERT INTO ${table}(${table}) VALUES('optimize')`);
+		await tx.commit(db);
+	} catch (error) {
+		tx.rollback(db);
+		report.warnings.push({ kind: "sync-failed", error: `could not merge the full-text index: ${errorMessage(error)}` });
+	}
+}
+
 export async function syncIndex(db: Database, source: SessionSource, options: SyncOptions = {}): Promise<SyncReport> {
 	const started = Date.now();
 	const report = emptyReport();
@@ -299,6 +320,8 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	} catch (error) {
 		report.warnings.push({ kind: "sync-failed", error: errorMessage(error) });
 	}
+	if (!report.interrupted && report.bytesRead >= (options.optimizeBytes ?? DEFAULTS.ftsOptimizeBytes))
+		await optimizeFullText(db, tx, report);
 	await archived;
 	report.entriesIndexed = entriesIndexed;
 	report.entriesCopied = entriesCopied;
