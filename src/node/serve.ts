@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { LookbackError } from "../core/index.js";
 import { readSnapshots } from "./read-snapshot.js";
-import type { ByteRanges } from "./snapshot-layout.js";
+import type { ByteRanges, SnapshotReads } from "./snapshot-layout.js";
 
 export interface ServeOptions {
 	/** The index file handed to the page. */
@@ -22,7 +22,7 @@ export interface ServeOptions {
 	/** Port on 127.0.0.1 (default: any free one). */
 	port?: number;
 	/** Who makes the read-optimised copy (default: this process; `lookback serve` has its indexer process make it). */
-	makeSnapshot?: (indexPath: string, to: string) => Promise<ByteRanges>;
+	makeSnapshot?: (indexPath: string, to: string) => Promise<SnapshotReads>;
 	/**
 	 * The real path of a session file the page may read ranges of (`/session-file?path=…`: an export's long
 	 * messages whole), or undefined to refuse it. Without it, the route answers 404.
@@ -76,6 +76,7 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 	const routes: Record<string, string> = {
 		"/": page("index.html"),
 		"/index.html": page("index.html"),
+		"/boot.js": page("boot.js"),
 		"/app.js": page("app.js"),
 		"/app.css": page("app.css"),
 		"/worker.js": page("worker.js"),
@@ -129,7 +130,10 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 			headers["accept-ranges"] = "bytes";
 			headers.etag = snapshot.etag;
 			// What the page may fetch ahead while the person reads: the parts of the file nearly every query reads.
-			if (snapshot.prefetch.length > 0) headers["x-lookback-prefetch"] = snapshot.prefetch.map(([a, b]) => `${a}-${b - 1}`).join(",");
+			const named = (ranges: ByteRanges) => ranges.map(([a, b]) => `${a}-${b - 1}`).join(",");
+			if (snapshot.prefetch.length > 0) headers["x-lookback-prefetch"] = named(snapshot.prefetch);
+			// What the page reads before it opens the index (snapshot-layout.ts).
+			if (snapshot.open.length > 0) headers["x-lookback-open"] = named(snapshot.open);
 			// A range of another version of the file would mix two files: If-Range that does not match gets the whole new file.
 			const ifRange = req.headers["if-range"];
 			range = ifRange === undefined || ifRange === snapshot.etag ? byteRange(req.headers.range, size) : undefined;
