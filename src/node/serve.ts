@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { LookbackError } from "../core/index.js";
+import { pageGzip, takesGzip } from "./page-gzip.js";
 import { readSnapshots } from "./read-snapshot.js";
 import type { ByteRanges, SnapshotReads } from "./snapshot-layout.js";
 
@@ -85,6 +86,9 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 		"/index.db": snapshot.path,
 	};
 	let allowedHosts: Set<string> = new Set();
+	const gzipOf = pageGzip();
+	/** The page's own files: sent gzipped when the browser takes it (page-gzip.ts). */
+	const pageFiles = new Set(Object.entries(routes).flatMap(([route, file]) => (route === "/index.db" ? [] : [file])));
 
 	const answer = async (req: IncomingMessage, res: ServerResponse) => {
 		const reply = (status: number, message: string, headers: Record<string, string> = {}) => {
@@ -107,11 +111,12 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 		if (!file) return reply(404, "not found");
 		const isIndex = path === "/index.db";
 		let size: number;
+		let mtimeMs = 0;
 		/** A gone session's copy in the archive, read in place of its file. */
 		let copy: ServeOptions["archived"];
 		try {
 			if (isIndex) await snapshot.refresh();
-			size = statSync(file).size;
+			({ size, mtimeMs } = statSync(file));
 		} catch (error) {
 			if (error instanceof LookbackError) return reply(503, error.message);
 			const copied = path === "/session-file" ? options.archived?.sizeOf(file) : undefined;
@@ -125,6 +130,16 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 			"x-content-type-options": "nosniff",
 			"content-security-policy": VIEWER_CSP,
 		};
+		if (pageFiles.has(file) && takesGzip(req.headers["accept-encoding"])) {
+			let body: Buffer;
+			try {
+				body = await gzipOf(file, `${size} ${mtimeMs}`);
+			} catch {
+				return reply(404, "not found");
+			}
+			res.writeHead(200, { ...headers, "content-encoding": "gzip", vary: "accept-encoding", "content-length": String(body.length) });
+			return res.end(req.method === "HEAD" ? undefined : body);
+		}
 		let range: ReturnType<typeof byteRange>;
 		if (isIndex) {
 			headers["accept-ranges"] = "bytes";
