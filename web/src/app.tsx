@@ -26,19 +26,24 @@ import { widenedSearch } from "./widening-search.js";
 /** How long the list waits after a keystroke before it searches: typing on is not searched letter by letter. */
 const TYPING_PAUSE_MS = 150;
 
-let shown = false;
 /**
- * The first view is shown (a list, the dashboard, or why the index cannot open): what waits for it starts, once — the
- * service worker's copy of the page, and the worker fetching ahead for the queries that follow. Either would compete
- * with the first view for the machine: the service worker's install fetches the page's files again and compiles its
- * scripts (measured: 0.4 s of CPU on a 2 vCPU machine), the fetch-ahead is up to 16 MB.
+ * What waits until a first view is painted, once each, since it would compete with that view for the machine: the
+ * service worker's copy of the page (its install fetches the page's files again and compiles its scripts, measured
+ * at 0.4 s of CPU on a 2 vCPU machine), after any first view; the worker fetching ahead what searches read (up to
+ * 16 MB), after a first list, not the dashboard, which reads none of it.
  */
-function firstViewShown(): void {
-	if (shown) return;
-	shown = true;
-	keepPageOffline();
+const once = (fn: () => void) => {
+	let done = false;
+	return () => {
+		if (!done) fn();
+		done = true;
+	};
+};
+const firstViewShown = once(keepPageOffline);
+const firstListShown = once(() => {
+	firstViewShown();
 	db.call("prefetch", {}).catch(() => undefined);
-}
+});
 
 type Listing =
 	| { kind: "recent"; sessions: SessionSummary[] }
@@ -190,7 +195,8 @@ function App() {
 
 	// After the browser painted the first list, or why the index cannot open (a plain effect runs then).
 	useEffect(() => {
-		if (listing || failure) firstViewShown();
+		if (listing) firstListShown();
+		else if (failure) firstViewShown();
 	}, [listing, failure]);
 
 	const rows: (SessionSummary | SearchHit)[] = listing?.kind === "results" ? listing.hits : (listing?.sessions ?? []);

@@ -43,7 +43,7 @@ export interface ServedIndex {
 	file?: RangeFile;
 	/**
 	 * Start fetching ahead, in the background, what nearly every query reads (paged; once, later calls do nothing):
-	 * for the page to call once its first view is shown, whose own reads and drawing it would otherwise compete with.
+	 * for the page to call once a first list is painted, whose own reads and drawing it would otherwise compete with.
 	 */
 	prefetch?(): void;
 }
