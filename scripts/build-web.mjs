@@ -1,4 +1,4 @@
-// Builds the browser pieces: into dist/web the viewer page, its worker, its service worker, the smoke page, and the
+// Builds the browser pieces: into dist/web the viewer page (its first script, boot.js, and app.js), its worker, its service worker, the smoke page, and the
 // engine's wasm beside them; and dist/browser.js, the `lookback/web` library entry.
 
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -6,8 +6,19 @@ import { build } from "esbuild";
 import { secretlintInBrowser } from "./esbuild-plugins.mjs";
 
 mkdirSync("dist/web", { recursive: true });
+/** app.js imports the page's worker from boot.js, which index.html loads first (web/src/page-db.ts says why). */
+const bootExternal = {
+	name: "boot-external",
+	setup(build) {
+		build.onResolve({ filter: /^\.\/page-db\.js$/ }, (args) =>
+			args.importer.endsWith("app.tsx") ? { path: "./boot.js", external: true } : undefined,
+		);
+	},
+};
+
 for (const [name, entry] of [
 	["smoke", "smoke.ts"],
+	["boot", "page-db.ts"],
 	["app", "app.tsx"],
 	["worker", "worker.ts"],
 	["sw", "sw.ts"],
@@ -24,7 +35,7 @@ for (const [name, entry] of [
 		jsxImportSource: "preact",
 		// The Emscripten glue mentions Node modules it only uses under Node.
 		external: ["fs", "path", "crypto"],
-		plugins: [secretlintInBrowser],
+		plugins: [secretlintInBrowser, bootExternal],
 		logLevel: "warning",
 	});
 copyFileSync("wasm/dist/sql-wasm.wasm", "dist/web/sql-wasm.wasm");

@@ -20,7 +20,7 @@ import type { FromIndexer, ToIndexer } from "./indexer-messages.js";
 import type { IndexingProgress } from "./indexer-slot.js";
 import type { IndexerCall } from "./indexer-work.js";
 import type { NodeIndexOptions } from "./open.js";
-import type { ByteRanges } from "./snapshot-layout.js";
+import type { SnapshotReads } from "./snapshot-layout.js";
 
 export type IndexerPlace = "child process" | "host process";
 
@@ -284,8 +284,8 @@ export class Indexer {
 	}
 
 	/** Have the indexer make `lookback serve`'s read-optimised copy of `from` at `to` (read-snapshot.ts). */
-	snapshot(from: string, to: string): Promise<ByteRanges> {
-		return this.ask((id) => ({ type: "snapshot", id, from, to })) as Promise<ByteRanges>;
+	snapshot(from: string, to: string): Promise<SnapshotReads> {
+		return this.ask((id) => ({ type: "snapshot", id, from, to })) as Promise<SnapshotReads>;
 	}
 
 	/**

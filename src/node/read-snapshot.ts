@@ -15,7 +15,7 @@ import { loadEngine } from "./engine.js";
 import { waitShared } from "./engine-locks.js";
 import { enginePathOf } from "./file-storage.js";
 import { IndexLocks } from "./index-locks.js";
-import { type ByteRanges, layOutSnapshot } from "./snapshot-layout.js";
+import { type ByteRanges, layOutSnapshot, type SnapshotReads } from "./snapshot-layout.js";
 
 export interface ReadSnapshot {
 	/** The file served. */
@@ -24,6 +24,8 @@ export interface ReadSnapshot {
 	etag: string;
 	/** Byte ranges of the file served now that the page should prefetch, most useful first (none for a file served as it was). */
 	prefetch: ByteRanges;
+	/** Byte ranges of it the page should read before it opens the index (none for a file served as it was). */
+	open: ByteRanges;
 	/** Make the copy again if the index changed since; resolves when the served file is current. */
 	refresh(): Promise<void>;
 	remove(): void;
@@ -51,9 +53,9 @@ function addCandidateIndex(db: Database): void {
  * Make the read-optimised copy of the index at `to` (a file in a folder of its own, which also holds the
  * intermediate copies): copied under a SHARED lock, optimised, laid out for ranges. Heavy for a large index
  * (seconds): `lookback serve` has its indexer process make it (indexer-work.ts). Resolves with the byte
- * ranges the page should prefetch (none for a file handed out as it was).
+ * ranges the page should read ahead (none for a file handed out as it was).
  */
-export async function makeReadSnapshot(indexPath: string, to: string): Promise<ByteRanges> {
+export async function makeReadSnapshot(indexPath: string, to: string): Promise<SnapshotReads> {
 	const dir = dirname(to);
 	const raw = join(dir, "copy.db");
 	const optimised = join(dir, "optimised.db");
@@ -66,14 +68,14 @@ export async function makeReadSnapshot(indexPath: string, to: string): Promise<B
 		locks.release("none");
 	}
 	const engine = await loadEngine();
-	let prefetch: ByteRanges = [];
+	let reads: SnapshotReads = { open: [], prefetch: [] };
 	try {
 		const db = openAt(engine, enginePathOf(engine, raw));
 		try {
 			db.run("INSERT INTO entries_fts(entries_fts) VALUES ('optimize')");
 			db.run("INSERT INTO vocab_fts(vocab_fts) VALUES ('optimize')");
 			addCandidateIndex(db);
-			prefetch = layOutSnapshot(db, enginePathOf(engine, optimised));
+			reads = layOutSnapshot(db, enginePathOf(engine, optimised));
 		} finally {
 			db.close();
 		}
@@ -81,16 +83,16 @@ export async function makeReadSnapshot(indexPath: string, to: string): Promise<B
 	} catch {
 		// Not an index this lookback can optimise (foreign, newer, damaged): hand it out as it is, for the page to say what is wrong.
 		renameSync(raw, to);
-		prefetch = [];
+		reads = { open: [], prefetch: [] };
 	}
 	rmSync(raw, { force: true });
-	return prefetch;
+	return reads;
 }
 
 /** The copies `lookback serve` hands out, made by `make` (default: here, by `makeReadSnapshot`). */
 export function readSnapshots(
 	indexPath: string,
-	make: (indexPath: string, to: string) => Promise<ByteRanges> = makeReadSnapshot,
+	make: (indexPath: string, to: string) => Promise<SnapshotReads> = makeReadSnapshot,
 ): ReadSnapshot {
 	const dir = mkdtempSync(join(tmpdir(), "lookback-serve-"));
 	const served = join(dir, "index.db");
@@ -99,7 +101,7 @@ export function readSnapshots(
 	let running: Promise<void> | undefined;
 
 	const remake = async (stamp: string) => {
-		snapshot.prefetch = await make(indexPath, served);
+		({ open: snapshot.open, prefetch: snapshot.prefetch } = await make(indexPath, served));
 		copiedFrom = stamp;
 		const st = statSync(served);
 		snapshot.etag = `"${++made}-${st.size}-${Math.round(st.mtimeMs)}"`;
@@ -109,6 +111,7 @@ export function readSnapshots(
 		path: served,
 		etag: "",
 		prefetch: [],
+		open: [],
 		async refresh() {
 			while (running) await running;
 			const st = statSync(indexPath);

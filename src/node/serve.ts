@@ -11,8 +11,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { LookbackError } from "../core/index.js";
+import { pageGzip, takesGzip } from "./page-gzip.js";
 import { readSnapshots } from "./read-snapshot.js";
-import type { ByteRanges } from "./snapshot-layout.js";
+import type { ByteRanges, SnapshotReads } from "./snapshot-layout.js";
 
 export interface ServeOptions {
 	/** The index file handed to the page. */
@@ -22,7 +23,7 @@ export interface ServeOptions {
 	/** Port on 127.0.0.1 (default: any free one). */
 	port?: number;
 	/** Who makes the read-optimised copy (default: this process; `lookback serve` has its indexer process make it). */
-	makeSnapshot?: (indexPath: string, to: string) => Promise<ByteRanges>;
+	makeSnapshot?: (indexPath: string, to: string) => Promise<SnapshotReads>;
 	/**
 	 * The real path of a session file the page may read ranges of (`/session-file?path=…`: an export's long
 	 * messages whole), or undefined to refuse it. Without it, the route answers 404.
@@ -76,6 +77,7 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 	const routes: Record<string, string> = {
 		"/": page("index.html"),
 		"/index.html": page("index.html"),
+		"/boot.js": page("boot.js"),
 		"/app.js": page("app.js"),
 		"/app.css": page("app.css"),
 		"/worker.js": page("worker.js"),
@@ -84,6 +86,9 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 		"/index.db": snapshot.path,
 	};
 	let allowedHosts: Set<string> = new Set();
+	const gzipOf = pageGzip();
+	/** The page's own files: sent gzipped when the browser takes it (page-gzip.ts). */
+	const pageFiles = new Set(Object.entries(routes).flatMap(([route, file]) => (route === "/index.db" ? [] : [file])));
 
 	const answer = async (req: IncomingMessage, res: ServerResponse) => {
 		const reply = (status: number, message: string, headers: Record<string, string> = {}) => {
@@ -106,11 +111,12 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 		if (!file) return reply(404, "not found");
 		const isIndex = path === "/index.db";
 		let size: number;
+		let mtimeMs = 0;
 		/** A gone session's copy in the archive, read in place of its file. */
 		let copy: ServeOptions["archived"];
 		try {
 			if (isIndex) await snapshot.refresh();
-			size = statSync(file).size;
+			({ size, mtimeMs } = statSync(file));
 		} catch (error) {
 			if (error instanceof LookbackError) return reply(503, error.message);
 			const copied = path === "/session-file" ? options.archived?.sizeOf(file) : undefined;
@@ -124,12 +130,25 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 			"x-content-type-options": "nosniff",
 			"content-security-policy": VIEWER_CSP,
 		};
+		if (pageFiles.has(file) && takesGzip(req.headers["accept-encoding"])) {
+			let body: Buffer;
+			try {
+				body = await gzipOf(file, `${size} ${mtimeMs}`);
+			} catch {
+				return reply(404, "not found");
+			}
+			res.writeHead(200, { ...headers, "content-encoding": "gzip", vary: "accept-encoding", "content-length": String(body.length) });
+			return res.end(req.method === "HEAD" ? undefined : body);
+		}
 		let range: ReturnType<typeof byteRange>;
 		if (isIndex) {
 			headers["accept-ranges"] = "bytes";
 			headers.etag = snapshot.etag;
 			// What the page may fetch ahead while the person reads: the parts of the file nearly every query reads.
-			if (snapshot.prefetch.length > 0) headers["x-lookback-prefetch"] = snapshot.prefetch.map(([a, b]) => `${a}-${b - 1}`).join(",");
+			const named = (ranges: ByteRanges) => ranges.map(([a, b]) => `${a}-${b - 1}`).join(",");
+			if (snapshot.prefetch.length > 0) headers["x-lookback-prefetch"] = named(snapshot.prefetch);
+			// What the page reads before it opens the index (snapshot-layout.ts).
+			if (snapshot.open.length > 0) headers["x-lookback-open"] = named(snapshot.open);
 			// A range of another version of the file would mix two files: If-Range that does not match gets the whole new file.
 			const ifRange = req.headers["if-range"];
 			range = ifRange === undefined || ifRange === snapshot.etag ? byteRange(req.headers.range, size) : undefined;

@@ -10,6 +10,10 @@
  *   the vocabulary, the sessions, the trigram index of the vocabulary, each entry's column sizes (BM25) and the
  *   covering index of a match's entry columns. The page prefetches the roots and that tail (`prefetch`, in the
  *   order to read them) while the person reads the landing page, so a first query waits on few requests.
+ * - Beside the sessions, the per-session usage sums (`usage_hours`, `session_tools`): with the roots, what opening
+ *   the index and any first view read (the overview counts the sessions, a listed session shows its cost, the
+ *   usage dashboard sums nothing else). The page fetches those (`open`) before it opens the index, in a few
+ *   requests at once, where reading them as SQLite asks takes a synchronous request after another.
  *
  * SQLite's VACUUM INTO copies tables in the order they were created, so the copy is made here: the schema is
  * created first (every root), the rows copied a table at a time (FTS5's shadow tables as the plain tables they
@@ -21,13 +25,23 @@ import { CANDIDATE_INDEX, type Database } from "../core/index.js";
 /** Bytes of the file to prefetch, most useful first: [start, end) each. */
 export type ByteRanges = [number, number][];
 
+/** What the page should read of the snapshot ahead of SQLite: before it opens the index, then in the background. */
+export interface SnapshotReads {
+	/** Every table's root, the sessions and their usage sums: what opening and every first view read. */
+	open: ByteRanges;
+	/** What nearly every query reads, most useful first (the roots first). */
+	prefetch: ByteRanges;
+}
+
 /** The page size of the copy: SQLite's largest. */
 export const SNAPSHOT_PAGE_BYTES = 65536;
 
 /** Tables a query reads a few rows of: copied first, never prefetched. */
 const BULK = ["entries", "entries_fts_data", "entries_deep_data"];
 /** Tables read per word or per match, in the order they are copied after the others (the last is prefetched first). */
-const HOT = ["vocab", "meta", "sessions", "vocab_fts_data", "entries_deep_docsize", "entries_fts_docsize"];
+const HOT = ["vocab", "meta", "usage_hours", "session_tools", "sessions", "vocab_fts_data", "entries_deep_docsize", "entries_fts_docsize"];
+/** Of those, what the page reads before it opens the index (with every root): adjacent in HOT, so one range. */
+const OPENING = ["usage_hours", "session_tools", "sessions"];
 /** Indexes read per match: built last of all. */
 const HOT_INDEXES = [CANDIDATE_INDEX];
 
@@ -49,9 +63,9 @@ function rows<T>(db: Database, sql: string): T[] {
 
 /**
  * Copy the database `db` has open (with the covering index already made) into `to` (an engine path of a file
- * that does not exist yet), laid out as above. Returns the byte ranges the page should prefetch.
+ * that does not exist yet), laid out as above. Returns the byte ranges the page should read ahead.
  */
-export function layOutSnapshot(db: Database, to: string): ByteRanges {
+export function layOutSnapshot(db: Database, to: string): SnapshotReads {
 	const schema = rows<SchemaRow>(db, "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE sql IS NOT NULL ORDER BY rowid");
 	const userVersion = rows<{ user_version: number }>(db, "PRAGMA user_version")[0]?.user_version ?? 0;
 	const applicationId = rows<{ application_id: number }>(db, "PRAGMA application_id")[0]?.application_id ?? 0;
@@ -67,6 +81,7 @@ export function layOutSnapshot(db: Database, to: string): ByteRanges {
 
 		let roots: [number, number] = [0, 0];
 		const warm: [number, number][] = [];
+		const opening: [number, number] = [Number.POSITIVE_INFINITY, 0];
 		db.run("BEGIN");
 		try {
 			// Virtual tables first: creating one creates its shadow tables, which the schema lists again as plain tables.
@@ -100,6 +115,7 @@ export function layOutSnapshot(db: Database, to: string): ByteRanges {
 				copy(name);
 				indexesOf([name]);
 				warm.push(bytes(from, pages()));
+				if (OPENING.includes(name)) [opening[0], opening[1]] = [Math.min(opening[0], from), pages()];
 			}
 			for (const index of indexes.filter((i) => HOT_INDEXES.includes(i.name))) {
 				const from = pages();
@@ -111,7 +127,11 @@ export function layOutSnapshot(db: Database, to: string): ByteRanges {
 			db.run("ROLLBACK");
 			throw error;
 		}
-		return [roots, ...warm.reverse()].filter(([start, end]) => end > start);
+		const ranges = (list: [number, number][]) => list.filter(([start, end]) => end > start);
+		return {
+			open: ranges([roots, ...(opening[1] > 0 ? [bytes(opening[0], opening[1])] : [])]),
+			prefetch: ranges([roots, ...warm.reverse()]),
+		};
 	} finally {
 		db.run("DETACH copy");
 	}

@@ -1,7 +1,8 @@
 /**
  * The snapshot `lookback serve` hands the page: the same database as the index, laid out for reading by ranges
- * (64 KiB pages, what nearly every query reads at the end for the page to prefetch), and what a page's first
- * query then reads, counted through the page's own ranged file (web/src/range-files.ts) over the file on disk.
+ * (64 KiB pages, what nearly every query reads at the end for the page to prefetch, what opening and a first view
+ * read for it to fetch before it opens the index), and what a page's first query and the usage dashboard then read,
+ * counted through the page's own ranged file (web/src/range-files.ts) over the file on disk.
  */
 import { createHash } from "node:crypto";
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from "node:fs";
@@ -78,8 +79,8 @@ function tableHashes(path: string): Map<string, string> {
 	}
 }
 
-/** The snapshot read through the page's ranged file, each request counted. */
-async function servedIndex(prefetch: boolean) {
+/** The snapshot read through the page's ranged file, each request counted: what the page fetches ahead fetched first, or not. */
+async function servedIndex(prefetch: boolean, preload = false) {
 	const size = statSync(snapshot.path).size;
 	const fd = openSync(snapshot.path, "r");
 	const read = (start: number, end: number) => {
@@ -88,13 +89,14 @@ async function servedIndex(prefetch: boolean) {
 		return { status: 206, body: body.buffer };
 	};
 	const file = new RangeFile("index.db", size, null, { chunkBytes: SNAPSHOT_PAGE_BYTES, cacheBytes: 48 << 20 }, read);
+	if (preload) await file.preload(snapshot.open, { budget: 6 << 20, transport: async (start, end) => read(start, end) });
 	if (prefetch)
 		await file.prefetch(
 			snapshot.prefetch.map(([a, b]) => [a, b]),
 			{ budget: 16 << 20, transport: async (start, end) => read(start, end) },
 		);
 	const engine = await loadEngine();
-	const mount = mountEngineFiles(engine.FS, rangeFiles("index.db", file), `layout${prefetch ? 1 : 0}`, {
+	const mount = mountEngineFiles(engine.FS, rangeFiles("index.db", file), `layout${prefetch ? 1 : 0}${preload ? 1 : 0}`, {
 		reads: 0,
 		bytesRead: 0,
 		writes: 0,
@@ -157,6 +159,13 @@ describe("the served snapshot", () => {
 		for (const name of ["entries", "entries_fts_data"]) expect(prefetched(pages.get(name)!.last), name).toBe(false);
 		// The most read last: the page takes the ranges in this order.
 		expect(snapshot.prefetch[1][1]).toBe(statSync(snapshot.path).size);
+		// Before it opens the index, the page fetches the roots, the sessions and their usage sums, and nothing else.
+		const opened = (page: number) =>
+			snapshot.open.some(([a, b]) => (page - 1) * SNAPSHOT_PAGE_BYTES >= a && page * SNAPSHOT_PAGE_BYTES <= b);
+		expect(snapshot.open[0]).toEqual(snapshot.prefetch[0]);
+		for (const name of ["sessions", "usage_hours", "session_tools"]) expect(opened(pages.get(name)!.last), name).toBe(true);
+		for (const name of ["entries", "entries_fts_data", "entries_candidates", "vocab", "usage"])
+			expect(opened(pages.get(name)!.last), name).toBe(false);
 	});
 
 	it("answers every benchmark query as the index does", async () => {
@@ -170,6 +179,26 @@ describe("the served snapshot", () => {
 		} finally {
 			live.close();
 			served.close();
+		}
+	});
+
+	it("opens the index and sums the usage dashboard from what it fetched before, with no request of its own", async () => {
+		const cold = await servedIndex(false);
+		const ready = await servedIndex(false, true);
+		try {
+			const opening = ready.file.counters.requests;
+			const dashboard = ready.index.dashboard();
+			expect(dashboard).toEqual(cold.index.dashboard());
+			expect(dashboard.total.sessions).toBeGreaterThan(0);
+			expect(opening + ready.file.counters.requests).toBe(0);
+			// Each read of SQLite's a request of its own: what the fetch before saves (a few requests at once for it).
+			console.log(
+				`opening and the dashboard: ${cold.file.counters.requests} requests one after another cold, none after ${ready.file.prefetched.requests} requests (${(ready.file.prefetched.bytes / 1e6).toFixed(1)} MB) fetched before opening`,
+			);
+			expect(cold.file.counters.requests).toBeGreaterThan(ready.file.prefetched.requests);
+		} finally {
+			cold.close();
+			ready.close();
 		}
 	});
 

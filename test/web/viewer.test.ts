@@ -4,6 +4,7 @@ import { request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openNodeIndex } from "../../src/node/open.js";
@@ -318,6 +319,32 @@ describe("lookback serve", () => {
 		}
 		expect((await raw("/")).status).toBe(200);
 		expect((await raw("/localhost-check", { host: `localhost:${(serving.server.address() as AddressInfo).port}` })).status).toBe(404);
+	});
+
+	it("sends the page's own files gzipped to a browser that takes gzip, as they are to one that does not, and the index never", async () => {
+		for (const [path, name] of [
+			["/worker.js", "worker.js"],
+			["/sql-wasm.wasm", "sql-wasm.wasm"],
+			["/", "index.html"],
+		]) {
+			const file = readFileSync(join(WEB, name));
+			const zipped = await raw(path, { headers: { "accept-encoding": "gzip, deflate, br" } });
+			expect(zipped.headers["content-encoding"], path).toBe("gzip");
+			expect(zipped.headers.vary).toBe("accept-encoding");
+			expect(gunzipSync(zipped.body).equals(file), path).toBe(true);
+			if (file.length > 100_000) expect(zipped.body.length, path).toBeLessThan(file.length / 1.8);
+			for (const accept of [undefined, "identity", "gzip;q=0, deflate", "gzip;q=0, *"]) {
+				const plain = await raw(path, accept ? { headers: { "accept-encoding": accept } } : {});
+				expect(plain.headers["content-encoding"], `${path} ${accept}`).toBeUndefined();
+				expect(plain.body.equals(file), `${path} ${accept}`).toBe(true);
+			}
+			const head = await raw(path, { method: "HEAD", headers: { "accept-encoding": "gzip" } });
+			expect(head.headers["content-length"]).toBe(String(zipped.body.length));
+			expect(head.body.length).toBe(0);
+		}
+		const index = await raw("/index.db", { headers: { "accept-encoding": "gzip", range: "bytes=0-99" } });
+		expect(index.status).toBe(206);
+		expect(index.headers["content-encoding"]).toBeUndefined();
 	});
 
 	it("answers byte ranges of the index with a strong ETag, 416 for a bad range, the whole new file for a stale If-Range", async () => {

@@ -15,8 +15,10 @@ import { Reader } from "./components/Reader.js";
 import { SearchBar } from "./components/SearchBar.js";
 import { SessionRow } from "./components/SessionRow.js";
 import { VirtualList } from "./components/VirtualList.js";
-import { startDb } from "./db-client.js";
-import { canKeep, keepPageOffline } from "./picked-files.js";
+// boot.js in the built page (scripts/build-web.mjs): the worker it started.
+import { INDEX_URL, mode, openRequest, store } from "./open-request.js";
+import { db, firstOpen } from "./page-db.js";
+import { keepPageOffline } from "./picked-files.js";
 import type { IndexInfo } from "./protocol.js";
 import { readViewState, type ViewState, viewUrl } from "./view-state.js";
 import { widenedSearch } from "./widening-search.js";
@@ -24,13 +26,24 @@ import { widenedSearch } from "./widening-search.js";
 /** How long the list waits after a keystroke before it searches: typing on is not searched letter by letter. */
 const TYPING_PAUSE_MS = 150;
 
-const db = startDb();
-keepPageOffline();
-const INDEX_URL = "index.db";
-const loadMode = new URLSearchParams(location.search).get("load");
-const mode = loadMode === "paged" || loadMode === "whole" ? loadMode : undefined;
-/** `?store=indexeddb`: keep a no-server index in IndexedDB even where OPFS could hold it. */
-const store = new URLSearchParams(location.search).get("store") === "indexeddb" ? "indexeddb" : undefined;
+/**
+ * What waits until a first view is painted, once each, since it would compete with that view for the machine: the
+ * service worker's copy of the page (its install fetches the page's files again and compiles its scripts, measured
+ * at 0.4 s of CPU on a 2 vCPU machine), after any first view; the worker fetching ahead what searches read (up to
+ * 16 MB), after a first list, not the dashboard, which reads none of it.
+ */
+const once = (fn: () => void) => {
+	let done = false;
+	return () => {
+		if (!done) fn();
+		done = true;
+	};
+};
+const firstViewShown = once(keepPageOffline);
+const firstListShown = once(() => {
+	firstViewShown();
+	db.call("prefetch", {}).catch(() => undefined);
+});
 
 type Listing =
 	| { kind: "recent"; sessions: SessionSummary[] }
@@ -64,18 +77,16 @@ function App() {
 		setFailure(undefined);
 		document.body.dataset.ready = "true";
 		document.body.dataset.mode = next.mode;
-		db.call("landing", {}).then(setLanding, () => undefined);
 	};
-	const openIndex = () => {
+	/** Open the index: the first time, the open the page's first script asked for (page-db.ts); again, anew. */
+	const openIndex = (again: boolean) => {
 		setChanged(undefined);
-		canKeep()
-			.then((keep) => db.call("open", { url: INDEX_URL, mode, keep, store }))
-			.then(opened, (error: Error) => {
-				setFailure(error.message);
-				document.body.dataset.ready = "error";
-			});
+		(again ? openRequest().then((request) => db.call("open", request)) : firstOpen).then(opened, (error: Error) => {
+			setFailure(error.message);
+			document.body.dataset.ready = "error";
+		});
 	};
-	useEffect(openIndex, []);
+	useEffect(() => openIndex(false), []);
 	useEffect(() => {
 		const back = () => setView(readViewState(location.search));
 		addEventListener("popstate", back);
@@ -117,6 +128,14 @@ function App() {
 	/** Enter pressed before the list of the query as typed arrived: open its top row when it does. */
 	const openWhenListed = useRef<string | undefined>(undefined);
 	const dashboard = view.view === "usage" && !view.session;
+	// The landing's activity and projects, once for each index opened, when the sessions view shows: a page opened on
+	// the dashboard does not sum them before its own figures.
+	const landingOf = useRef<IndexInfo | undefined>(undefined);
+	useEffect(() => {
+		if (!info || dashboard || landingOf.current === info) return;
+		landingOf.current = info;
+		db.call("landing", {}).then(setLanding, () => undefined);
+	}, [info, dashboard]);
 	/** The query the list was last asked for: a keystroke away from it waits for a pause in the typing. */
 	const askedQuery = useRef<string | undefined>(undefined);
 	useEffect(() => {
@@ -173,6 +192,12 @@ function App() {
 			current = false;
 		};
 	}, [info, view.session, view.entry]);
+
+	// After the browser painted the first list, or why the index cannot open (a plain effect runs then).
+	useEffect(() => {
+		if (listing) firstListShown();
+		else if (failure) firstViewShown();
+	}, [listing, failure]);
 
 	const rows: (SessionSummary | SearchHit)[] = listing?.kind === "results" ? listing.hits : (listing?.sessions ?? []);
 	const openRow = (i: number) => {
@@ -237,7 +262,7 @@ function App() {
 					))}
 				</nav>
 				<SearchBar state={view} input={input} onChange={(patch) => go(patch, false)} />
-				<IndexStatus info={info} notice={changed} onReopen={openIndex} />
+				<IndexStatus info={info} notice={changed} onReopen={() => openIndex(true)} />
 			</header>
 			{info?.mode === "local" ? <LocalSources db={db} info={info} onInfo={opened} /> : null}
 			{failure ? (
@@ -249,6 +274,7 @@ function App() {
 				<main class="usage-view">
 					<Dashboard
 						db={db}
+						onShown={firstViewShown}
 						state={view}
 						generation={info}
 						onChange={(patch, push = false) => go(patch, push)}

@@ -1,5 +1,6 @@
 /** The page's side of the worker: each call a promise of its reply. */
 
+import { ENGINE_FROM_PAGE, type EngineWasmMessage } from "./engine-wasm.js";
 import type { CallMessage, CallName, Calls, ProgressMessage, ReplyMessage } from "./protocol.js";
 
 class CallError extends Error {
@@ -17,8 +18,16 @@ export interface Db {
 	onProgress?: (progress: ProgressMessage["progress"]) => void;
 }
 
-export function startDb(workerUrl = "worker.js"): Db {
-	const worker = new Worker(workerUrl, { type: "module" });
+/**
+ * Start the worker at `workerUrl`; with `engineWasm`, the engine's wasm compiled here, posted to the worker as its
+ * first message (early-wasm.ts).
+ */
+export function startDb(workerUrl = "worker.js", engineWasm?: Promise<WebAssembly.Module>): Db {
+	const worker = new Worker(workerUrl, { type: "module", ...(engineWasm ? { name: ENGINE_FROM_PAGE } : {}) });
+	engineWasm?.then(
+		(module) => worker.postMessage({ engineWasm: module } satisfies EngineWasmMessage),
+		() => worker.postMessage({ engineWasm: null } satisfies EngineWasmMessage),
+	);
 	const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 	let next = 0;
 	worker.onmessage = (event: MessageEvent<ReplyMessage | ProgressMessage>) => {

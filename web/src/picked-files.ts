@@ -1,6 +1,6 @@
 /**
  * The page's side of no-server mode: what the person picked or dropped, as relative paths and File objects
- * for the worker; whether this browser keeps data at all; and the service worker that keeps the page itself.
+ * for the worker, and the service worker that keeps the page itself.
  */
 
 import { isSessionFile, type PickedFile } from "./browser-source.js";
@@ -67,25 +67,7 @@ export async function mayRead(folders: FileSystemDirectoryHandle[]): Promise<boo
 	return true;
 }
 
-/** Whether this browser keeps data for the page: no IndexedDB, or one that refuses to open (private modes), means no. */
-export async function canKeep(): Promise<boolean> {
-	if (typeof indexedDB === "undefined") return false;
-	try {
-		await new Promise<void>((resolve, reject) => {
-			const request = indexedDB.open("lookback-probe");
-			request.onsuccess = () => {
-				request.result.close();
-				resolve();
-			};
-			request.onerror = () => reject(request.error);
-		});
-		return true;
-	} catch {
-		return false;
-	}
-}
-
-/** The service worker (sw.js) that keeps the page's own files, so that it opens with no server. */
+/** The service worker (sw.js) that keeps the page's own files, so that it opens with no server (the page registers it once its first view is shown). */
 export function keepPageOffline(): void {
 	navigator.serviceWorker?.register("sw.js").catch(() => undefined); // not served (older `lookback serve`), or not allowed: the page works online
 }

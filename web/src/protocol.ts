@@ -96,6 +96,8 @@ export interface Calls {
 	/** The usage dashboard, summed in the worker (the page gets a few hundred numbers). */
 	dashboard(args: DashboardRequest): Dashboard;
 	transfer(args: Record<string, never>): Transfer;
+	/** Served by ranges: start fetching ahead what nearly every query reads (the page asks once its first list is painted). */
+	prefetch(args: Record<string, never>): void;
 	/** No-server mode: the index this browser keeps (`keep` false: the page found no IndexedDB; `store` "indexeddb": not in OPFS). */
 	openLocal(args: { keep: boolean; store?: "indexeddb" }): IndexInfo;
 	scan(args: ScanRequest): ScanReport;

@@ -3,8 +3,8 @@
  * src/core/store/engine-files.ts). Runs in a Web Worker: SQLite reads synchronously, and only a worker may make a
  * synchronous XMLHttpRequest that returns bytes. Chunks are cached (LRU) and sequential misses fetch more at
  * once (read-ahead doubling), because on a read-optimised copy one query's pages lie mostly in order. What
- * nearly every query reads (the server names those ranges) can be fetched ahead, in the background, with a few
- * large asynchronous requests: a first query then waits on few synchronous ones.
+ * nearly every query reads (the server names those ranges) can be fetched ahead with a few large asynchronous
+ * requests at once — before the index opens, or in the background — so a first query waits on few synchronous ones.
  */
 
 import type { EngineFiles } from "../../src/core/index.js";
@@ -35,6 +35,14 @@ export type ByteRanges = [number, number][];
 /** What a prefetch fetched, and whether it has finished (done also when it stopped early). */
 export interface PrefetchCounters extends RangeCounters {
 	done: boolean;
+}
+
+/** How much to fetch ahead, and how: see RangeFile.prefetch. */
+export interface FetchAheadOptions {
+	budget: number;
+	piece?: number;
+	parallel?: number;
+	transport?: AsyncRangeTransport;
 }
 
 /** A worker's synchronous XMLHttpRequest: only a worker may make one that returns bytes. */
@@ -91,7 +99,7 @@ export class RangeFile {
 	/** Set when the server answered with another version of the file: the caller opens it again. */
 	changed = false;
 	readonly counters: RangeCounters = { requests: 0, bytes: 0 };
-	/** What was fetched ahead (not in `counters`). */
+	/** What was fetched ahead, before the index opened and in the background (not in `counters`); done when the background's is. */
 	readonly prefetched: PrefetchCounters = { requests: 0, bytes: 0, done: false };
 
 	constructor(
@@ -127,14 +135,22 @@ export class RangeFile {
 	 * most `budget` bytes in all (and never more than half the cache), `piece` bytes a request, `parallel`
 	 * requests at a time. Chunks held already are not fetched again; a file changed on the server stops it.
 	 */
-	async prefetch(
+	async prefetch(ranges: ByteRanges, options: FetchAheadOptions): Promise<void> {
+		try {
+			await this.fetchAhead(ranges, options);
+		} finally {
+			this.prefetched.done = true;
+		}
+	}
+
+	/** The same, awaited: what SQLite will read first (the roots, the sessions), fetched before it asks. */
+	async preload(ranges: ByteRanges, options: FetchAheadOptions): Promise<void> {
+		await this.fetchAhead(ranges, options);
+	}
+
+	private async fetchAhead(
 		ranges: ByteRanges,
-		{
-			budget,
-			piece = 1 << 20,
-			parallel = 3,
-			transport = fetchRanges(this.url, this.etag),
-		}: { budget: number; piece?: number; parallel?: number; transport?: AsyncRangeTransport },
+		{ budget, piece = 1 << 20, parallel = 3, transport = fetchRanges(this.url, this.etag) }: FetchAheadOptions,
 	): Promise<void> {
 		const pieces: [number, number][] = [];
 		let left = Math.min(budget, (this.maxChunks * this.chunk) / 2);
@@ -168,8 +184,6 @@ export class RangeFile {
 			await Promise.all(Array.from({ length: parallel }, next));
 		} catch {
 			// A prefetch that fails changes nothing: the queries read what they need themselves.
-		} finally {
-			this.prefetched.done = true;
 		}
 	}
 

@@ -21,6 +21,13 @@ const CACHE_BYTES = 48 << 20;
  * 500 MB of sessions, all of them; beyond, the newest of them.
  */
 const PREFETCH_BYTES = 16 << 20;
+/**
+ * Bytes fetched before the index opens, of what opening and any first view read (the server names those parts:
+ * every table's root, the sessions and their usage sums; 3 MB at 500 MB of sessions). Fetched a few large
+ * requests at once, where SQLite would read them a synchronous request at a time (measured at 500 MB: 7 requests
+ * one after another to open the index, 3 more for the usage dashboard's figures).
+ */
+const OPEN_BYTES = 6 << 20;
 
 interface KeptCopy {
 	url: string;
@@ -34,6 +41,11 @@ export interface ServedIndex {
 	info: IndexInfo;
 	/** The ranged file, when paged. */
 	file?: RangeFile;
+	/**
+	 * Start fetching ahead, in the background, what nearly every query reads (paged; once, later calls do nothing):
+	 * for the page to call once a first list is painted, whose own reads and drawing it would otherwise compete with.
+	 */
+	prefetch?(): void;
 }
 
 const copies = () => createStore("lookback-viewer", "served");
@@ -80,7 +92,15 @@ async function problemOf(response: Response): Promise<string> {
 	return `the server has no index for the page (${response.status}${text ? `: ${text}` : ""})`;
 }
 
-export async function openServed(engine: FilesEngine, url: string, mode?: "paged" | "whole"): Promise<ServedIndex> {
+/**
+ * Open the index served at `url`. The engine may still be loading: the probe of the server, and what the page reads
+ * before it opens the index, are fetched meanwhile (a page opening on a 2 vCPU machine waits ~0.1 s for the engine).
+ */
+export async function openServed(
+	loading: FilesEngine | PromiseLike<FilesEngine>,
+	url: string,
+	mode?: "paged" | "whole",
+): Promise<ServedIndex> {
 	const abort = new AbortController();
 	let probe: Response;
 	try {
@@ -88,7 +108,7 @@ export async function openServed(engine: FilesEngine, url: string, mode?: "paged
 	} catch {
 		const kept = await keptCopy(url);
 		if (!kept) throw new NoServedIndex("the server does not answer, and no copy of its index was kept in this browser", true);
-		const index = await openWhole(engine, kept.bytes, `the copy of ${url} kept in this browser`);
+		const index = await openWhole(await loading, kept.bytes, `the copy of ${url} kept in this browser`);
 		return { index, info: withInfo(index, { mode: "offline", bytes: kept.bytes.length, etag: kept.etag, fetchedAt: kept.fetchedAt }) };
 	}
 	// A static host answers 404 for a missing file, or its index.html for any path.
@@ -103,8 +123,16 @@ export async function openServed(engine: FilesEngine, url: string, mode?: "paged
 		const pageSize = head.length >= 18 ? (head[16] << 8) | head[17] : 0;
 		const page = pageSize === 1 ? 65536 : pageSize;
 		const file = new RangeFile(url, size, etag, { chunkBytes: Math.max(16384, page), cacheBytes: CACHE_BYTES });
-		// Not awaited: it runs while the page opens the index and shows the landing; a query that comes first reads what it needs itself.
-		void file.prefetch(prefetchRanges(probe.headers.get("x-lookback-prefetch"), size), { budget: PREFETCH_BYTES });
+		// Meanwhile the engine may still be loading.
+		await file.preload(prefetchRanges(probe.headers.get("x-lookback-open"), size), { budget: OPEN_BYTES, parallel: 4 });
+		const engine = await loading;
+		let prefetching = false;
+		const prefetch = () => {
+			if (prefetching) return;
+			prefetching = true;
+			// Not awaited: it runs while the person reads the first view; a query that comes sooner reads what it needs itself.
+			void file.prefetch(prefetchRanges(probe.headers.get("x-lookback-prefetch"), size), { budget: PREFETCH_BYTES });
+		};
 		const mountpoint = mountEngineFiles(engine.FS, rangeFiles("index.db", file), `served${++opened}`, {
 			reads: 0,
 			bytesRead: 0,
@@ -112,8 +140,9 @@ export async function openServed(engine: FilesEngine, url: string, mode?: "paged
 			fsyncs: 0,
 		});
 		const index = await LookbackIndex.open({ sql: engine, storage: readOnlyStorage(engine, `${mountpoint}/index.db`, url) });
-		return { index, file, info: withInfo(index, { mode: "paged", bytes: size, etag }) };
+		return { index, file, prefetch, info: withInfo(index, { mode: "paged", bytes: size, etag }) };
 	}
+	const engine = await loading;
 	const kept = await keptCopy(url);
 	let bytes: Uint8Array;
 	if (kept && etag && !etag.startsWith("W/") && kept.etag === etag) bytes = kept.bytes;

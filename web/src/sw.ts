@@ -5,7 +5,7 @@
  */
 
 const CACHE = "lookback-page-v1";
-const PAGE = ["./", "index.html", "app.js", "app.css", "worker.js", "sql-wasm.wasm"];
+const PAGE = ["./", "index.html", "boot.js", "app.js", "app.css", "worker.js", "sql-wasm.wasm"];
 
 interface ExtendableEvent extends Event {
 	waitUntil(work: Promise<unknown>): void;

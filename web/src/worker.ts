@@ -3,7 +3,11 @@
  * protocol.ts with the core's own search, browse and read.
  */
 
+// First (a module is evaluated where it is first imported): the engine's wasm is taken from the page, or fetched and
+// compiled, while the rest of this script is evaluated.
+import "./early-wasm.js";
 import { errorMessage, exportSession, hasEngineFiles, LookbackError, type LookbackIndex, type ReadRange } from "../../src/core/index.js";
+import { engineWasm } from "./early-wasm.js";
 import { loadWebEngine } from "./engine.js";
 import { importIndex, localFiles, localIndex, localReads, openLocal, scan } from "./local-index.js";
 import type { CallMessage, Calls, IndexInfo, ProgressMessage, ReplyMessage } from "./protocol.js";
@@ -12,7 +16,7 @@ import { pickedSessionRange, servedSessionRange } from "./session-ranges.js";
 
 let served: ServedIndex | undefined;
 let lastOpen: Parameters<Calls["open"]>[0] | undefined;
-const engine = loadWebEngine({ wasmUrl: new URL("sql-wasm.wasm", self.location.href).href }).then((sql) => {
+const engine = loadWebEngine({ wasmModule: engineWasm }).then((sql) => {
 	if (!hasEngineFiles(sql)) throw new LookbackError("engine-missing-feature", "the engine build lacks its filesystem");
 	return sql;
 });
@@ -22,7 +26,7 @@ async function open(args: Parameters<Calls["open"]>[0]): Promise<IndexInfo> {
 	served = undefined;
 	lastOpen = args;
 	try {
-		served = await openServed(await engine, new URL(args.url, self.location.href).href, args.mode);
+		served = await openServed(engine, new URL(args.url, self.location.href).href, args.mode);
 	} catch (error) {
 		// Nothing served beside the page: no-server mode, on the index this browser keeps.
 		if (error instanceof NoServedIndex)
@@ -63,6 +67,7 @@ const calls: { [K in keyof Calls]: (args: Parameters<Calls[K]>[0]) => ReturnType
 	},
 	landing: () => onIndex((index) => ({ activity: index.activity(), projects: index.projects() })),
 	dashboard: (args) => onIndex((index) => index.dashboard(args)),
+	prefetch: () => served?.prefetch?.(),
 	transfer: () => ({ ...(served?.file?.counters ?? { requests: 0, bytes: 0 }), prefetch: served?.file?.prefetched, file: localReads() }),
 	openLocal: async ({ keep, store }) => openLocal(await engine, keep, store),
 	scan: (args) => scan(args, (progress) => (self as unknown as Worker).postMessage({ progress } satisfies ProgressMessage)),
@@ -70,6 +75,7 @@ const calls: { [K in keyof Calls]: (args: Parameters<Calls[K]>[0]) => ReturnType
 };
 
 self.onmessage = async (event: MessageEvent<CallMessage>) => {
+	if (!("call" in event.data)) return; // the engine's wasm, taken by early-wasm.ts
 	const { id, call, args } = event.data;
 	let reply: ReplyMessage;
 	try {

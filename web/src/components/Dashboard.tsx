@@ -4,8 +4,8 @@
  * expensive sessions, each a link into the reader. One call to the worker, which sums it all in SQL.
  */
 
-import { useEffect, useState } from "preact/hooks";
-import { compactCount, type Dashboard as Data, formatUsd, type UsageRow } from "../../../src/core/index.js";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { compactCount, type Dashboard as Data, formatUsd, thousands, type UsageRow } from "../../../src/core/index.js";
 import type { Db } from "../db-client.js";
 import type { ViewState } from "../view-state.js";
 import { type Bar, BarList } from "./BarList.js";
@@ -20,6 +20,8 @@ interface Props extends Opener {
 	/** The index changed (opened again): ask again. */
 	generation: unknown;
 	onChange(patch: Partial<ViewState>, push?: boolean): void;
+	/** The figures were painted (each time they are). */
+	onShown?(): void;
 }
 
 /** A cost as shown, an estimate marked with `*` (the note under the totals says what it means). */
@@ -39,11 +41,13 @@ function rowBars(rows: UsageRow[], label: (r: UsageRow) => string): Bar[] {
 	}));
 }
 
-export function Dashboard({ db, state, generation, onChange, linkTo, onOpen }: Props) {
+export function Dashboard({ db, state, generation, onChange, onShown, linkTo, onOpen }: Props) {
 	const [data, setData] = useState<Data>();
 	const [failure, setFailure] = useState<string>();
 	const stackBy = state.stack === "agent" ? "agent" : "model";
 	const metric = state.metric === "tokens" ? "tokens" : "cost";
+	/** Whether the figures were asked for already: a filter changed after that (typed, perhaps) waits for a pause. */
+	const asked = useRef(false);
 
 	useEffect(() => {
 		let current = true;
@@ -53,22 +57,31 @@ export function Dashboard({ db, state, generation, onChange, linkTo, onOpen }: P
 			since: state.since || undefined,
 			until: state.until || undefined,
 		};
-		const timer = setTimeout(() => {
-			db.call("dashboard", { ...filters, stackBy }).then(
-				(d) => {
-					if (!current) return;
-					setData(d);
-					setFailure(undefined);
-					document.body.dataset.dashboard = "ready";
-				},
-				(error: Error) => current && setFailure(error.message),
-			);
-		}, 150);
+		const timer = setTimeout(
+			() => {
+				db.call("dashboard", { ...filters, stackBy }).then(
+					(d) => {
+						if (!current) return;
+						setData(d);
+						setFailure(undefined);
+						document.body.dataset.dashboard = "ready";
+					},
+					(error: Error) => current && setFailure(error.message),
+				);
+			},
+			asked.current ? 150 : 0,
+		);
+		asked.current = true;
 		return () => {
 			current = false;
 			clearTimeout(timer);
 		};
 	}, [generation, state.project, state.agent, state.since, state.until, stackBy]);
+
+	// After the browser painted them (a plain effect runs then).
+	useEffect(() => {
+		if (data) onShown?.();
+	}, [data]);
 
 	if (failure) return <p class="failure">{failure}</p>;
 	if (!data) return <p class="notice">summing the sessions…</p>;
@@ -88,15 +101,15 @@ export function Dashboard({ db, state, generation, onChange, linkTo, onOpen }: P
 					<span class="what">tokens</span>
 				</div>
 				<div class="total">
-					<span class="figure">{t.sessions.toLocaleString("en")}</span>
+					<span class="figure">{thousands(t.sessions)}</span>
 					<span class="what">sessions</span>
 				</div>
 				<div class="total">
-					<span class="figure">{t.messages.toLocaleString("en")}</span>
+					<span class="figure">{thousands(t.messages)}</span>
 					<span class="what">answers</span>
 				</div>
 				<div class="total">
-					<span class="figure">{data.tools.calls.toLocaleString("en")}</span>
+					<span class="figure">{thousands(data.tools.calls)}</span>
 					<span class="what">tool calls, {(errorRate * 100).toFixed(1)}% failed</span>
 				</div>
 				<p class="note">
@@ -162,7 +175,7 @@ export function Dashboard({ db, state, generation, onChange, linkTo, onOpen }: P
 						label: x.tool,
 						value: x.calls / mostCalls,
 						part: x.calls > 0 ? x.errors / x.calls : 0,
-						figure: `${x.calls.toLocaleString("en")}${x.errors > 0 ? ` · ${x.errors.toLocaleString("en")} failed` : ""}`,
+						figure: `${thousands(x.calls)}${x.errors > 0 ? ` · ${thousands(x.errors)} failed` : ""}`,
 					}))}
 				/>
 			</section>

@@ -5,7 +5,7 @@
  * cursor, and the figures are in a table below it.
  */
 
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import uPlot from "uplot";
 import { compactCount, type Dashboard, formatUsd } from "../../../src/core/index.js";
 
@@ -59,10 +59,14 @@ export function UsageChart({ dashboard, metric, onPick }: Props) {
 	const plot = useRef<uPlot | undefined>(undefined);
 	const points = useMemo(() => filledPoints(dashboard), [dashboard]);
 	const [at, setAt] = useState<number | null>(null);
+	// The table's rows are made when it is opened: a cell per period and series, a quarter of the dashboard's
+	// elements, that a first paint need not make while the table is closed.
+	const [tableOpen, setTableOpen] = useState(false);
 	const values = (i: number) => (metric === "cost" ? points[i].cost : points[i].tokens);
 	const show = (v: number) => (metric === "cost" ? formatUsd(v) : compactCount(Math.round(v)));
 
-	useEffect(() => {
+	// Drawn before the browser paints (a plain effect runs a frame later): the chart shows with the figures, not after them.
+	useLayoutEffect(() => {
 		const el = box.current;
 		if (!el || points.length === 0) return;
 		const n = dashboard.series.length;
@@ -156,7 +160,7 @@ export function UsageChart({ dashboard, metric, onPick }: Props) {
 					</li>
 				))}
 			</ul>
-			<details class="chart-table">
+			<details class="chart-table" onToggle={(e) => setTableOpen(e.currentTarget.open)}>
 				<summary>the figures as a table</summary>
 				<table>
 					<thead>
@@ -171,7 +175,7 @@ export function UsageChart({ dashboard, metric, onPick }: Props) {
 						</tr>
 					</thead>
 					<tbody>
-						{points
+						{(tableOpen ? points : [])
 							.filter((_p, i) => total(i) > 0)
 							.map((p) => {
 								const v = metric === "cost" ? p.cost : p.tokens;
