@@ -165,13 +165,20 @@ export class IndexerWork {
 			try {
 				let posted = 0;
 				let planned = false;
-				slot.publish({ done: 0, total: 0, bytesRead: 0, workBytes: 0, path: "" }, true);
+				// Nothing is published before the plan: a follower reads no file as no figures yet. A file of zeros
+				// written here was renamed over by the plan moments later, which makes ext4 write the plan out at once
+				// (auto_da_alloc), and removing it at the end waited for that write: 1.5–3 ms of every sync that finds
+				// nothing new, measured on this machine's disk.
 				report = await opened.index.sync(opened.source, {
 					signal: stop.signal,
 					onProgress: (p) => {
 						const first = !planned;
 						planned = true;
 						slot.publish(p, first);
+						// A plan with nothing to read is waited for by any host (its bytes left, 0, are within every bound),
+						// so saying it would only wake the host once more before "synced", which follows at once. Progress
+						// is said from the first file done, should there be one.
+						if (first && p.workBytes === 0) return;
 						const now = Date.now();
 						if (!first && now - posted < POST_MS && p.done < p.total) return;
 						posted = now;
