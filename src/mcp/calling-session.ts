@@ -1,8 +1,9 @@
 /**
  * Which sessions are taken to be the one calling the server. An MCP client does not say which session asks,
  * so, as agentsview does, sessions of the server's working directory (clients start a server in the project
- * they work on) whose file changed in the last `DEFAULTS.callingSessionMs` are left out: otherwise the
- * calling session, which holds the question itself, would be the best answer to every search.
+ * they work on) whose file changed in the last `DEFAULTS.callingSessionMs` (and which have a message from the
+ * last day) are left out: otherwise the calling session, which holds the question itself, would be the best
+ * answer to every search. It runs before every search and list, so it reads only the sessions active lately.
  */
 
 import { realpathSync, statSync } from "node:fs";
@@ -11,6 +12,13 @@ import { DEFAULTS, type LookbackIndex } from "../core/index.js";
 
 /** Sessions of the cwd looked at, newest first: the calling one is among the few most recently active. */
 const RECENT_SESSIONS = 50;
+/**
+ * Only sessions whose last message (as indexed) is at most this old are looked at: the calling session is being
+ * written now, and a day covers an answer that streamed for long and an index a long sync has not caught up with.
+ * The index's newest-first order then reads those few sessions, where every session of the index was read (and
+ * the project's summarised and costed) at every call.
+ */
+const ACTIVE_MS = 24 * 3_600_000;
 
 export interface CallingSessions {
 	/** Session file paths as indexed (what a search's `exclude` sees). */
@@ -38,7 +46,7 @@ function mtimeOf(path: string): number | undefined {
 export function callingSessions(index: LookbackIndex, cwd: string, now: number = Date.now()): CallingSessions {
 	const dirs = new Set(variants(cwd));
 	// By the last folder name, which a symlinked and a real path of the same folder share; compared whole below.
-	const candidates = index.browse({ project: basename(cwd), scope: "all", limit: RECENT_SESSIONS });
+	const candidates = index.browse({ project: basename(cwd), since: now - ACTIVE_MS, scope: "all", limit: RECENT_SESSIONS });
 	const leftOut = candidates
 		.filter((s) => s.cwd !== undefined && variants(s.cwd).some((d) => dirs.has(d)))
 		.filter((s) => {
