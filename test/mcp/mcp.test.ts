@@ -204,22 +204,48 @@ describe("lookback mcp", () => {
 	it("leaves out the calling session: a recently changed one of its working directory", async () => {
 		const dir = agentDir();
 		const cwd = tempDir("project");
-		const live = writeSession(join(dir, "sessions"), "live-session", cwd, ["the zanzibarquokka migration plan", "noted"]);
-		const old = writeSession(join(dir, "sessions"), "older-session", cwd, ["an earlier zanzibarquokka attempt", "ok"]);
+		const minuteAgo = new Date(Date.now() - 60_000).toISOString();
 		const hourAgo = new Date(Date.now() - 3_600_000);
+		const live = writeSession(join(dir, "sessions"), "live-session", cwd, ["the zanzibarquokka migration plan", "noted"], minuteAgo);
+		const old = writeSession(
+			join(dir, "sessions"),
+			"older-session",
+			cwd,
+			["an earlier zanzibarquokka attempt", "ok"],
+			hourAgo.toISOString(),
+		);
 		utimesSync(old, hourAgo, hourAgo);
+		// Written just now, but its messages are days old (a copy, a restore): no session is calling from it.
+		const daysAgo = new Date(Date.now() - 3 * 86_400_000).toISOString();
+		writeSession(join(dir, "sessions"), "copied-session", cwd, ["a copied zanzibarquokka note", "ok"], daysAgo);
 		const s = await server(dir, { cwd });
 		const reply = json(await call(s, "search_sessions", { query: "zanzibarquokka" }));
-		expect((reply.results as Hit[]).map((h) => h.sessionId)).toEqual(["older-session"]);
+		expect((reply.results as Hit[]).map((h) => h.sessionId).sort()).toEqual(["copied-session", "older-session"]);
 		expect(reply.leftOut).toEqual([{ sessionId: "live-session", path: live }]);
 		expect(reply.leftOutReason).toMatch(/includeCallingSession/);
 		const all = json(await call(s, "search_sessions", { query: "zanzibarquokka", includeCallingSession: true }));
-		expect((all.results as Hit[]).map((h) => h.sessionId).sort()).toEqual(["live-session", "older-session"]);
+		expect((all.results as Hit[]).map((h) => h.sessionId).sort()).toEqual(["copied-session", "live-session", "older-session"]);
 		expect(all.leftOut).toBeUndefined();
 		const list = json(await call(s, "list_sessions", { limit: 50 }));
 		expect((list.sessions as { sessionId: string }[]).map((x) => x.sessionId)).not.toContain("live-session");
 		expect((list.sessions as { sessionId: string }[]).map((x) => x.sessionId)).toContain("older-session");
-		expect(list.total).toBe(11);
+		expect(list.total).toBe(12);
+	});
+
+	it("sees a session written or grown just before a search, on a server that has searched already", async () => {
+		const dir = agentDir();
+		const s = await server(dir);
+		await untilReady(s);
+		expect(json(await call(s, "search_sessions", { query: "pelicanquorum" })).results).toEqual([]);
+		const texts = ["the pelicanquorum rollout", "done"];
+		writeSession(join(dir, "sessions"), "new-session", "/home/dev/new", texts);
+		const added = json(await call(s, "search_sessions", { query: "pelicanquorum" }));
+		expect((added.results as Hit[]).map((h) => h.sessionId)).toEqual(["new-session"]);
+		// The same file with two more messages: read from where the last sync stopped.
+		writeSession(join(dir, "sessions"), "new-session", "/home/dev/new", [...texts, "and the ibisquorum follow-up", "noted"]);
+		const grown = json(await call(s, "search_sessions", { query: "ibisquorum" }));
+		expect((grown.results as Hit[]).map((h) => h.sessionId)).toEqual(["new-session"]);
+		expect(json(await call(s, "index_status")).lastSyncReport).toMatchObject({ grown: 1 });
 	});
 
 	it("keeps a long reply within the budget and marks what it cut", async () => {
