@@ -1,4 +1,4 @@
-// npm run bench:mcp [-- --mb 20 --reps 20]
+// npm run bench:mcp [-- --mb 20 --reps 20 --keep-index]
 // `lookback mcp` against Node and the library on one corpus (bench/corpus/<mb>mb, generated once):
 // - server start → `tools/list` answered (a raw JSON-RPC client on the process's pipes: spawn, initialize,
 //   initialized and tools/list written at once, the clock stopped by the tools/list response), against
@@ -6,13 +6,20 @@
 // - a search round trip (tools/call search_sessions, the benchmark's query set, p50 of each query's runs, with
 //   the server's incremental sync before each search) against the same search through the library in this
 //   process: `index.search`, and `discover` + `boundedJson` (what the tool runs), and those after `index.sync`.
+//   A search of the server syncs first (a session written just before it is found), so its like-for-like
+//   counterpart is the library's sync + discover + budget, run here on the index opened as the server opens it
+//   (`openNodeIndex` with the same options: the same session roots, archive setting and engine); both
+//   differences are printed. The indexer's own figure for each of those syncs (index_status's
+//   `lastSyncReport.durationMs`) tells the sync from its messages.
+// --keep-index uses the index an earlier run left in bench/out (built only when missing): the comparison of two
+// builds on one machine in turn, without three minutes of indexing before each.
 // Writes bench/out/mcp-<mb>mb.json and prints a table.
 import { execFileSync, spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { core, fileSource, fileStorage, LookbackIndex, loadEngine } from "../dist/index.js";
+import { core, openNodeIndex } from "../dist/index.js";
 import { benchCorpus, mostCommonProject } from "./corpus.mjs";
 import { benchQueries } from "./queries.mjs";
 
@@ -26,6 +33,7 @@ const opt = (name, def) => {
 };
 const mb = Number(opt("mb", "20"));
 const reps = Number(opt("reps", "20"));
+const keepIndex = argv.includes("--keep-index");
 mkdirSync("bench/out", { recursive: true });
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -46,10 +54,21 @@ const lookbackArgs = [
 	sessions,
 	"--only-sessions-dir",
 ];
-rmSync(indexPath, { force: true });
-rmSync(`${indexPath}.locks`, { recursive: true, force: true });
+/** The options the server's command line makes of `lookbackArgs` (src/cli/main.ts), for the library's side. */
+const serverOptions = {
+	indexPath,
+	agentDir: nowhere,
+	ompAgentDir: nowhere,
+	sessionsDirs: [sessions],
+	onlySessionsDirs: true,
+};
+if (!keepIndex || !existsSync(indexPath)) {
+	rmSync(indexPath, { force: true });
+	rmSync(`${indexPath}.locks`, { recursive: true, force: true });
+}
 console.error(`[${mb} MB] indexing…`);
 execFileSync(process.execPath, ["dist/cli.js", "index", ...lookbackArgs], { stdio: "inherit" });
+const loadBefore = loadavg();
 
 /** `lookback mcp` on pipes, spoken to in raw JSON-RPC lines. */
 function rawServer() {
@@ -144,21 +163,8 @@ for (let i = 0; i < 600; i++) {
 const queries = benchQueries({ project: mostCommonProject(sessions) });
 const request = (q) => ({ query: q.query, ...(q.since ? { since: q.since } : {}), ...(q.project ? { project: q.project } : {}) });
 
-const index = await LookbackIndex.open({ sql: await loadEngine(), storage: fileStorage(indexPath) });
-const source = fileSource([{ path: sessions, layout: "nested" }]);
-/** The session files as the server's replies see them (src/node/session-files.ts): size, and ranges for snippets. */
-const files = {
-	sizeOf: (path) => statSync(path, { throwIfNoEntry: false })?.size,
-	readRange(path, start, end) {
-		const fd = openSync(path, "r");
-		try {
-			const bytes = Buffer.alloc(end - start);
-			return bytes.subarray(0, readSync(fd, bytes, 0, end - start, start));
-		} finally {
-			closeSync(fd);
-		}
-	},
-};
+// The index, its source (roots and archive) and its session files as the server opens them.
+const { index, source, files } = await openNodeIndex(serverOptions);
 // Both sides run the whole query set twice first: V8 optimises the engine's wasm in the background over the
 // first few hundred milliseconds of searches, in the server and in this process alike.
 for (let round = 0; round < 2; round++) {
@@ -198,12 +204,14 @@ function processCpuMs(pid) {
 const cpu = { server: -processCpuMs(server.pid), library: 0, calls: 0 };
 const rows = [];
 for (const q of queries) {
-	const times = { mcp: [], search: [], reply: [], syncReply: [] };
+	const times = { mcp: [], indexerSync: [], search: [], reply: [], syncReply: [] };
 	for (let r = 0; r < reps; r++) {
 		let t = performance.now();
 		const answer = await server.request("tools/call", { name: "search_sessions", arguments: request(q) });
 		const mcp = performance.now() - t;
 		if (answer.error || answer.result.isError) throw new Error(`${q.name}: ${JSON.stringify(answer.error ?? answer.result.content)}`);
+		const status = await server.request("tools/call", { name: "index_status", arguments: {} });
+		times.indexerSync.push(JSON.parse(status.result.content[0].text).lastSyncReport?.durationMs ?? Number.NaN);
 		t = performance.now();
 		index.search({ ...request(q), readRange: files.readRange });
 		const search = performance.now() - t;
@@ -226,12 +234,14 @@ for (const q of queries) {
 	rows.push({
 		name: q.name,
 		mcp: median(times.mcp),
+		indexerSync: median(times.indexerSync),
 		search: median(times.search),
 		reply: median(times.reply),
 		syncReply: median(times.syncReply),
 	});
 }
 cpu.server += processCpuMs(server.pid);
+const loadAfter = loadavg();
 await server.close();
 index.close();
 
@@ -241,6 +251,7 @@ const result = {
 	node: process.version,
 	cpus: cpus().length,
 	cpu: cpus()[0]?.model,
+	loadAverage: { before: loadBefore, after: loadAfter },
 	start: {
 		nodeMs: median(starts.node.map((x) => x.ms)),
 		nodeCpuMs: median(starts.node.map((x) => x.cpuMs)),
@@ -252,15 +263,20 @@ const result = {
 	search: {
 		rows,
 		mcpP50: median(rows.map((r) => r.mcp)),
+		indexerSyncP50: median(rows.map((r) => r.indexerSync)),
 		searchP50: median(rows.map((r) => r.search)),
 		replyP50: median(rows.map((r) => r.reply)),
 		syncReplyP50: median(rows.map((r) => r.syncReply)),
 	},
 };
+const m = result.search;
+m.overReplyMs = m.mcpP50 - m.replyP50;
+m.overSyncReplyMs = m.mcpP50 - m.syncReplyP50;
 writeFileSync(join("bench", "out", `mcp-${mb}mb.json`), `${JSON.stringify(result, null, 1)}\n`);
 const s = result.start;
+const load = (l) => l.map((x) => x.toFixed(2)).join(", ");
 console.log(
-	`lookback mcp, ${mb} MB corpus, Node ${process.version}, ${cpus().length} CPUs (${result.cpu}); medians of ${s.runs} starts, ${reps} runs per query`,
+	`lookback mcp, ${mb} MB corpus, Node ${process.version}, ${cpus().length} CPUs (${result.cpu}); medians of ${s.runs} starts, ${reps} runs per query; load average ${load(loadBefore)} before the runs, ${load(loadAfter)} after`,
 );
 console.log("");
 console.log("| | wall ms | CPU ms (user + sys) |");
@@ -270,11 +286,19 @@ console.log(
 	`| \`lookback mcp\`, spawn → tools/list answered (CPU: to its exit right after) | ${f1(s.mcpToolsListMs)} (+${f1(s.mcpToolsListMs - s.nodeMs)} over Node) | ${f1(s.mcpCpuMs)} (+${f1(s.mcpCpuMs - s.nodeCpuMs)}) |`,
 );
 console.log("");
-console.log("| query | MCP round trip p50 | library search p50 | library discover + budget p50 | library sync + discover + budget p50 |");
-console.log("|---|---|---|---|---|");
-for (const r of rows) console.log(`| ${r.name} | ${f1(r.mcp)} | ${f1(r.search)} | ${f1(r.reply)} | ${f1(r.syncReply)} |`);
-const m = result.search;
-console.log(`| **median of the p50s** | **${f1(m.mcpP50)}** | ${f1(m.searchP50)} | ${f1(m.replyP50)} | ${f1(m.syncReplyP50)} |`);
+console.log(
+	"| query | MCP round trip p50 | its indexer's sync p50 | library search p50 | library discover + budget p50 | library sync + discover + budget p50 |",
+);
+console.log("|---|---|---|---|---|---|");
+for (const r of rows)
+	console.log(`| ${r.name} | ${f1(r.mcp)} | ${f1(r.indexerSync)} | ${f1(r.search)} | ${f1(r.reply)} | ${f1(r.syncReply)} |`);
+console.log(
+	`| **median of the p50s** | **${f1(m.mcpP50)}** | ${f1(m.indexerSyncP50)} | ${f1(m.searchP50)} | ${f1(m.replyP50)} | ${f1(m.syncReplyP50)} |`,
+);
+console.log("");
+console.log(
+	`The MCP search syncs first (a session written just before it is found), so its like-for-like counterpart is the library's sync + discover + budget, on the index opened as the server opens it: the round trip is ${f1(m.overSyncReplyMs)} ms over that (median of the p50s), and ${f1(m.overReplyMs)} ms over discover + budget alone (a difference the sync is part of). The indexer's sync is its own figure (whole ms), without its messages.`,
+);
 const c = result.cpuPerSearch;
 console.log("");
 console.log(
