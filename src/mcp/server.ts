@@ -45,7 +45,8 @@ function toolError(error: unknown): CallToolResult {
 
 /** Serve until stdin closes (the client went away) or the process is told to stop. */
 export async function serveMcp(options: McpServerOptions): Promise<void> {
-	const index = new HostIndex(options.index);
+	// A client searches in bursts, and between them most often nothing changed: the folders are watched.
+	const index = new HostIndex(options.index, { watch: true });
 	const ctx: ToolContext = { index, cwd: options.cwd };
 	const server = new Server(
 		{ name: "lookback", version: options.version },

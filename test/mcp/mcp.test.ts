@@ -8,6 +8,7 @@ import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { AGENT_KINDS, BRANCH_STATES, DEFAULTS, ROLES } from "../../src/core/index.js";
+import { SessionWatch } from "../../src/node/session-watch.js";
 import { SAMPLE, tempDir } from "../helpers.js";
 import { agentDir, CLI, call, json, type Server, startServer, untilReady } from "./mcp-client.js";
 import { writeSession } from "./session-file.js";
@@ -247,6 +248,23 @@ describe("lookback mcp", () => {
 		expect((grown.results as Hit[]).map((h) => h.sessionId)).toEqual(["new-session"]);
 		expect(json(await call(s, "index_status")).lastSyncReport).toMatchObject({ grown: 1 });
 	});
+
+	it.runIf(SessionWatch.supported())(
+		"answers searches without a sync while no session folder changes, and syncs at the next change",
+		async () => {
+			const dir = agentDir();
+			const s = await server(dir);
+			await untilReady(s);
+			const skipped = async () => (json(await call(s, "index_status")).watch as { syncsSkipped: number }).syncsSkipped;
+			for (let i = 0; i < 3; i++) await call(s, "search_sessions", { query: "RabbitMQ" });
+			const quiet = await skipped();
+			expect(quiet).toBeGreaterThanOrEqual(1);
+			writeSession(join(dir, "sessions"), "late-session", "/home/dev/late", ["the kestrelmanifold rollout", "done"]);
+			const found = json(await call(s, "search_sessions", { query: "kestrelmanifold" }));
+			expect((found.results as Hit[]).map((h) => h.sessionId)).toEqual(["late-session"]);
+			expect(await skipped()).toBe(quiet);
+		},
+	);
 
 	it("keeps a long reply within the budget and marks what it cut", async () => {
 		const dir = agentDir();
