@@ -3,21 +3,22 @@
 // - server start → `tools/list` answered (a raw JSON-RPC client on the process's pipes: spawn, initialize,
 //   initialized and tools/list written at once, the clock stopped by the tools/list response), against
 //   `node -e 0` spawned and awaited the same way;
-// - a search round trip (tools/call search_sessions, the benchmark's query set, p50 of each query's runs, with
-//   the server's incremental sync before each search) against the same search through the library in this
-//   process: `index.search`, and `discover` + `boundedJson` (what the tool runs), and those after `index.sync`.
-//   A search of the server syncs first (a session written just before it is found), so its like-for-like
-//   counterpart is the library's sync + discover + budget, run here on the index opened as the server opens it
+// - a search round trip (tools/call search_sessions, the benchmark's query set, p50 of each query's runs)
+//   against the same search through the library in this process: `index.search`, and `discover` + `boundedJson`
+//   (what the tool runs), and those after `index.sync`, on the index opened as the server opens it
 //   (`openNodeIndex` with the same options: the same session roots, archive setting and engine); both
-//   differences are printed. The indexer's own figure for each of those syncs (index_status's
-//   `lastSyncReport.durationMs`) tells the sync from its messages.
+//   differences are printed. The server brings its index up to date before a search (a session written just
+//   before it is found) unless its watched session folders say nothing changed since a sync that saw everything:
+//   here nothing changes between the searches, so most run without a sync, and the count is printed
+//   (index_status's `watch.syncsSkipped`). The indexer's own figure for the syncs that ran (`lastSyncReport.durationMs`)
+//   tells a sync from its messages.
 // --keep-index uses the index an earlier run left in bench/out (built only when missing): the comparison of two
 // builds on one machine in turn, without three minutes of indexing before each.
 // Writes bench/out/mcp-<mb>mb.json and prints a table.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { core, openNodeIndex } from "../dist/index.js";
 import { benchCorpus, mostCommonProject } from "./corpus.mjs";
@@ -37,12 +38,34 @@ const keepIndex = argv.includes("--keep-index");
 mkdirSync("bench/out", { recursive: true });
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const f1 = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const f1 = (x) => (Number.isNaN(x) ? "–" : Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(2));
 
 const { dir } = benchCorpus(mb, { seed: 42 });
 const sessions = resolve(dir, "sessions");
 const indexPath = resolve("bench", "out", `mcp-${mb}mb.db`);
 const nowhere = resolve("bench", "out", "no-agent");
+/**
+ * One session of this run's own, in a second root beside the corpus (which is never written): it grows by a
+ * message before each search of the last part, as the calling agent's session does between its searches.
+ */
+const live = resolve("bench", "out", "mcp-live", "sessions");
+const liveFile = join(live, "--home-dev-live--", "2026-12-01T10-00-00-000Z_live.jsonl");
+let liveMessages = 0;
+const liveLine = (i) =>
+	JSON.stringify({
+		type: "message",
+		id: `m${i}`,
+		parentId: i === 0 ? null : `m${i - 1}`,
+		timestamp: new Date(Date.parse("2026-12-01T10:00:00.000Z") + i * 1000).toISOString(),
+		message: { role: i % 2 ? "assistant" : "user", content: [{ type: "text", text: `live message ${i} about the retry policy` }] },
+	});
+rmSync(join(live, ".."), { recursive: true, force: true });
+mkdirSync(dirname(liveFile), { recursive: true });
+writeFileSync(
+	liveFile,
+	`${JSON.stringify({ type: "session", version: 3, id: "live", timestamp: "2026-12-01T10:00:00.000Z", cwd: "/home/dev/live" })}\n${liveLine(liveMessages++)}\n`,
+);
+const grow = () => appendFileSync(liveFile, `${liveLine(liveMessages++)}\n`);
 const lookbackArgs = [
 	"--index",
 	indexPath,
@@ -52,6 +75,8 @@ const lookbackArgs = [
 	nowhere,
 	"--sessions-dir",
 	sessions,
+	"--sessions-dir",
+	live,
 	"--only-sessions-dir",
 ];
 /** The options the server's command line makes of `lookbackArgs` (src/cli/main.ts), for the library's side. */
@@ -59,7 +84,7 @@ const serverOptions = {
 	indexPath,
 	agentDir: nowhere,
 	ompAgentDir: nowhere,
-	sessionsDirs: [sessions],
+	sessionsDirs: [sessions, live],
 	onlySessionsDirs: true,
 };
 if (!keepIndex || !existsSync(indexPath)) {
@@ -202,6 +227,11 @@ function processCpuMs(pid) {
 	return procs.filter((p) => tree.has(p.pid)).reduce((sum, p) => sum + p.ms, 0);
 }
 const cpu = { server: -processCpuMs(server.pid), library: 0, calls: 0 };
+/** Searches the server answered without a sync (index_status `watch.syncsSkipped`: its session folders watched, nothing changed). */
+const statusOf = async () =>
+	JSON.parse((await server.request("tools/call", { name: "index_status", arguments: {} })).result.content[0].text);
+const skips = { before: (await statusOf()).watch?.syncsSkipped ?? 0, searches: 0 };
+skips.last = skips.before;
 const rows = [];
 for (const q of queries) {
 	const times = { mcp: [], indexerSync: [], search: [], reply: [], syncReply: [] };
@@ -210,8 +240,12 @@ for (const q of queries) {
 		const answer = await server.request("tools/call", { name: "search_sessions", arguments: request(q) });
 		const mcp = performance.now() - t;
 		if (answer.error || answer.result.isError) throw new Error(`${q.name}: ${JSON.stringify(answer.error ?? answer.result.content)}`);
-		const status = await server.request("tools/call", { name: "index_status", arguments: {} });
-		times.indexerSync.push(JSON.parse(status.result.content[0].text).lastSyncReport?.durationMs ?? Number.NaN);
+		const status = await statusOf();
+		const skipped = status.watch?.syncsSkipped ?? 0;
+		// The indexer's figure of the sync this search ran, when it ran one.
+		if (skipped === skips.last) times.indexerSync.push(status.lastSyncReport?.durationMs ?? Number.NaN);
+		skips.last = skipped;
+		skips.searches++;
 		t = performance.now();
 		index.search({ ...request(q), readRange: files.readRange });
 		const search = performance.now() - t;
@@ -234,13 +268,37 @@ for (const q of queries) {
 	rows.push({
 		name: q.name,
 		mcp: median(times.mcp),
-		indexerSync: median(times.indexerSync),
+		indexerSync: times.indexerSync.length ? median(times.indexerSync) : Number.NaN,
 		search: median(times.search),
 		reply: median(times.reply),
 		syncReply: median(times.syncReply),
 	});
 }
 cpu.server += processCpuMs(server.pid);
+
+// One session grown before each search, on both sides: the server's sync stats that file again (its folders
+// watched), the library's walks every folder; both then read the new message.
+const grownReps = Math.max(3, Math.ceil(reps / 2));
+const grown = { mcp: [], syncReply: [], changedFileSyncs: -((await statusOf()).watch?.changedFileSyncs ?? 0), searches: 0 };
+for (const q of queries) {
+	const times = { mcp: [], syncReply: [] };
+	for (let r = 0; r < grownReps; r++) {
+		grow();
+		let t = performance.now();
+		const answer = await server.request("tools/call", { name: "search_sessions", arguments: request(q) });
+		times.mcp.push(performance.now() - t);
+		if (answer.error || answer.result.isError) throw new Error(`${q.name}: ${JSON.stringify(answer.error ?? answer.result.content)}`);
+		grown.searches++;
+		grow();
+		t = performance.now();
+		await index.sync(source);
+		core.boundedJson(core.discover(index, request(q), files));
+		times.syncReply.push(performance.now() - t);
+	}
+	grown.mcp.push(median(times.mcp));
+	grown.syncReply.push(median(times.syncReply));
+}
+grown.changedFileSyncs += (await statusOf()).watch?.changedFileSyncs ?? 0;
 const loadAfter = loadavg();
 await server.close();
 index.close();
@@ -260,10 +318,18 @@ const result = {
 		runs: starts.mcp.length,
 	},
 	cpuPerSearch: { serverMs: cpu.server / cpu.calls, librarySyncReplyMs: cpu.library / cpu.calls, calls: cpu.calls },
+	searchesWithoutSync: { count: skips.last - skips.before, of: skips.searches },
+	grown: {
+		reps: grownReps,
+		mcpP50: median(grown.mcp),
+		syncReplyP50: median(grown.syncReply),
+		changedFileSyncs: grown.changedFileSyncs,
+		searches: grown.searches,
+	},
 	search: {
 		rows,
 		mcpP50: median(rows.map((r) => r.mcp)),
-		indexerSyncP50: median(rows.map((r) => r.indexerSync)),
+		indexerSyncP50: median(rows.map((r) => r.indexerSync).filter((x) => !Number.isNaN(x))) ?? Number.NaN,
 		searchP50: median(rows.map((r) => r.search)),
 		replyP50: median(rows.map((r) => r.reply)),
 		syncReplyP50: median(rows.map((r) => r.syncReply)),
@@ -297,7 +363,15 @@ console.log(
 );
 console.log("");
 console.log(
-	`The MCP search syncs first (a session written just before it is found), so its like-for-like counterpart is the library's sync + discover + budget, on the index opened as the server opens it: the round trip is ${f1(m.overSyncReplyMs)} ms over that (median of the p50s), and ${f1(m.overReplyMs)} ms over discover + budget alone (a difference the sync is part of). The indexer's sync is its own figure (whole ms), without its messages.`,
+	`On the index opened as the server opens it, the round trip is ${f1(m.overReplyMs)} ms over the library's discover + budget and ${f1(m.overSyncReplyMs)} ms over its sync + discover + budget (medians of the p50s). The library has no watch: its sync walks every folder each time, where the server's needs none when nothing changed. The indexer's sync is its own figure (whole ms), without its messages.`,
+);
+console.log("");
+console.log(
+	`${result.searchesWithoutSync.count} of ${result.searchesWithoutSync.of} searches were answered without a sync (the server watches its session folders; nothing changed between them); the indexer's sync column is over the others.`,
+);
+const g = result.grown;
+console.log(
+	`With one session grown by a message before each search (${g.reps} runs per query): MCP round trip **${f1(g.mcpP50)} ms** (median of the p50s; ${g.changedFileSyncs} of ${g.searches} syncs stat'ed only that file), the library's sync + discover + budget ${f1(g.syncReplyP50)} ms.`,
 );
 const c = result.cpuPerSearch;
 console.log("");
