@@ -11,7 +11,9 @@
 //   before it is found) unless its watched session folders say nothing changed since a sync that saw everything:
 //   here nothing changes between the searches, so most run without a sync, and the count is printed
 //   (index_status's `watch.syncsSkipped`). The indexer's own figure for the syncs that ran (`lastSyncReport.durationMs`)
-//   tells a sync from its messages.
+//   tells a sync from its messages. The server's search and the library's discover + budget are taken in turn
+//   (the order swapped every run), the differences per query; then, with one session grown by a message before
+//   each search, the server's search against the library's sync + discover + budget.
 // --keep-index uses the index an earlier run left in bench/out (built only when missing): the comparison of two
 // builds on one machine in turn, without three minutes of indexing before each.
 // Writes bench/out/mcp-<mb>mb.json and prints a table.
@@ -235,36 +237,50 @@ skips.last = skips.before;
 const rows = [];
 for (const q of queries) {
 	const times = { mcp: [], indexerSync: [], search: [], reply: [], syncReply: [] };
-	for (let r = 0; r < reps; r++) {
-		let t = performance.now();
-		const answer = await server.request("tools/call", { name: "search_sessions", arguments: request(q) });
-		const mcp = performance.now() - t;
-		if (answer.error || answer.result.isError) throw new Error(`${q.name}: ${JSON.stringify(answer.error ?? answer.result.content)}`);
-		const status = await statusOf();
-		const skipped = status.watch?.syncsSkipped ?? 0;
-		// The indexer's figure of the sync this search ran, when it ran one.
-		if (skipped === skips.last) times.indexerSync.push(status.lastSyncReport?.durationMs ?? Number.NaN);
-		skips.last = skipped;
-		skips.searches++;
-		t = performance.now();
-		index.search({ ...request(q), readRange: files.readRange });
-		const search = performance.now() - t;
-		t = performance.now();
-		core.boundedJson(core.discover(index, request(q), files));
-		const reply = performance.now() - t;
-		t = performance.now();
-		const before = process.cpuUsage();
-		await index.sync(source);
-		core.boundedJson(core.discover(index, request(q), files));
-		const syncReply = performance.now() - t;
-		const used = process.cpuUsage(before);
-		cpu.library += (used.user + used.system) / 1000;
-		cpu.calls++;
-		times.mcp.push(mcp);
-		times.search.push(search);
-		times.reply.push(reply);
-		times.syncReply.push(syncReply);
-	}
+	/**
+	 * The server's search and the library's discover + budget in turn, the order swapped every run, nothing else
+	 * between them: in one fixed order of all four measurements the library's discover + budget always came right
+	 * after its own search of the same query, and the server's search after the library's sync (a walk of every
+	 * file in this process), which left the processor's caches to the library. The library's search and its sync +
+	 * discover + budget are measured after, on their own.
+	 */
+	const [mcpStep, searchStep, replyStep, syncReplyStep] = [
+		async () => {
+			const t = performance.now();
+			const answer = await server.request("tools/call", { name: "search_sessions", arguments: request(q) });
+			times.mcp.push(performance.now() - t);
+			if (answer.error || answer.result.isError) throw new Error(`${q.name}: ${JSON.stringify(answer.error ?? answer.result.content)}`);
+			const status = await statusOf();
+			const skipped = status.watch?.syncsSkipped ?? 0;
+			// The indexer's figure of the sync this search ran, when it ran one.
+			if (skipped === skips.last) times.indexerSync.push(status.lastSyncReport?.durationMs ?? Number.NaN);
+			skips.last = skipped;
+			skips.searches++;
+		},
+		async () => {
+			const t = performance.now();
+			index.search({ ...request(q), readRange: files.readRange });
+			times.search.push(performance.now() - t);
+		},
+		async () => {
+			const t = performance.now();
+			core.boundedJson(core.discover(index, request(q), files));
+			times.reply.push(performance.now() - t);
+		},
+		async () => {
+			const t = performance.now();
+			const before = process.cpuUsage();
+			await index.sync(source);
+			core.boundedJson(core.discover(index, request(q), files));
+			times.syncReply.push(performance.now() - t);
+			const used = process.cpuUsage(before);
+			cpu.library += (used.user + used.system) / 1000;
+			cpu.calls++;
+		},
+	];
+	for (let r = 0; r < reps; r++) for (const step of r % 2 ? [replyStep, mcpStep] : [mcpStep, replyStep]) await step();
+	for (let r = 0; r < reps; r++) await searchStep();
+	for (let r = 0; r < reps; r++) await syncReplyStep();
 	rows.push({
 		name: q.name,
 		mcp: median(times.mcp),
@@ -338,6 +354,10 @@ const result = {
 const m = result.search;
 m.overReplyMs = m.mcpP50 - m.replyP50;
 m.overSyncReplyMs = m.mcpP50 - m.syncReplyP50;
+// The medians above are of different queries in each column: the median over the queries of each query's own
+// difference compares a query with itself.
+m.overReplyPerQueryMs = median(rows.map((r) => r.mcp - r.reply));
+m.overSyncReplyPerQueryMs = median(rows.map((r) => r.mcp - r.syncReply));
 writeFileSync(join("bench", "out", `mcp-${mb}mb.json`), `${JSON.stringify(result, null, 1)}\n`);
 const s = result.start;
 const load = (l) => l.map((x) => x.toFixed(2)).join(", ");
@@ -363,7 +383,7 @@ console.log(
 );
 console.log("");
 console.log(
-	`On the index opened as the server opens it, the round trip is ${f1(m.overReplyMs)} ms over the library's discover + budget and ${f1(m.overSyncReplyMs)} ms over its sync + discover + budget (medians of the p50s). The library has no watch: its sync walks every folder each time, where the server's needs none when nothing changed. The indexer's sync is its own figure (whole ms), without its messages.`,
+	`On the index opened as the server opens it, the round trip is ${f1(m.overReplyPerQueryMs)} ms over the library's discover + budget and ${f1(m.overSyncReplyPerQueryMs)} ms over its sync + discover + budget (median over the queries of each query's difference of p50s; ${f1(m.overReplyMs)} and ${f1(m.overSyncReplyMs)} ms between the medians of the p50s). The library has no watch: its sync walks every folder each time, where the server's needs none when nothing changed. The indexer's sync is its own figure (whole ms), without its messages.`,
 );
 console.log("");
 console.log(
