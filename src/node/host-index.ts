@@ -68,6 +68,8 @@ export class HostIndex {
 	private readonly waitBytes: number;
 	private readonly openHere?: HostIndexOptions["open"];
 	private readonly watch?: SessionWatch;
+	/** Counts the `fresh()` calls that synced (or joined a sync): see `fresh`'s `version`. */
+	private version = 0;
 
 	constructor(
 		private readonly options: NodeIndexOptions,
@@ -143,13 +145,17 @@ export class HostIndex {
 		this.open().catch(() => undefined);
 	}
 
-	/** The index brought up to date when that is little work, and what the reply should say about it. */
-	async fresh(): Promise<{ opened: NodeIndex; state: SyncState }> {
+	/**
+	 * The index brought up to date when that is little work, and what the reply should say about it. `version` stays
+	 * the same from one call to the next only while the watched folders say nothing changed and no sync was asked:
+	 * what a caller worked out from the index and the session files at one version still holds at the same.
+	 */
+	async fresh(): Promise<{ opened: NodeIndex; state: SyncState; version: number }> {
 		// The engine loads and the index opens here while the indexer syncs.
 		const opening = this.opened();
 		opening.catch(() => undefined);
 		const state = await this.settle();
-		return { opened: await this.open(), state };
+		return { opened: await this.open(), state, version: this.version };
 	}
 
 	/**
@@ -166,6 +172,7 @@ export class HostIndex {
 				changed = need.changed;
 			}
 		}
+		this.version++;
 		const run = this.indexer.sync(changed);
 		// Where a sync that runs already stands now (a first index near its end is worth the wait), else its plan.
 		const plan = this.indexer.progress ?? (await this.indexer.awaited(run.planned));
