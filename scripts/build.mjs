@@ -5,6 +5,7 @@
 import { chmodSync, readdirSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 import { buildHostFiles, common } from "./build-host.mjs";
+import { mcpWithoutAjv } from "./esbuild-plugins.mjs";
 
 // The bin is a launcher that starts Node again with the flag the command line needs (src/cli.ts); the
 // command line itself is dist/cli-main.js beside it.
@@ -20,6 +21,7 @@ await build({
 	outdir: "dist",
 	splitting: true,
 	chunkNames: "cli-[name]-[hash]",
+	plugins: [mcpWithoutAjv],
 });
 await build({ ...common, entryPoints: ["src/index.ts"], outfile: "dist/index.js" });
 await buildHostFiles();

@@ -18,3 +18,25 @@ export const secretlintInBrowser = {
 		build.onLoad({ filter: /.*/, namespace: "unused-node-builtin" }, () => ({ contents: "export default {};", loader: "js" }));
 	},
 };
+
+/**
+ * For the command line's bundle: the MCP SDK's Server imports its Ajv-based validator of elicitation answers
+ * (Ajv and ajv-formats: 7 ms of evaluation and their compile at every `lookback mcp` start) only to make one when
+ * none is given. `lookback mcp` gives its own (it asks the client nothing, src/mcp/server.ts), so the import
+ * resolves to a class that says so if it is ever made.
+ */
+export const mcpWithoutAjv = {
+	name: "mcp-without-ajv",
+	setup(build) {
+		build.onResolve({ filter: /[\\/]validation[\\/]ajv-provider\.js$/ }, (args) =>
+			/[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]/.test(args.importer)
+				? { path: args.path, namespace: "mcp-without-ajv" }
+				: undefined,
+		);
+		build.onLoad({ filter: /.*/, namespace: "mcp-without-ajv" }, () => ({
+			contents:
+				'export class AjvJsonSchemaValidator { constructor() { throw new Error("lookback mcp gives the SDK its own jsonSchemaValidator"); } }',
+			loader: "js",
+		}));
+	},
+};

@@ -1,6 +1,7 @@
 /** Command-line arguments: a command, positionals and `--flag value` options, checked against what each command takes. */
 
-import { LookbackError } from "../core/index.js";
+// The core's errors alone, not its barrel: `lookback mcp` parses its arguments before the core loads (src/mcp/main.ts).
+import { LookbackError } from "../core/errors.js";
 
 export interface ParsedArgs {
 	command: string;

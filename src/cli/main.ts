@@ -15,19 +15,18 @@ import {
 	LookbackError,
 	ROLES,
 	type Role,
-	redactsByDefault,
 	type SyncReport,
 	USAGE_GROUPS,
 	type UsageGroup,
 } from "../core/index.js";
-import { engineChoice } from "../node/engine-choice.js";
 import { HostIndex } from "../node/host-index.js";
 import { bytesLeft, IndexerSlot } from "../node/indexer-slot.js";
-import { type NodeIndex, type NodeIndexOptions, openNodeIndex } from "../node/open.js";
+import { type NodeIndex, openNodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
 import { restoreIndexed } from "../node/restore.js";
 import { serveViewer } from "../node/serve.js";
 import { intOption, option, type ParsedArgs, parseArgs } from "./args.js";
+import { type CliIO, checkCommand, indexOptions, VERSION } from "./command-line.js";
 import { runExport } from "./export.js";
 import {
 	formatBrowse,
@@ -44,17 +43,7 @@ import {
 import { forget, formatForget, formatRestore } from "./history.js";
 import { formatUsage } from "./usage-format.js";
 
-export interface CliIO {
-	stdout: (text: string) => void;
-	stderr: (text: string) => void;
-	env: Record<string, string | undefined>;
-	/** Whether stdout/stderr are terminals (progress bar, colour). */
-	isTTY: boolean;
-	/** The terminal's width, when stdout is one. */
-	columns?: number;
-}
-
-const VERSION = "0.1.0";
+export type { CliIO } from "./command-line.js";
 
 /** Messages on each side `lookback read --around` may show: a person scrolls a terminal further than a model reads. */
 const CLI_MAX_WINDOW = 50;
@@ -110,36 +99,6 @@ options: --index FILE          index file (default <agentDir>/lookback/index.db)
          --json                machine-readable output (shapes in README)
 `;
 
-const COMMANDS: Record<string, { positionals: "none" | "one" | "optional" | "many"; options: string[] }> = {
-	index: { positionals: "none", options: [] },
-	search: { positionals: "many", options: ["since", "until", "project", "role", "limit", "agent", "session", "offset", "variant", "gone"] },
-	read: { positionals: "one", options: ["around", "window", "branch-tip"] },
-	browse: { positionals: "none", options: ["since", "until", "project", "limit", "agent", "gone"] },
-	restore: { positionals: "one", options: [] },
-	forget: { positionals: "optional", options: ["project", "before", "gone", "agent"] },
-	export: { positionals: "one", options: ["format", "branch", "out"] },
-	stats: { positionals: "none", options: [] },
-	usage: { positionals: "none", options: ["since", "until", "project", "agent", "by", "limit", "utc"] },
-	serve: { positionals: "none", options: ["port"] },
-	mcp: { positionals: "none", options: [] },
-};
-const COMMON = new Set(["index", "agent-dir", "omp-agent-dir", "sessions-dir", "no-agent", "engine"]);
-
-function checkCommand(args: ParsedArgs): void {
-	const spec = COMMANDS[args.command];
-	if (!spec) throw new LookbackError("bad-argument", `unknown command "${args.command}" (commands: ${Object.keys(COMMANDS).join(", ")})`);
-	for (const name of [...args.options.keys(), ...[...args.flags].filter((f) => f === "utc")]) {
-		if (!COMMON.has(name) && !spec.options.includes(name))
-			throw new LookbackError("bad-argument", `${args.command} does not take --${name}`);
-	}
-	const n = args.positionals.length;
-	if (spec.positionals === "none" && n > 0)
-		throw new LookbackError("bad-argument", `${args.command} takes no arguments, got "${args.positionals[0]}"`);
-	if (spec.positionals === "one" && n !== 1) throw new LookbackError("bad-argument", `${args.command} needs exactly one SESSION`);
-	if (spec.positionals === "optional" && n > 1) throw new LookbackError("bad-argument", `${args.command} takes at most one SESSION`);
-	if (spec.positionals === "many" && n === 0) throw new LookbackError("bad-argument", `${args.command} needs a QUERY`);
-}
-
 function agentOption(args: ParsedArgs): AgentKind | undefined {
 	const agent = option(args, "agent");
 	if (agent === undefined || isAgentKind(agent)) return agent;
@@ -156,14 +115,6 @@ function groupOption(args: ParsedArgs): UsageGroup | undefined {
 	const by = option(args, "by");
 	if (by === undefined || (USAGE_GROUPS as readonly string[]).includes(by)) return by as UsageGroup | undefined;
 	throw new LookbackError("bad-argument", `--by must be one of ${USAGE_GROUPS.join(", ")}, not "${by}"`);
-}
-
-function leftOutOption(args: ParsedArgs): AgentKind[] | undefined {
-	const names = args.options.get("no-agent")?.flatMap((n) => n.split(",").map((s) => s.trim()));
-	if (!names) return undefined;
-	for (const n of names)
-		if (!isAgentKind(n)) throw new LookbackError("bad-argument", `--no-agent must name one of ${AGENT_KINDS.join(", ")}, not "${n}"`);
-	return names as AgentKind[];
 }
 
 function roles(args: ParsedArgs): Role[] | undefined {
@@ -422,20 +373,6 @@ function sessionFileIn(path: string, roots: string[]): string | undefined {
 	}
 }
 
-function indexOptions(args: ParsedArgs, io: CliIO): NodeIndexOptions {
-	return {
-		indexPath: option(args, "index"),
-		agentDir: option(args, "agent-dir"),
-		ompAgentDir: option(args, "omp-agent-dir"),
-		sessionsDirs: args.options.get("sessions-dir"),
-		onlySessionsDirs: args.flags.has("only-sessions-dir"),
-		leaveOut: leftOutOption(args),
-		archive: args.flags.has("no-archive") ? false : undefined,
-		engine: engineChoice(option(args, "engine"), io.env),
-		env: io.env,
-	};
-}
-
 /** Run the CLI; returns the exit code (0 ok, 1 failed, 2 bad argument or query). */
 export async function run(argv: string[], io: CliIO): Promise<number> {
 	const color = io.isTTY && !io.env.NO_COLOR;
@@ -458,19 +395,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 	}
 	let opened: NodeIndex | undefined;
 	try {
-		if (args.command === "mcp") {
-			// Loaded only here: the MCP SDK would add its start-up to every other command. The server opens the
-			// index itself, after answering the client's handshake.
-			const { serveMcp } = await import("../mcp/server.js");
-			await serveMcp({
-				index: indexOptions(args, io),
-				version: VERSION,
-				cwd: process.cwd(),
-				log: (line) => io.stderr(`${line}\n`),
-				redact: redactsByDefault(io.env),
-			});
-			return 0;
-		}
+		// Loaded only here: the MCP SDK would add its start-up to every other command. (The bin runs it without this
+		// module, src/cli-main.ts.)
+		if (args.command === "mcp") return await (await import("../mcp/main.js")).runMcp(argv, io);
 		opened = await openNodeIndex(indexOptions(args, io));
 		return await runCommand({ args, io, style, json: args.flags.has("json"), opened });
 	} catch (error) {

@@ -58,6 +58,7 @@ export {
 	type SkipReason,
 	type SyncWarning,
 	type TreeNode,
+	type WalkedFolders,
 	type WalkResult,
 } from "./parse/index.js";
 // Queries and results

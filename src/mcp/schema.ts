@@ -4,7 +4,7 @@
  * and the check of a call's arguments against them with a one-line reason for the model.
  */
 
-import { LookbackError } from "../core/index.js";
+import { LookbackError } from "../core/errors.js";
 
 export type PropertySchema =
 	| { type: "string"; description: string; enum?: readonly string[]; minLength?: number }

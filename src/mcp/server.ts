@@ -12,11 +12,15 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
-import { boundedJson, errorMessage, LookbackError, loadRedaction, redactedReply } from "../core/index.js";
+// The core's few modules the handshake needs, not its barrel: the rest (search, replies, the engine) loads with
+// the tools' runs once the client has initialized (tool-runs.ts, below), when the index opens anyway.
+import { errorMessage, LookbackError } from "../core/errors.js";
+import { loadRedaction, redactedReply } from "../core/redact/redact.js";
+import { boundedJson } from "../core/replies/budget.js";
 import { HostIndex } from "../node/host-index.js";
 import type { NodeIndexOptions } from "../node/open.js";
 import { checkArguments } from "./schema.js";
-import { TOOL_RUNS, type ToolContext } from "./tool-runs.js";
+import type { ToolContext } from "./tool-runs.js";
 import { TOOL_SPECS } from "./tool-specs.js";
 
 export interface McpServerOptions {
@@ -45,8 +49,11 @@ function toolError(error: unknown): CallToolResult {
 
 /** Serve until stdin closes (the client went away) or the process is told to stop. */
 export async function serveMcp(options: McpServerOptions): Promise<void> {
-	const index = new HostIndex(options.index);
+	// A client searches in bursts, and between them most often nothing changed: the folders are watched.
+	const index = new HostIndex(options.index, { watch: true });
 	const ctx: ToolContext = { index, cwd: options.cwd };
+	let runs: Promise<typeof import("./tool-runs.js")> | undefined;
+	const toolRuns = () => (runs ??= import("./tool-runs.js"));
 	const server = new Server(
 		{ name: "lookback", version: options.version },
 		{
@@ -94,7 +101,7 @@ export async function serveMcp(options: McpServerOptions): Promise<void> {
 			return toolError(new LookbackError("bad-argument", `unknown tool "${name}" (tools: ${TOOL_SPECS.map((t) => t.name).join(", ")})`));
 		try {
 			const checked = checkArguments(spec.inputSchema, args);
-			const reply = await TOOL_RUNS[spec.name](ctx, checked);
+			const reply = await (await toolRuns()).TOOL_RUNS[spec.name](ctx, checked);
 			// Redacted before the reply is cut to its budget; index_status has no session text.
 			const redact =
 				"redact" in spec.inputSchema.properties && (typeof checked.redact === "boolean" ? checked.redact : options.redact === true);
@@ -108,8 +115,13 @@ export async function serveMcp(options: McpServerOptions): Promise<void> {
 		}
 	});
 
-	// The handshake is answered before anything is opened; the first index starts once it is done.
-	server.oninitialized = () => setImmediate(() => index.warmUp());
+	// The handshake is answered before anything is opened; the first index starts once it is done, and the tools'
+	// runs load meanwhile.
+	server.oninitialized = () =>
+		setImmediate(() => {
+			index.warmUp();
+			toolRuns().catch(() => undefined);
+		});
 
 	const closed = new Promise<void>((resolve) => {
 		const done = () => resolve();

@@ -25,7 +25,7 @@ import {
 import type { HostIndex } from "../node/host-index.js";
 import type { NodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
-import { callingSessions, leftOutNote } from "./calling-session.js";
+import { type CallingSessions, CallingSessionsCache, leftOutNote } from "./calling-session.js";
 import type { Arguments } from "./schema.js";
 import type { ToolName } from "./tool-specs.js";
 
@@ -64,13 +64,22 @@ function filters(args: Arguments) {
 	};
 }
 
+/** Each server's calling sessions, read again only when the index or the files may have changed. */
+const callingCaches = new WeakMap<ToolContext, CallingSessionsCache>();
+
+function callingOf(ctx: ToolContext, opened: NodeIndex, version: number): CallingSessions {
+	let cache = callingCaches.get(ctx);
+	if (!cache) callingCaches.set(ctx, (cache = new CallingSessionsCache()));
+	return cache.get(opened.index, ctx.cwd, version);
+}
+
 async function searchSessions(ctx: ToolContext, args: Arguments): Promise<object> {
 	const sessionId = str(args, "sessionId");
 	if (sessionId !== undefined) return searchInSession(ctx, sessionId, args);
 	if (args.offset !== undefined)
 		throw new LookbackError("bad-argument", "offset goes with sessionId (paging the matches inside one session)");
-	const { opened, state } = await ctx.index.fresh();
-	const calling = args.includeCallingSession === true ? undefined : callingSessions(opened.index, ctx.cwd);
+	const { opened, state, version } = await ctx.index.fresh();
+	const calling = args.includeCallingSession === true ? undefined : callingOf(ctx, opened, version);
 	const reply = discover(
 		opened.index,
 		{
@@ -162,8 +171,8 @@ async function readSession(ctx: ToolContext, args: Arguments): Promise<object> {
 }
 
 async function listSessions(ctx: ToolContext, args: Arguments): Promise<object> {
-	const { opened, state } = await ctx.index.fresh();
-	const calling = args.includeCallingSession === true ? undefined : callingSessions(opened.index, ctx.cwd);
+	const { opened, state, version } = await ctx.index.fresh();
+	const calling = args.includeCallingSession === true ? undefined : callingOf(ctx, opened, version);
 	const limit = int(args, "limit") ?? DEFAULTS.searchLimit;
 	// Ask for as many more as are left out, so that leaving them out does not shorten the list.
 	const reply = browseReply(opened.index, { ...filters(args), limit: limit + (calling?.leftOut.length ?? 0) });

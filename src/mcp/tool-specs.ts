@@ -1,6 +1,11 @@
 /** What `tools/list` says: each tool's name, description and input schema, written for the model that calls it. */
 
-import { AGENT_KINDS, BRANCH_STATES, DEFAULTS, GONE_FILTERS, ROLES, SCOPES, thousands } from "../core/index.js";
+// The core's small modules, not its barrel: the schemas load before the handshake (server.ts).
+import { DEFAULTS, thousands } from "../core/defaults.js";
+import { BRANCH_STATES } from "../core/parse/branch.js";
+import { ROLES } from "../core/parse/roles.js";
+import { AGENT_KINDS } from "../core/parse/source.js";
+import { GONE_FILTERS, SCOPES } from "../core/query/session-filter.js";
 import type { ObjectSchema, PropertySchema } from "./schema.js";
 
 export type ToolName = "search_sessions" | "read_session" | "list_sessions" | "index_status";

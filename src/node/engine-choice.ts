@@ -7,19 +7,9 @@
 import { checkEngine, LookbackError, type SqlJsStatic } from "../core/index.js";
 import { loadBuiltinEngine } from "./builtin-engine.js";
 import { loadEngine } from "./engine.js";
+import type { EngineChoice } from "./engine-name.js";
 
-export type EngineChoice = "auto" | "wasm" | "builtin";
-
-const ENGINE_CHOICES: readonly EngineChoice[] = ["auto", "wasm", "builtin"];
-
-/** The choice from `--engine`, else `LOOKBACK_ENGINE`, else auto. */
-export function engineChoice(flag: string | undefined, env: Record<string, string | undefined> = process.env): EngineChoice {
-	const value = flag ?? env.LOOKBACK_ENGINE ?? "auto";
-	if (!(ENGINE_CHOICES as readonly string[]).includes(value)) {
-		throw new LookbackError("bad-argument", `unknown engine "${value}": use ${ENGINE_CHOICES.join(", ")}`);
-	}
-	return value as EngineChoice;
-}
+export { type EngineChoice, engineChoice } from "./engine-name.js";
 
 export async function chooseEngine(choice: EngineChoice = "auto"): Promise<SqlJsStatic> {
 	if (choice === "wasm") return loadEngine();

@@ -14,6 +14,7 @@ import {
 	type SessionSource,
 	type SkippedFile,
 	type SyncWarning,
+	type WalkedFolders,
 	type WalkResult,
 } from "../core/index.js";
 import { sessionPathInRoots } from "./paths.js";
@@ -76,37 +77,38 @@ async function statAll(found: Found[], files: SessionFileInfo[], skipped: Skippe
 	}
 }
 
-async function jsonlIn(dir: string): Promise<string[]> {
-	return (await listDir(dir)).files.filter((n) => n.endsWith(".jsonl")).map((n) => join(dir, n));
+async function jsonlIn(dir: string, folders: WalkedFolders): Promise<string[]> {
+	return (await listDir(dir, folders)).files.filter((n) => n.endsWith(".jsonl")).map((n) => join(dir, n));
 }
 
 /**
  * Sessions of one project folder, and omp's sub-agent transcripts: a folder named like a session file
  * (`<stem>/` beside `<stem>.jsonl`) holds the transcripts of the agents that session spawned.
  */
-async function projectFolder(dir: string, base: Omit<Found, "path">, found: Found[], depth = 0, spawnedBy?: string): Promise<void> {
-	const { files, dirs } = await listDir(dir);
+async function projectFolder(dir: string, base: Omit<Found, "path">, sink: WalkSink, depth = 0, spawnedBy?: string): Promise<void> {
+	const { files, dirs } = await listDir(dir, sink.folders);
 	const sessions = new Set(files.filter((n) => n.endsWith(".jsonl")));
 	for (const name of sessions) {
 		// dir is already normalised: a plain concatenation is far cheaper than join() over thousands of files
 		const path = `${dir}${sep}${name}`;
-		found.push(spawnedBy ? { ...base, path, kind: "subagent", spawnedBy } : { ...base, path });
+		sink.found.push(spawnedBy ? { ...base, path, kind: "subagent", spawnedBy } : { ...base, path });
 	}
 	if (depth >= MAX_DEPTH) return;
 	for (const sub of dirs) {
-		if (sessions.has(`${sub}.jsonl`)) await projectFolder(join(dir, sub), base, found, depth + 1, join(dir, `${sub}.jsonl`));
+		if (sessions.has(`${sub}.jsonl`)) await projectFolder(join(dir, sub), base, sink, depth + 1, join(dir, `${sub}.jsonl`));
 	}
 }
 
-async function archiveFolder(dir: string, base: Omit<Found, "path">, found: Found[], depth = 0): Promise<void> {
-	const { files, dirs } = await listDir(dir);
-	for (const name of files) if (name.endsWith(".jsonl.gz")) found.push({ ...base, path: join(dir, name), kind: "archived" });
-	if (depth < MAX_DEPTH) for (const sub of dirs) await archiveFolder(join(dir, sub), base, found, depth + 1);
+async function archiveFolder(dir: string, base: Omit<Found, "path">, sink: WalkSink, depth = 0): Promise<void> {
+	const { files, dirs } = await listDir(dir, sink.folders);
+	for (const name of files) if (name.endsWith(".jsonl.gz")) sink.found.push({ ...base, path: join(dir, name), kind: "archived" });
+	if (depth < MAX_DEPTH) for (const sub of dirs) await archiveFolder(join(dir, sub), base, sink, depth + 1);
 }
 
 /** Walk one root; errors inside it make it incomplete but do not stop the walk. */
 async function walkRoot(root: SessionRoot, result: WalkResult): Promise<void> {
 	const found: Found[] = [];
+	const folders = (result.folders ??= { listed: [], absent: [] });
 	// A root that names no agent (a folder given by hand) leaves it to each file's first line.
 	const base = { root: root.path, ...(root.agent ? { agent: root.agent } : {}) };
 	let complete = true;
@@ -119,28 +121,31 @@ async function walkRoot(root: SessionRoot, result: WalkResult): Promise<void> {
 			problems.push(`${dir}: ${(error as Error).message}`);
 		}
 	};
+	const sink: WalkSink = { found, attempt, folders };
 	try {
 		if (root.layout === "archive") {
-			await archiveFolder(root.path, base, found);
+			await archiveFolder(root.path, base, sink);
 		} else if (root.layout in AGENT_WALKS) {
-			await AGENT_WALKS[root.layout as AgentLayout](root.path, base, { found, attempt });
+			await AGENT_WALKS[root.layout as AgentLayout](root.path, base, sink);
 		} else {
-			const top = await listDir(root.path);
+			const top = await listDir(root.path, folders);
 			for (const name of top.files) if (name.endsWith(".jsonl")) found.push({ ...base, path: join(root.path, name) });
 			if (root.layout === "nested") {
 				for (const folder of top.dirs) {
 					const dir = join(root.path, folder);
 					if (isTmpSessionFolder(folder)) {
 						await attempt(dir, async () => {
-							for (const p of await jsonlIn(dir)) result.skipped.push({ path: p, reason: "tmp-folder" });
+							for (const p of await jsonlIn(dir, folders)) result.skipped.push({ path: p, reason: "tmp-folder" });
 						});
-					} else await attempt(dir, () => projectFolder(dir, base, found));
+					} else await attempt(dir, () => projectFolder(dir, base, sink));
 				}
 			}
 		}
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") {
 			(result.missingRoots ??= []).push(root.path);
+			// Looked for before any listing by some walks (a database file or its folder).
+			folders.absent.push(root.path);
 			return;
 		}
 		complete = false;

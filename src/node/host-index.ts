@@ -17,6 +17,7 @@ import { IndexLocks } from "./index-locks.js";
 import { Indexer, type IndexerHooks, type IndexerPlace } from "./indexer.js";
 import { bytesLeft } from "./indexer-slot.js";
 import type { NodeIndex, NodeIndexOptions } from "./open.js";
+import { SessionWatch } from "./session-watch.js";
 
 /** Where the index stands (the MCP server's status tool). */
 export interface IndexStatus {
@@ -33,6 +34,11 @@ export interface IndexStatus {
 		SyncReport,
 		"filesSeen" | "added" | "grown" | "rewritten" | "purged" | "unchanged" | "entriesIndexed" | "durationMs"
 	>;
+	/**
+	 * The session folders watched; the syncs that watching spared (a search when nothing had changed), and those
+	 * that stat'ed again only the files whose contents changed instead of walking every folder.
+	 */
+	watch?: { paths: number; syncsSkipped: number; changedFileSyncs: number };
 	error?: string;
 }
 
@@ -57,6 +63,11 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export interface HostIndexOptions extends IndexerHooks {
 	/** A search waits for a sync of at most this many bytes (default `DEFAULTS.syncWaitBytes`). */
 	waitBytes?: number;
+	/**
+	 * Watch the session folders and skip the sync before a search when nothing changed since one that saw
+	 * everything (session-watch.ts; where it can, Linux under Node).
+	 */
+	watch?: boolean;
 	/** How the index is opened here (default `openNodeIndex`, loaded when first needed; the Pi extension's comes from its tool bundle). */
 	open?: (options: NodeIndexOptions) => Promise<NodeIndex>;
 }
@@ -70,12 +81,32 @@ export class HostIndex {
 	private failure?: string;
 	private readonly waitBytes: number;
 	private readonly openHere?: HostIndexOptions["open"];
+	private readonly watch?: SessionWatch;
+	/** Counts the `fresh()` calls that synced (or joined a sync): see `fresh`'s `version`. */
+	private version = 0;
 
 	constructor(
 		private readonly options: NodeIndexOptions,
 		hooks: HostIndexOptions = {},
 	) {
-		this.indexer = new Indexer(options, hooks);
+		const watch = hooks.watch && SessionWatch.supported() ? new SessionWatch() : undefined;
+		this.watch = watch;
+		this.indexer = new Indexer(
+			options,
+			watch
+				? {
+						...hooks,
+						onSyncRequest: (id) => {
+							watch.requested(id);
+							hooks.onSyncRequest?.(id);
+						},
+						onWalk: (walk, report) => {
+							watch.synced(walk, report);
+							hooks.onWalk?.(walk, report);
+						},
+					}
+				: hooks,
+		);
 		this.waitBytes = hooks.waitBytes ?? DEFAULTS.syncWaitBytes;
 		this.openHere = hooks.open;
 	}
@@ -138,18 +169,35 @@ export class HostIndex {
 		this.open().catch(() => undefined);
 	}
 
-	/** The index brought up to date when that is little work, and what the reply should say about it. */
-	async fresh(): Promise<{ opened: NodeIndex; state: SyncState }> {
+	/**
+	 * The index brought up to date when that is little work, and what the reply should say about it. `version` stays
+	 * the same from one call to the next only while the watched folders say nothing changed and no sync was asked:
+	 * what a caller worked out from the index and the session files at one version still holds at the same.
+	 */
+	async fresh(): Promise<{ opened: NodeIndex; state: SyncState; version: number }> {
 		// The engine loads and the index opens here while the indexer syncs.
 		const opening = this.opened();
 		opening.catch(() => undefined);
 		const state = await this.settle();
-		return { opened: await this.open(), state };
+		return { opened: await this.open(), state, version: this.version };
 	}
 
-	/** Wait for the sync (started now, or the one running) when little is left of it; what a reply should say about it. */
+	/**
+	 * Wait for the sync (started now, or the one running) when little is left of it; what a reply should say about
+	 * it. Where the session folders are watched, none is started when nothing changed since a sync that saw
+	 * everything, and one that stats again only the files that changed when all that changed was their contents.
+	 */
 	async settle(): Promise<SyncState> {
-		const run = this.indexer.sync();
+		let changed: string[] | undefined;
+		if (this.watch && !this.indexer.syncing) {
+			const need = await this.watch.need();
+			if (!this.indexer.syncing) {
+				if (!need.sync) return syncState(this.indexer.lastReport);
+				changed = need.changed;
+			}
+		}
+		this.version++;
+		const run = this.indexer.sync(changed);
 		// Where a sync that runs already stands now (a first index near its end is worth the wait), else its plan.
 		const plan = this.indexer.progress ?? (await this.indexer.awaited(run.planned));
 		if (plan && bytesLeft(plan) > this.waitBytes) return this.indexingState();
@@ -206,12 +254,16 @@ export class HostIndex {
 						},
 					}
 				: {}),
+			...(this.watch
+				? { watch: { paths: this.watch.watching, syncsSkipped: this.watch.skipped, changedFileSyncs: this.watch.changedFileSyncs } }
+				: {}),
 			...(this.failure ? { error: this.failure } : {}),
 		};
 	}
 
 	/** Close the index here and let go of the indexer: a sync it runs goes on to its end in its own process. */
 	close(): void {
+		this.watch?.close();
 		this.indexer.close();
 		this.current?.index.close();
 		this.current = undefined;

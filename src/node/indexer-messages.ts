@@ -1,14 +1,18 @@
 /** What a host and its indexer (src/indexer.ts, or the same work in the host's process) say to each other. */
 
-import type { LookbackErrorCode, SyncReport } from "../core/index.js";
+import type { LookbackErrorCode, SyncReport, WalkedFolders } from "../core/index.js";
 import type { IndexingProgress } from "./indexer-slot.js";
 import type { NodeIndexOptions } from "./open.js";
 
 export type ToIndexer =
 	/** Open the index (the first message): the environment decides the session roots and the engine. */
 	| { type: "open"; options: NodeIndexOptions }
-	/** Sync, or follow the sync another process runs and then sync. */
-	| { type: "sync" }
+	/**
+	 * Sync, or follow the sync another process runs and then sync; `id` numbers the host's requests. `changed`: all
+	 * that changed since the last walk were these files' contents (a host that watches the folders says so), so
+	 * the walk can be made again from the last one (walk-again.ts).
+	 */
+	| { type: "sync"; id?: number; changed?: string[] }
 	/** Stop a running sync at its next file (what it finished is committed). */
 	| { type: "stop" }
 	/** Make the read-optimised copy `lookback serve` hands out (read-snapshot.ts) from `from` into `to`. */
@@ -16,13 +20,25 @@ export type ToIndexer =
 	/** Run a call the indexer's entry registered (src/indexer.ts), syncing first when that reads at most `waitBytes`. */
 	| { type: "call"; id: number; call: string; args: unknown; waitBytes?: number };
 
+/** What a sync's walk looked into, for a host that watches those folders to skip a sync when nothing changed. */
+export interface WalkSeen {
+	/** The last sync request received before the walk began: the walk saw every change made before it was sent. */
+	after: number;
+	/** Whether every folder could be listed. */
+	complete: boolean;
+	/** Made again from the last walk, only the changed files stat'ed anew (walk-again.ts). */
+	again: boolean;
+	/** The folders (`WalkResult.folders`), left out when they are the ones this indexer said last. */
+	folders?: WalkedFolders;
+}
+
 export type FromIndexer =
 	| { type: "opened"; indexPath: string }
 	| { type: "open-failed"; error: string }
 	/** Where the sync stands; `elsewhere` when another process runs it and this one follows. */
 	| { type: "progress"; progress: IndexingProgress; elsewhere: boolean }
-	/** The sync ended: its report (none when it was stopped before it began). */
-	| { type: "synced"; report?: SyncReport }
+	/** The sync ended: its report (none when it was stopped before it began), and what its walk looked into. */
+	| { type: "synced"; report?: SyncReport; walk?: WalkSeen }
 	| { type: "sync-failed"; error: string }
 	/** The answer to a snapshot or a call of that id: its value, or its error (with the code of a LookbackError). */
 	| { type: "answer"; id: number; value?: unknown; error?: string; code?: LookbackErrorCode };

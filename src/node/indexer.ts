@@ -14,9 +14,9 @@ import { spawn } from "node:child_process";
 import { closeSync, existsSync, openSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { LookbackError } from "../core/errors.js";
-import type { SyncReport } from "../core/index.js";
+import type { SyncReport, WalkedFolders } from "../core/index.js";
 import { builtFile } from "./built-files.js";
-import type { FromIndexer, ToIndexer } from "./indexer-messages.js";
+import type { FromIndexer, ToIndexer, WalkSeen } from "./indexer-messages.js";
 import type { IndexingProgress } from "./indexer-slot.js";
 import type { IndexerCall } from "./indexer-work.js";
 import type { NodeIndexOptions } from "./open.js";
@@ -29,6 +29,10 @@ export interface IndexerHooks {
 	onProgress?: (progress: IndexingProgress, elsewhere: boolean) => void;
 	/** A sync ended (reported, failed or stopped). */
 	onSynced?: () => void;
+	/** A sync is asked of the indexer, numbered (a later walk says the last request it saw). */
+	onSyncRequest?: (id: number) => void;
+	/** A sync ended with its report: what its walk looked into, when the indexer said (session-watch.ts). */
+	onWalk?: (walk: Required<WalkSeen> | undefined, report: SyncReport | undefined) => void;
 	/** Run the work in this process even where a child could run it (tests). */
 	inProcess?: boolean;
 	/** The calls the work answers when it runs in this process (the indexer process's entry registers its own). */
@@ -142,12 +146,15 @@ export class Indexer {
 	/** Snapshots and calls waiting for their answer, by id. */
 	private readonly answers = new Map<number, Deferred<unknown>>();
 	private nextId = 1;
+	private nextSync = 1;
 	/** Holds the host's event loop open while it awaits the indexer (the channel itself holds nothing). */
 	private keepAlive?: ReturnType<typeof setInterval>;
 	/** Where the running sync stands; undefined when none runs. */
 	progress?: IndexingProgress & { elsewhere: boolean };
 	/** The report of the last sync that ended. */
 	lastReport?: SyncReport;
+	/** The folders the indexer's last walk said (a later walk that found the same ones leaves them out). */
+	private lastFolders?: WalkedFolders;
 
 	constructor(
 		private readonly options: NodeIndexOptions,
@@ -171,6 +178,7 @@ export class Indexer {
 			(!this.hooks.inProcess && childTransport(onMessage, (why) => this.gone(transport, why))) ||
 			hostTransport(onMessage, this.hooks.calls);
 		this.transport = transport;
+		this.lastFolders = undefined;
 		this.opened = deferred();
 		// The environment decides the session roots and the engine: the indexer gets a plain copy of it.
 		transport.send({ type: "open", options: { ...this.options, env: { ...(this.options.env ?? process.env) } } });
@@ -207,11 +215,17 @@ export class Indexer {
 				this.current?.planned.resolve(message.progress);
 				this.hooks.onProgress?.(message.progress, message.elsewhere);
 				break;
-			case "synced":
+			case "synced": {
 				if (message.report) this.lastReport = message.report;
+				const walk = message.walk;
+				if (walk?.folders) this.lastFolders = walk.folders;
+				const folders = walk?.folders ?? this.lastFolders;
+				this.hooks.onWalk?.(walk && folders ? { ...walk, folders } : undefined, message.report);
 				this.endSync(undefined, message.report);
 				break;
+			}
 			case "sync-failed":
+				this.hooks.onWalk?.(undefined, undefined);
 				this.endSync(new Error(message.error));
 				break;
 			case "answer": {
@@ -268,12 +282,17 @@ export class Indexer {
 		return this.opened!.promise;
 	}
 
-	/** A sync, or the one running now (this indexer's or another process's it follows). */
-	sync(): IndexerRun {
+	/**
+	 * A sync, or the one running now (this indexer's or another process's it follows). `changed`: only these files'
+	 * contents changed since the indexer's last walk (a host that watches the folders knows), so it need not walk all.
+	 */
+	sync(changed?: string[]): IndexerRun {
 		if (!this.current) {
 			const transport = this.start();
 			this.current = { planned: deferred(), done: deferred() };
-			transport.send({ type: "sync" });
+			const id = this.nextSync++;
+			this.hooks.onSyncRequest?.(id);
+			transport.send({ type: "sync", id, ...(changed ? { changed } : {}) });
 		}
 		return { planned: this.current.planned.promise, done: this.current.done.promise };
 	}

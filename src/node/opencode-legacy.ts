@@ -8,6 +8,7 @@
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import type { WalkedFolders } from "../core/index.js";
 import { boundedPart, type OpencodeDocument, type OpencodeMessage } from "./opencode-render.js";
 import type { Found, WalkSink } from "./walk-dirs.js";
 
@@ -21,12 +22,15 @@ function jsonObject(path: string): Record<string, unknown> | undefined {
 }
 
 /** The `.json` files of a folder, sorted (OpenCode's ids sort by time); none when the folder is not there. */
-function jsonFiles(dir: string): string[] {
+function jsonFiles(dir: string, folders?: WalkedFolders): string[] {
 	try {
-		return readdirSync(dir)
+		const names = readdirSync(dir)
 			.filter((n) => n.endsWith(".json"))
 			.sort();
+		folders?.listed.push(dir);
+		return names;
 	} catch {
+		folders?.absent.push(dir);
 		return [];
 	}
 }
@@ -46,13 +50,15 @@ export async function walkLegacyTree(storage: string, base: Omit<Found, "path">,
 		projects = readdirSync(sessions, { withFileTypes: true })
 			.filter((e) => e.isDirectory())
 			.map((e) => e.name);
+		sink.folders.listed.push(sessions);
 	} catch {
+		sink.folders.absent.push(sessions);
 		return;
 	}
 	for (const project of projects) {
 		const dir = join(sessions, project);
 		await sink.attempt(dir, async () => {
-			for (const name of jsonFiles(dir)) {
+			for (const name of jsonFiles(dir, sink.folders)) {
 				const path = join(dir, name);
 				const info = jsonObject(path);
 				const id = typeof info?.id === "string" ? info.id : basename(name, ".json");
@@ -64,7 +70,7 @@ export async function walkLegacyTree(storage: string, base: Omit<Found, "path">,
 					...base,
 					path,
 					rendered: true,
-					size: jsonFiles(messages).length,
+					size: jsonFiles(messages, sink.folders).length,
 					mtimeMs: Math.max(mtimeOf(path), mtimeOf(messages), updated),
 					...(typeof info?.directory === "string" ? { cwd: info.directory } : {}),
 					...(parent ? { kind: "subagent" as const, spawnedBy: join(dir, `${parent}.json`) } : {}),

@@ -16,7 +16,7 @@ function isCompactorTranscript(name: string): boolean {
 }
 
 async function subagents(dir: string, base: Omit<Found, "path">, spawnedBy: string, sink: WalkSink, depth: number): Promise<void> {
-	const { files, dirs } = await listDir(dir);
+	const { files, dirs } = await listDir(dir, sink.folders);
 	for (const name of files) {
 		if (name.endsWith(".jsonl") && name.startsWith("agent-") && !isCompactorTranscript(name))
 			sink.found.push({ ...base, path: join(dir, name), kind: "subagent", spawnedBy });
@@ -27,7 +27,7 @@ async function subagents(dir: string, base: Omit<Found, "path">, spawnedBy: stri
 }
 
 async function projectFolder(dir: string, base: Omit<Found, "path">, sink: WalkSink): Promise<void> {
-	const { files, dirs } = await listDir(dir);
+	const { files, dirs } = await listDir(dir, sink.folders);
 	const sessions = new Set(files.filter((n) => n.endsWith(".jsonl")));
 	for (const name of sessions) {
 		if (isCompactorTranscript(name)) continue;
@@ -52,6 +52,6 @@ async function projectFolder(dir: string, base: Omit<Found, "path">, sink: WalkS
 
 /** Walk `<config>/projects`: one folder per project. */
 export async function walkClaude(projects: string, base: Omit<Found, "path">, sink: WalkSink): Promise<void> {
-	const top = await listDir(projects);
+	const top = await listDir(projects, sink.folders);
 	for (const folder of top.dirs) await sink.attempt(join(projects, folder), () => projectFolder(join(projects, folder), base, sink));
 }

@@ -24,7 +24,7 @@ function rollouts(files: string[]): string[] {
 }
 
 async function dated(dir: string, base: Omit<Found, "path">, sink: WalkSink, depth: number): Promise<void> {
-	const { files, dirs } = await listDir(dir);
+	const { files, dirs } = await listDir(dir, sink.folders);
 	// dir is already normalised: a plain concatenation is far cheaper than join() over thousands of files
 	for (const name of rollouts(files)) sink.found.push({ ...base, path: `${dir}${sep}${name}` });
 	if (depth >= MAX_DEPTH) return;
@@ -42,13 +42,13 @@ async function optional(work: () => Promise<void>): Promise<void> {
 
 /** Walk a Codex home: `sessions/**` and `archived_sessions/`. */
 export async function walkCodex(home: string, base: Omit<Found, "path">, sink: WalkSink): Promise<void> {
-	await listDir(home); // a missing home is a missing root
+	await listDir(home, sink.folders); // a missing home is a missing root
 	const sessions = join(home, "sessions");
 	await sink.attempt(sessions, () => optional(() => dated(sessions, base, sink, 1)));
 	const archived = join(home, "archived_sessions");
 	await sink.attempt(archived, () =>
 		optional(async () => {
-			const { files } = await listDir(archived);
+			const { files } = await listDir(archived, sink.folders);
 			for (const name of rollouts(files)) sink.found.push({ ...base, path: join(archived, name), kind: "archived" });
 		}),
 	);

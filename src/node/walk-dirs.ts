@@ -1,7 +1,8 @@
 /** What every folder walk shares: listing a folder, and a file found before its stat. */
 
-import { readdirSync } from "node:fs";
-import type { SessionFileInfo } from "../core/index.js";
+import { type Dirent, readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { SessionFileInfo, WalkedFolders } from "../core/index.js";
 
 /** A file found by the walk, before its stat; a session rendered from a database comes with its stamps instead. */
 export type Found = Omit<SessionFileInfo, "size" | "mtimeMs"> & Partial<Pick<SessionFileInfo, "size" | "mtimeMs">>;
@@ -11,13 +12,33 @@ export interface WalkSink {
 	found: Found[];
 	/** Run the listing of one folder; an error makes the root incomplete but the walk goes on. */
 	attempt(dir: string, work: () => Promise<void>): Promise<void>;
+	/** Every folder looked into, found or not (`WalkResult.folders`). */
+	folders: WalkedFolders;
 }
 
-/** Synchronous listing (far cheaper than the promise API over thousands of folders); the walk yields between stat batches. */
-export async function listDir(dir: string): Promise<{ files: string[]; dirs: string[] }> {
-	const entries = readdirSync(dir, { withFileTypes: true });
-	return {
-		files: entries.filter((e) => e.isFile() || e.isSymbolicLink()).map((e) => e.name),
-		dirs: entries.filter((e) => e.isDirectory()).map((e) => e.name),
-	};
+/**
+ * Synchronous listing (far cheaper than the promise API over thousands of folders); the walk yields between stat
+ * batches. The folder goes into `folders`, listed or absent, and so does each symbolic link in it.
+ */
+export async function listDir(dir: string, folders: WalkedFolders): Promise<{ files: string[]; dirs: string[] }> {
+	let entries: Dirent[];
+	try {
+		entries = readdirSync(dir, { withFileTypes: true });
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT" || code === "ENOTDIR") folders.absent.push(dir);
+		throw error;
+	}
+	folders.listed.push(dir);
+	const files: string[] = [];
+	const dirs: string[] = [];
+	for (const e of entries) {
+		if (e.isDirectory()) dirs.push(e.name);
+		else if (e.isFile()) files.push(e.name);
+		else if (e.isSymbolicLink()) {
+			files.push(e.name);
+			folders.listed.push(join(dir, e.name));
+		}
+	}
+	return { files, dirs };
 }

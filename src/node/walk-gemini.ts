@@ -40,7 +40,7 @@ function projectRoot(dir: string, folder: string, registry: Map<string, string>)
 }
 
 async function chatsFolder(chats: string, base: Omit<Found, "path">, sink: WalkSink): Promise<void> {
-	const { files, dirs } = await listDir(chats);
+	const { files, dirs } = await listDir(chats, sink.folders);
 	const names = new Set(files.filter(isChat));
 	for (const name of [...names].sort()) {
 		if (name.endsWith(".json") && names.has(`${name}l`)) continue;
@@ -54,7 +54,7 @@ async function chatsFolder(chats: string, base: Omit<Found, "path">, sink: WalkS
 		const parent = jsonl.find((n) => n.endsWith(short)) ?? [...names].sort().find((n) => n.endsWith(`-${parentId.slice(0, 8)}.json`));
 		const dir = join(chats, parentId);
 		await sink.attempt(dir, async () => {
-			for (const name of (await listDir(dir)).files.filter((n) => n.endsWith(".jsonl") || n.endsWith(".json")).sort()) {
+			for (const name of (await listDir(dir, sink.folders)).files.filter((n) => n.endsWith(".jsonl") || n.endsWith(".json")).sort()) {
 				sink.found.push({ ...base, path: join(dir, name), kind: "subagent", ...(parent ? { spawnedBy: join(chats, parent) } : {}) });
 			}
 		});
@@ -63,7 +63,7 @@ async function chatsFolder(chats: string, base: Omit<Found, "path">, sink: WalkS
 
 /** Walk `<gemini>/tmp`: one folder per project, its chats in `chats/`. */
 export async function walkGemini(tmp: string, base: Omit<Found, "path">, sink: WalkSink): Promise<void> {
-	const top = await listDir(tmp);
+	const top = await listDir(tmp, sink.folders);
 	const registry = projectRegistry(dirname(tmp));
 	for (const folder of top.dirs) {
 		const dir = join(tmp, folder);

@@ -52,8 +52,12 @@ async function walkDb(db: string, base: Omit<Found, "path">, seen: Set<string>, 
 /** Walk an OpenCode root: a database file, or the data folder (its databases, then its JSON tree). */
 export async function walkOpencode(root: string, base: Omit<Found, "path">, sink: WalkSink): Promise<void> {
 	const seen = new Set<string>();
-	if (statSync(root).isFile()) return walkDb(root, base, seen, sink);
-	const top = await listDir(root);
+	if (statSync(root).isFile()) {
+		// The database's write-ahead log beside it changes first: its folder is what a watcher must see.
+		sink.folders.listed.push(dirname(root));
+		return walkDb(root, base, seen, sink);
+	}
+	const top = await listDir(root, sink.folders);
 	for (const name of top.files.filter(isOpencodeDbName).sort()) await walkDb(join(root, name), base, seen, sink);
 	if (top.dirs.includes("storage")) await walkLegacyTree(join(root, "storage"), base, seen, sink);
 }

@@ -8,6 +8,7 @@ import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { AGENT_KINDS, BRANCH_STATES, DEFAULTS, ROLES } from "../../src/core/index.js";
+import { SessionWatch } from "../../src/node/session-watch.js";
 import { SAMPLE, tempDir } from "../helpers.js";
 import { agentDir, CLI, call, json, type Server, startServer, untilReady } from "./mcp-client.js";
 import { writeSession } from "./session-file.js";
@@ -204,23 +205,66 @@ describe("lookback mcp", () => {
 	it("leaves out the calling session: a recently changed one of its working directory", async () => {
 		const dir = agentDir();
 		const cwd = tempDir("project");
-		const live = writeSession(join(dir, "sessions"), "live-session", cwd, ["the zanzibarquokka migration plan", "noted"]);
-		const old = writeSession(join(dir, "sessions"), "older-session", cwd, ["an earlier zanzibarquokka attempt", "ok"]);
+		const minuteAgo = new Date(Date.now() - 60_000).toISOString();
 		const hourAgo = new Date(Date.now() - 3_600_000);
+		const live = writeSession(join(dir, "sessions"), "live-session", cwd, ["the zanzibarquokka migration plan", "noted"], minuteAgo);
+		const old = writeSession(
+			join(dir, "sessions"),
+			"older-session",
+			cwd,
+			["an earlier zanzibarquokka attempt", "ok"],
+			hourAgo.toISOString(),
+		);
 		utimesSync(old, hourAgo, hourAgo);
+		// Written just now, but its messages are days old (a copy, a restore): no session is calling from it.
+		const daysAgo = new Date(Date.now() - 3 * 86_400_000).toISOString();
+		writeSession(join(dir, "sessions"), "copied-session", cwd, ["a copied zanzibarquokka note", "ok"], daysAgo);
 		const s = await server(dir, { cwd });
 		const reply = json(await call(s, "search_sessions", { query: "zanzibarquokka" }));
-		expect((reply.results as Hit[]).map((h) => h.sessionId)).toEqual(["older-session"]);
+		expect((reply.results as Hit[]).map((h) => h.sessionId).sort()).toEqual(["copied-session", "older-session"]);
 		expect(reply.leftOut).toEqual([{ sessionId: "live-session", path: live }]);
 		expect(reply.leftOutReason).toMatch(/includeCallingSession/);
 		const all = json(await call(s, "search_sessions", { query: "zanzibarquokka", includeCallingSession: true }));
-		expect((all.results as Hit[]).map((h) => h.sessionId).sort()).toEqual(["live-session", "older-session"]);
+		expect((all.results as Hit[]).map((h) => h.sessionId).sort()).toEqual(["copied-session", "live-session", "older-session"]);
 		expect(all.leftOut).toBeUndefined();
 		const list = json(await call(s, "list_sessions", { limit: 50 }));
 		expect((list.sessions as { sessionId: string }[]).map((x) => x.sessionId)).not.toContain("live-session");
 		expect((list.sessions as { sessionId: string }[]).map((x) => x.sessionId)).toContain("older-session");
-		expect(list.total).toBe(11);
+		expect(list.total).toBe(12);
 	});
+
+	it("sees a session written or grown just before a search, on a server that has searched already", async () => {
+		const dir = agentDir();
+		const s = await server(dir);
+		await untilReady(s);
+		expect(json(await call(s, "search_sessions", { query: "pelicanquorum" })).results).toEqual([]);
+		const texts = ["the pelicanquorum rollout", "done"];
+		writeSession(join(dir, "sessions"), "new-session", "/home/dev/new", texts);
+		const added = json(await call(s, "search_sessions", { query: "pelicanquorum" }));
+		expect((added.results as Hit[]).map((h) => h.sessionId)).toEqual(["new-session"]);
+		// The same file with two more messages: read from where the last sync stopped.
+		writeSession(join(dir, "sessions"), "new-session", "/home/dev/new", [...texts, "and the ibisquorum follow-up", "noted"]);
+		const grown = json(await call(s, "search_sessions", { query: "ibisquorum" }));
+		expect((grown.results as Hit[]).map((h) => h.sessionId)).toEqual(["new-session"]);
+		expect(json(await call(s, "index_status")).lastSyncReport).toMatchObject({ grown: 1 });
+	});
+
+	it.runIf(SessionWatch.supported())(
+		"answers searches without a sync while no session folder changes, and syncs at the next change",
+		async () => {
+			const dir = agentDir();
+			const s = await server(dir);
+			await untilReady(s);
+			const skipped = async () => (json(await call(s, "index_status")).watch as { syncsSkipped: number }).syncsSkipped;
+			for (let i = 0; i < 3; i++) await call(s, "search_sessions", { query: "RabbitMQ" });
+			const quiet = await skipped();
+			expect(quiet).toBeGreaterThanOrEqual(1);
+			writeSession(join(dir, "sessions"), "late-session", "/home/dev/late", ["the kestrelmanifold rollout", "done"]);
+			const found = json(await call(s, "search_sessions", { query: "kestrelmanifold" }));
+			expect((found.results as Hit[]).map((h) => h.sessionId)).toEqual(["late-session"]);
+			expect(await skipped()).toBe(quiet);
+		},
+	);
 
 	it("keeps a long reply within the budget and marks what it cut", async () => {
 		const dir = agentDir();

@@ -3,11 +3,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-export function writeSession(sessionsDir: string, id: string, cwd: string, texts: string[]): string {
+export function writeSession(sessionsDir: string, id: string, cwd: string, texts: string[], started = "2026-11-28T10:00:00.000Z"): string {
 	// Not named after the cwd as Pi names it: a cwd under /tmp would make a `--tmp-…` folder, which lookback skips.
 	const folder = join(sessionsDir, `--home-dev-${id}--`);
 	mkdirSync(folder, { recursive: true });
-	const start = Date.parse("2026-11-28T10:00:00.000Z");
+	const start = Date.parse(started);
 	const lines: object[] = [{ type: "session", version: 3, id, timestamp: new Date(start).toISOString(), cwd }];
 	texts.forEach((text, i) => {
 		const role = i % 2 === 0 ? "user" : "assistant";

@@ -25,5 +25,6 @@ export {
 	type SkippedFile,
 	type SkipReason,
 	type SyncWarning,
+	type WalkedFolders,
 	type WalkResult,
 } from "./source.js";

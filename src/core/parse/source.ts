@@ -58,6 +58,19 @@ export interface WalkResult {
 	/** Roots that do not exist (yet): nothing under them is purged, and a warning is given only if the index has files there. */
 	missingRoots?: string[];
 	warnings: SyncWarning[];
+	/** The folders the walk looked into, for a host that watches them; sources that cannot say leave it out. */
+	folders?: WalkedFolders;
+}
+
+/**
+ * What a walk looked into: what a host watches to know that nothing a next walk would find has changed
+ * (src/node/session-watch.ts).
+ */
+export interface WalkedFolders {
+	/** Folders it listed, and each symbolic link it met (a change where one points touches nothing in its folder). */
+	listed: string[];
+	/** Folders it looked for and did not find. */
+	absent: string[];
 }
 
 export interface SessionSource {

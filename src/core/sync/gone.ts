@@ -68,12 +68,14 @@ export function archivedToIndex(
 	const settled = new Set([...walk.completeRoots, ...(walk.missingRoots ?? [])]);
 	const leftOut = new Set<string>(source.leftOut?.() ?? []);
 	const seen = new Set(walk.files.map((f) => f.path));
-	const liveKeys = new Set(walk.files.map((f) => movedKey(f.path)));
+	// The names of the live files, made only for a copy that passes the cheaper tests (in a no-change sync, none).
+	let liveKeys: Set<string | undefined> | undefined;
 	const out: FromArchive[] = [];
 	for (const kept of state.files.values()) {
 		if (seen.has(kept.path) || known.has(kept.path) || !roots.has(kept.root) || !settled.has(kept.root)) continue;
 		if (leftOut.has(kept.agent ?? "pi") || isForgotten(state.forgotten, kept.path)) continue;
 		const key = movedKey(kept.path);
+		liveKeys ??= new Set(walk.files.map((f) => movedKey(f.path)));
 		if (key !== undefined && liveKeys.has(key)) continue;
 		if (kept.sessionId && state.forgotten.sessionIds.has(kept.sessionId)) continue;
 		out.push(asFile(kept, now));
