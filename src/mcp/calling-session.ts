@@ -3,7 +3,8 @@
  * so, as agentsview does, sessions of the server's working directory (clients start a server in the project
  * they work on) whose file changed in the last `DEFAULTS.callingSessionMs` (and which have a message from the
  * last day) are left out: otherwise the calling session, which holds the question itself, would be the best
- * answer to every search. It runs before every search and list, so it reads only the sessions active lately.
+ * answer to every search. It is asked before every search and list, so it reads only the sessions active lately,
+ * and only when something may have changed (`CallingSessionsCache`).
  */
 
 import { realpathSync, statSync } from "node:fs";
