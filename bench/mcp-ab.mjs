@@ -6,12 +6,12 @@
 // in turn differ by more than a few milliseconds when other work comes and goes. Per query and build: the MCP
 // round trip p50, and the library's sync + discover + budget and discover + budget p50 on the index opened as the
 // server opens it. Run bench/mcp.mjs first: it builds the index (bench/out/mcp-<mb>mb.db), which both share.
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
 import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { mostCommonProject } from "./corpus.mjs";
+import { rawMcpServer } from "./mcp-raw.mjs";
 import { benchQueries } from "./queries.mjs";
 
 process.env.LOOKBACK_ARCHIVE = "off";
@@ -40,36 +40,8 @@ const args = ["--index", indexPath, "--agent-dir", nowhere, "--omp-agent-dir", n
 const options = { indexPath, agentDir: nowhere, ompAgentDir: nowhere, sessionsDirs: [sessions], onlySessionsDirs: true };
 const builds = { other, this: resolve(".") };
 
-/** A build's `lookback mcp` on pipes, spoken to in raw JSON-RPC lines (as bench/mcp.mjs does). */
-function server(repo) {
-	const child = spawn(process.execPath, [resolve(repo, "dist", "cli.js"), "mcp", ...args], { stdio: ["pipe", "pipe", "ignore"] });
-	const waiting = new Map();
-	let buffer = "";
-	child.stdout.on("data", (chunk) => {
-		buffer += chunk;
-		for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
-			const message = JSON.parse(buffer.slice(0, nl));
-			buffer = buffer.slice(nl + 1);
-			waiting.get(message.id)?.(message);
-			waiting.delete(message.id);
-		}
-	});
-	let id = 0;
-	const exited = new Promise((resolve) => child.on("exit", resolve));
-	return {
-		request(method, params) {
-			const n = ++id;
-			const answered = new Promise((resolve) => waiting.set(n, resolve));
-			child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: n, method, params })}\n`);
-			return answered;
-		},
-		notify: (method) => child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method })}\n`),
-		close() {
-			child.stdin.end();
-			return exited;
-		},
-	};
-}
+/** A build's `lookback mcp` on pipes (bench/mcp-raw.mjs). */
+const server = (repo) => rawMcpServer(resolve(repo, "dist", "cli.js"), args);
 
 const queries = benchQueries({ project: mostCommonProject(sessions) }).filter((q) => !only || only.includes(q.name));
 const request = (q) => ({ query: q.query, ...(q.since ? { since: q.since } : {}), ...(q.project ? { project: q.project } : {}) });

@@ -24,6 +24,7 @@ import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { core, openNodeIndex } from "../dist/index.js";
 import { benchCorpus, mostCommonProject } from "./corpus.mjs";
+import { rawMcpServer } from "./mcp-raw.mjs";
 import { benchQueries } from "./queries.mjs";
 
 // The index alone: the lookback processes this starts keep no archive (run.mjs measures it on its own).
@@ -97,37 +98,7 @@ console.error(`[${mb} MB] indexing…`);
 execFileSync(process.execPath, ["dist/cli.js", "index", ...lookbackArgs], { stdio: "inherit" });
 const loadBefore = loadavg();
 
-/** `lookback mcp` on pipes, spoken to in raw JSON-RPC lines. */
-function rawServer() {
-	const child = spawn(process.execPath, ["dist/cli.js", "mcp", ...lookbackArgs], { stdio: ["pipe", "pipe", "ignore"] });
-	const waiting = new Map();
-	let buffer = "";
-	child.stdout.on("data", (chunk) => {
-		buffer += chunk;
-		for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
-			const message = JSON.parse(buffer.slice(0, nl));
-			buffer = buffer.slice(nl + 1);
-			waiting.get(message.id)?.(message);
-			waiting.delete(message.id);
-		}
-	});
-	let id = 0;
-	const exited = new Promise((resolve) => child.on("exit", resolve));
-	return {
-		pid: child.pid,
-		request(method, params) {
-			const n = ++id;
-			const answered = new Promise((resolve) => waiting.set(n, resolve));
-			child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: n, method, params })}\n`);
-			return answered;
-		},
-		notify: (method) => child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method })}\n`),
-		close() {
-			child.stdin.end();
-			return exited;
-		},
-	};
-}
+const rawServer = () => rawMcpServer("dist/cli.js", lookbackArgs);
 
 const INIT = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } };
 

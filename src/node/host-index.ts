@@ -13,6 +13,7 @@ import { DEFAULTS } from "../core/defaults.js";
 import { errorMessage } from "../core/errors.js";
 import type { EngineInfo, SyncReport } from "../core/index.js";
 import { type SyncState, syncState } from "../core/replies/sync-state.js";
+import { importOnce } from "./import-once.js";
 import { IndexLocks } from "./index-locks.js";
 import { Indexer, type IndexerHooks, type IndexerPlace } from "./indexer.js";
 import { bytesLeft } from "./indexer-slot.js";
@@ -42,19 +43,8 @@ export interface IndexStatus {
 	error?: string;
 }
 
-let openModule: Promise<typeof import("./open.js")> | undefined;
-
-/**
- * The module that opens the index, imported once, kept for the process's life: Node resolves each new import
- * of it again, and a host that runs for days finds the chunk it was built in gone after an upgrade.
- */
-function indexOpener(): Promise<typeof import("./open.js")> {
-	openModule ??= import("./open.js").catch((error: unknown) => {
-		openModule = undefined;
-		throw error;
-	});
-	return openModule;
-}
+/** The module that opens the index, imported once (a host that runs for days outlives its build's chunks). */
+const indexOpener = importOnce(() => import("./open.js"));
 
 /** At most this long a read waits, off the event loop, for another process's commit to end (the engine's own wait follows). */
 const COMMIT_WAIT_MS = 10_000;

@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { LookbackError } from "../core/errors.js";
 import type { SyncReport, WalkedFolders } from "../core/index.js";
 import { builtFile } from "./built-files.js";
+import { importOnce } from "./import-once.js";
 import type { FromIndexer, ToIndexer, WalkSeen } from "./indexer-messages.js";
 import type { IndexingProgress } from "./indexer-slot.js";
 import type { IndexerCall } from "./indexer-work.js";
@@ -113,19 +114,8 @@ function childTransport(onMessage: (m: FromIndexer) => void, onGone: (why: strin
 	};
 }
 
-let workModule: Promise<typeof import("./indexer-work.js")> | undefined;
-
-/**
- * The indexer's work as a module, imported once: a host that runs for days may need it long after an upgrade
- * replaced the chunk it was built in (see `Indexer.preload`), and Node looks for the file again at each new import.
- */
-function indexerWork(): Promise<typeof import("./indexer-work.js")> {
-	workModule ??= import("./indexer-work.js").catch((error: unknown) => {
-		workModule = undefined;
-		throw error;
-	});
-	return workModule;
-}
+/** The indexer's work as a module, imported once: a host that runs for days may need it after an upgrade (`Indexer.preload`). */
+const indexerWork = importOnce(() => import("./indexer-work.js"));
 
 /** The work in the host's own process (loaded when first needed: it holds the engine and the parsers). */
 function hostTransport(onMessage: (m: FromIndexer) => void, calls: IndexerHooks["calls"]): Transport {
