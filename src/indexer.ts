@@ -9,11 +9,13 @@
 
 import { setPriority } from "node:os";
 import { TOOL_CALLS } from "./extension/tool-calls.js";
-import type { FromIndexer, ToIndexer } from "./node/indexer-messages.js";
+import { FIRST_MESSAGES_ENV, type FromIndexer, type ToIndexer } from "./node/indexer-messages.js";
 import { IndexerWork } from "./node/indexer-work.js";
 
 const send = process.send?.bind(process);
-if (!send) {
+const first = process.env[FIRST_MESSAGES_ENV];
+delete process.env[FIRST_MESSAGES_ENV];
+if (!send && first === undefined) {
 	process.stderr.write("lookback: src/indexer.ts runs as the indexer process of a lookback host (src/node/indexer.ts)\n");
 	process.exit(2);
 }
@@ -27,10 +29,14 @@ try {
 
 const work = new IndexerWork((message: FromIndexer) => {
 	// A host that has just gone (its exit not yet seen as "disconnect") makes the write fail: nobody is left to tell.
-	if (process.connected) send(message, undefined, undefined, () => undefined);
+	if (process.connected) send?.(message, undefined, undefined, () => undefined);
 }, TOOL_CALLS);
-process.on("message", (message: ToIndexer) => work.handle(message));
-process.on("disconnect", () => {
+const hostGone = () => {
 	work.hostGone();
 	void work.idle().then(() => process.exit(0));
-});
+};
+// What the host asked at the start comes first; it holds for a host that has exited since.
+for (const message of first ? (JSON.parse(first) as ToIndexer[]) : []) work.handle(message);
+process.on("message", (message: ToIndexer) => work.handle(message));
+process.on("disconnect", hostGone);
+if (!process.connected) hostGone();

@@ -32,6 +32,20 @@ export interface WalkSeen {
 	folders?: WalkedFolders;
 }
 
+/**
+ * The messages a host's indexer is started with, in this variable of its environment rather than over the IPC
+ * channel: what is sent in the tick the child is spawned is lost when the host exits in that tick (a print-mode Pi
+ * that starts the first index at session_shutdown closed the channel before the child read it, 4 runs of 6).
+ */
+export const FIRST_MESSAGES_ENV = "LOOKBACK_INDEXER_FIRST";
+
+/** The first messages as the environment carries them; undefined when too long for one variable (then IPC carries them). */
+export function firstMessagesValue(messages: ToIndexer[]): string | undefined {
+	const value = JSON.stringify(messages);
+	// Linux takes at most 128 KiB per variable (MAX_ARG_STRLEN); a host's environment is far smaller.
+	return value.length < 100_000 ? value : undefined;
+}
+
 export type FromIndexer =
 	| { type: "opened"; indexPath: string }
 	| { type: "open-failed"; error: string }

@@ -17,7 +17,7 @@ import { LookbackError } from "../core/errors.js";
 import type { SyncReport, WalkedFolders } from "../core/index.js";
 import { builtFile } from "./built-files.js";
 import { importOnce } from "./import-once.js";
-import type { FromIndexer, ToIndexer, WalkSeen } from "./indexer-messages.js";
+import { FIRST_MESSAGES_ENV, type FromIndexer, firstMessagesValue, type ToIndexer, type WalkSeen } from "./indexer-messages.js";
 import type { IndexingProgress } from "./indexer-slot.js";
 import type { IndexerCall } from "./indexer-work.js";
 import type { NodeIndexOptions } from "./open.js";
@@ -86,18 +86,24 @@ function childCommand(): { exe: string; args: string[]; env: Record<string, stri
 	return built ? { exe: process.execPath, args: ["--no-concurrent-recompilation", built], env: {} } : undefined;
 }
 
-function childTransport(onMessage: (m: FromIndexer) => void, onGone: (why: string) => void): Transport | undefined {
+function childTransport(
+	first: ToIndexer[],
+	onMessage: (m: FromIndexer) => void,
+	onGone: (why: string) => void,
+): Transport | undefined {
 	const command = childCommand();
 	if (!command) return undefined;
+	const given = firstMessagesValue(first);
 	// Its errors go nowhere unless LOOKBACK_INDEXER_LOG names a file to append them to.
 	const log = process.env.LOOKBACK_INDEXER_LOG ? openSync(process.env.LOOKBACK_INDEXER_LOG, "a") : undefined;
 	const child = spawn(command.exe, command.args, {
 		// Nothing of the host's terminal: the child must never write into a TUI, nor die with the host's pipes.
 		stdio: ["ignore", "ignore", log ?? "ignore", "ipc"],
 		detached: true,
-		env: { ...process.env, ...command.env },
+		env: { ...process.env, ...command.env, ...(given ? { [FIRST_MESSAGES_ENV]: given } : {}) },
 	});
 	if (log !== undefined) closeSync(log);
+	if (!given) for (const message of first) child.send(message);
 	child.unref();
 	(child.channel as { unref?: () => void } | undefined)?.unref?.();
 	child.on("message", (message: FromIndexer) => onMessage(message));
@@ -118,15 +124,17 @@ function childTransport(onMessage: (m: FromIndexer) => void, onGone: (why: strin
 const indexerWork = importOnce(() => import("./indexer-work.js"));
 
 /** The work in the host's own process (loaded when first needed: it holds the engine and the parsers). */
-function hostTransport(onMessage: (m: FromIndexer) => void, calls: IndexerHooks["calls"]): Transport {
+function hostTransport(first: ToIndexer[], onMessage: (m: FromIndexer) => void, calls: IndexerHooks["calls"]): Transport {
 	const work = Promise.all([indexerWork(), calls?.() ?? {}]).then(
 		([{ IndexerWork }, registered]) => new IndexerWork((message) => setImmediate(() => onMessage(message)), registered),
 	);
-	return {
+	const transport: Transport = {
 		place: "host process",
 		send: (message) => void work.then((w) => w.handle(message)),
 		close: () => void work.then((w) => w.hostGone()),
 	};
+	for (const message of first) transport.send(message);
+	return transport;
 }
 
 export class Indexer {
@@ -161,17 +169,22 @@ export class Indexer {
 		return this.current !== undefined;
 	}
 
-	private start(): Transport {
-		if (this.transport) return this.transport;
+	/** The indexer, started (with `then`, a message to follow the opening) unless it runs; or `then` sent to it. */
+	private start(then?: ToIndexer): Transport {
+		if (this.transport) {
+			if (then) this.transport.send(then);
+			return this.transport;
+		}
 		const onMessage = (message: FromIndexer) => this.receive(message);
+		// The environment decides the session roots and the engine: the indexer gets a plain copy of it.
+		const first: ToIndexer[] = [{ type: "open", options: { ...this.options, env: { ...(this.options.env ?? process.env) } } }];
+		if (then) first.push(then);
 		const transport =
-			(!this.hooks.inProcess && childTransport(onMessage, (why) => this.gone(transport, why))) ||
-			hostTransport(onMessage, this.hooks.calls);
+			(!this.hooks.inProcess && childTransport(first, onMessage, (why) => this.gone(transport, why))) ||
+			hostTransport(first, onMessage, this.hooks.calls);
 		this.transport = transport;
 		this.lastFolders = undefined;
 		this.opened = deferred();
-		// The environment decides the session roots and the engine: the indexer gets a plain copy of it.
-		transport.send({ type: "open", options: { ...this.options, env: { ...(this.options.env ?? process.env) } } });
 		return transport;
 	}
 
@@ -278,11 +291,11 @@ export class Indexer {
 	 */
 	sync(changed?: string[]): IndexerRun {
 		if (!this.current) {
-			const transport = this.start();
-			this.current = { planned: deferred(), done: deferred() };
 			const id = this.nextSync++;
 			this.hooks.onSyncRequest?.(id);
-			transport.send({ type: "sync", id, ...(changed ? { changed } : {}) });
+			// Given at the indexer's start when it starts now: a host exiting at once (session_shutdown) loses nothing.
+			this.start({ type: "sync", id, ...(changed ? { changed } : {}) });
+			this.current = { planned: deferred(), done: deferred() };
 		}
 		return { planned: this.current.planned.promise, done: this.current.done.promise };
 	}
