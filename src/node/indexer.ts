@@ -86,11 +86,7 @@ function childCommand(): { exe: string; args: string[]; env: Record<string, stri
 	return built ? { exe: process.execPath, args: ["--no-concurrent-recompilation", built], env: {} } : undefined;
 }
 
-function childTransport(
-	first: ToIndexer[],
-	onMessage: (m: FromIndexer) => void,
-	onGone: (why: string) => void,
-): Transport | undefined {
+function childTransport(first: ToIndexer[], onMessage: (m: FromIndexer) => void, onGone: (why: string) => void): Transport | undefined {
 	const command = childCommand();
 	if (!command) return undefined;
 	const given = firstMessagesValue(first);
