@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { HostIndex } from "../../src/node/host-index.js";
 import { SessionWatch } from "../../src/node/session-watch.js";
+import { addMessage, addPart, FIXTURE_SESSION, fixtureDataDir, openForWrite } from "../agents/opencode-rows.js";
 import { REPO } from "../agents.js";
 import { tempDir } from "../helpers.js";
 import { writeSession } from "../mcp/session-file.js";
@@ -100,5 +101,42 @@ describe.runIf(SessionWatch.supported())("a host watching the session folders", 
 		const found = await search("zebra");
 		expect(found.syncs).toBe(1);
 		expect(found.found).toContain("803bb4c1-76e6-4594-9fb6-45953cf58af7");
+	}, 60_000);
+
+	it("stats again only the files a walk took when a file beside them that is no session is written (Codex's history)", async () => {
+		const home = tempDir("watch-home");
+		writeSession(join(home, ".pi", "agent", "sessions"), "first", "/home/dev/first", ["hello", "hi"]);
+		cpSync(join(FIXTURES_ROOT, "codex"), join(home, ".codex"), { recursive: true });
+		// Codex appends each prompt to ~/.codex/history.jsonl, beside the sessions' folder its walk lists.
+		const history = join(home, ".codex", "history.jsonl");
+		appendFileSync(history, `${JSON.stringify({ session_id: "x", ts: 1, text: "hello" })}\n`);
+		const { h, search } = watchingHost(home);
+		await search("hello");
+		await search("hello");
+		expect((await search("hello")).syncs).toBe(0);
+		const before = h.status().watch!.changedFileSyncs;
+		appendFileSync(history, `${JSON.stringify({ session_id: "x", ts: 2, text: "again" })}\n`);
+		expect((await search("hello")).syncs).toBe(1);
+		// The walk was made again from the last one (no folder listed anew): not the walk of every folder.
+		expect(h.status().watch!.changedFileSyncs).toBe(before + 1);
+		expect((await search("hello")).syncs).toBe(0);
+	}, 60_000);
+
+	it("walks again when OpenCode's database beside its sessions is written, its WAL only", async () => {
+		const home = tempDir("watch-home");
+		writeSession(join(home, ".pi", "agent", "sessions"), "first", "/home/dev/first", ["hello", "hi"]);
+		const db = join(fixtureDataDir(join(home, ".local", "share")), "opencode.db");
+		// The WAL there before the host starts: the commit below changes a file's contents, and makes none.
+		const writer = await openForWrite(db);
+		addMessage(writer, FIXTURE_SESSION, "msg_w0", 1_796_200_000_000, { role: "user", time: { created: 1_796_200_000_000 } });
+		const { search } = watchingHost(home);
+		await search("hello");
+		await search("hello");
+		expect((await search("hello")).syncs).toBe(0);
+		addMessage(writer, FIXTURE_SESSION, "msg_w1", 1_796_200_000_001, { role: "user", time: { created: 1_796_200_000_001 } });
+		addPart(writer, FIXTURE_SESSION, "msg_w1", "prt_w1", { type: "text", text: "the later question about the quokkavault" });
+		const found = await search("quokkavault");
+		writer.close();
+		expect(found).toEqual({ syncs: 1, found: [FIXTURE_SESSION] });
 	}, 60_000);
 });
