@@ -1,11 +1,12 @@
 /**
- * The `lookback` command line with the process's streams, run by the bin (cli.ts) once it has made the process
- * one whose exit cannot hang: V8's optimisers off for a short command, a Node started with
- * `--no-concurrent-recompilation` for a long one.
+ * The `lookback` command line with the process's streams, run by the bin (cli.ts), which has turned V8's optimisers
+ * off for a short command; a long one settles them here before it ends, so that its exit cannot hang.
  */
 
 import { parseArgs } from "./cli/args.js";
 import type { CliIO } from "./cli/command-line.js";
+import { isQuickCommand } from "./node/quick-start.js";
+import { settleOptimisers } from "./node/settle-optimisers.js";
 
 process.title = "lookback";
 const argv = process.argv.slice(2);
@@ -27,6 +28,7 @@ function isMcp(): boolean {
 }
 const mcp = isMcp();
 const code = mcp ? await (await import("./mcp/main.js")).runMcp(argv, io) : await (await import("./cli/main.js")).run(argv, io);
+if (!isQuickCommand(argv)) settleOptimisers();
 process.exitCode = code;
 // A server's background work (a sync waiting for another process's commit) must not outlive its client.
 if (mcp) process.exit(code);

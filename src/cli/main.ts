@@ -309,7 +309,7 @@ async function runCommand(ctx: Context): Promise<number> {
 			// upgrade removes the hashed chunks of the build it came from (scripts/build.mjs).
 			await host.preload();
 			ctx.io.stdout(`lookback: the viewer is at ${serving.url} (127.0.0.1 only, read-only; Ctrl+C to stop)\n`);
-			// Ctrl+C reaches this process twice (from the terminal and from the bin's launcher): the first one stops it.
+			// Ctrl+C (or SIGINT from whoever started it) stops it.
 			await new Promise<void>((resolve) => process.on("SIGINT", () => resolve()));
 			await serving.close();
 			host.close();

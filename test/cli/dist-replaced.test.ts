@@ -50,14 +50,13 @@ function removeChunks(dist: string): string[] {
  * Its indexer process stops (killed) while the upgrade has dist/indexer.js away, so the host can start none: the
  * next sync or snapshot runs in the host's own process, with the indexer's work it loaded at its start.
  */
-async function indexerStopped(pkg: string, launcher: number): Promise<void> {
+async function indexerStopped(pkg: string, host: number): Promise<void> {
 	rmSync(join(pkg, "dist", "indexer.js"));
-	// The bin's launcher starts the command line (src/cli.ts), whose child calls itself so (src/indexer.ts).
+	// The host's child that calls itself so (src/indexer.ts).
 	const rows = execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" })
 		.split("\n")
 		.map((line) => line.trim().split(/\s+/));
-	const host = rows.filter(([, ppid]) => Number(ppid) === launcher).map(([pid]) => pid);
-	const pids = rows.filter(([, ppid, title]) => host.includes(ppid) && title === "lookback-indexer").map(([pid]) => Number(pid));
+	const pids = rows.filter(([, ppid, title]) => Number(ppid) === host && title === "lookback-indexer").map(([pid]) => Number(pid));
 	expect(pids).toHaveLength(1);
 	process.kill(pids[0], "SIGKILL");
 	// Gone once the host has reaped it, which is when the host hears of its exit.
