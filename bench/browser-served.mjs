@@ -38,9 +38,8 @@ mkdirSync(join("bench", "out"), { recursive: true });
 execFileSync(process.execPath, [CLI, "index", ...where], { stdio: ["ignore", "ignore", "inherit"] });
 
 const server = fork(CLI, ["serve", ...where, "--no-sync"], {
-	// The bin's flag given here, so that it runs the server in this process (no re-run of Node), whose sockets the
-	// preload counts and whose IPC channel answers for them.
-	execArgv: ["--no-concurrent-recompilation", "--import", pathToFileURL(resolve("bench", "served-bytes-preload.mjs")).href],
+	// The server runs in this process, whose sockets the preload counts and whose IPC channel answers for them.
+	execArgv: ["--import", pathToFileURL(resolve("bench", "served-bytes-preload.mjs")).href],
 	stdio: ["ignore", "pipe", "inherit", "ipc"],
 });
 let printed = "";

@@ -282,15 +282,6 @@ for (const size of sizes) {
 			},
 		};
 	}
-	// The bin's launcher starts Node again with --no-concurrent-recompilation (src/cli.ts): what that costs.
-	const direct = oneShot(
-		{ ...NODE, exe: process.execPath, flags: ["--no-concurrent-recompilation"] },
-		"wasm",
-		db("wasm"),
-		sessions,
-		"zanzibarRetryPolicy",
-		false,
-	);
 	let pi;
 	if (agent === "pi" && !argv.includes("--no-pi")) {
 		pi = {};
@@ -340,7 +331,7 @@ for (const size of sizes) {
 				.pop(),
 		);
 	}
-	results.push({ size, summary, project, builds, queries, liftoff, scan, oneShots, direct, nodeStart, pi, served, browserIndex, archived });
+	results.push({ size, summary, project, builds, queries, liftoff, scan, oneShots, nodeStart, pi, served, browserIndex, archived });
 }
 
 let big;
@@ -451,9 +442,6 @@ for (const r of results) {
 	if (r.served) lines.push(...servedLines(r.served));
 	if (r.browserIndex) lines.push(...browserIndexLines(r.browserIndex));
 	lines.push("");
-	lines.push(
-		`The bin's launcher (Node started again with --no-concurrent-recompilation): one-shot search with --no-sync ${f1(r.oneShots.wasm.noSync.ms)} ms through \`dist/cli.js\`, ${f1(r.direct.ms)} ms with the flag given to Node directly.`,
-	);
 	if (r.pi) lines.push(...piHostLines(r.pi));
 	lines.push("");
 }

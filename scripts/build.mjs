@@ -7,8 +7,8 @@ import { build } from "esbuild";
 import { buildHostFiles, common } from "./build-host.mjs";
 import { mcpWithoutAjv } from "./esbuild-plugins.mjs";
 
-// The bin is a launcher that starts Node again with the flag the command line needs (src/cli.ts); the
-// command line itself is dist/cli-main.js beside it.
+// The bin sets V8's flags for the kind of command before anything else loads (src/cli.ts); the command line itself
+// is dist/cli-main.js beside it.
 await build({ ...common, entryPoints: ["src/cli.ts"], outfile: "dist/cli.js", external: ["./cli-main.js"] });
 // Split into chunks, so that a command loads only its own code: a search does not parse the MCP SDK, the export's
 // markdown or the secret rules (more than half of the 1.6 MB one bundle had; 15 ms of each start on Node 20). The

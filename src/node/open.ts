@@ -1,6 +1,7 @@
 /** One call that opens the index of a Pi install on Node: engine, index file, session roots. */
 
 import { basename, dirname, join, resolve } from "node:path";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import {
 	AGENT_KINDS,
 	type AgentKind,
@@ -10,6 +11,7 @@ import {
 	LookbackIndex,
 	type SessionSource,
 } from "../core/index.js";
+import { useDeflater } from "../core/store/body-codec.js";
 import { FileArchive } from "./archive-store.js";
 import { chooseEngine, type EngineChoice, engineChoice } from "./engine-choice.js";
 import { fileSource, type SessionRoot } from "./file-source.js";
@@ -122,7 +124,14 @@ function leftOutAgents(given: AgentKind[] | undefined, env: Env = process.env): 
 	return names as AgentKind[];
 }
 
+/** Node's zlib for the bodies' raw DEFLATE: native, where fflate runs cold in a one-shot command (body-codec.ts). */
+const NODE_DEFLATER = {
+	deflate: (data: Uint8Array) => deflateRawSync(data, { level: 6 }),
+	inflate: (data: Uint8Array) => inflateRawSync(data),
+};
+
 export async function openNodeIndex(options: NodeIndexOptions = {}): Promise<NodeIndex> {
+	useDeflater(NODE_DEFLATER);
 	const env = options.env ?? process.env;
 	const agentDir = options.agentDir ?? piAgentDir(env);
 	const indexPath = options.indexPath ?? defaultIndexPath(agentDir);
