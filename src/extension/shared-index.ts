@@ -8,8 +8,8 @@
 import { DEFAULTS, thousands } from "../core/defaults.js";
 import { HostIndex } from "../node/host-index.js";
 import type { IndexingProgress } from "../node/indexer-slot.js";
-import { bytesLeft } from "../node/indexer-slot.js";
-import { piAgentDir } from "../node/paths.js";
+import { bytesLeft, indexComplete } from "../node/indexer-slot.js";
+import { defaultIndexPath, piAgentDir } from "../node/paths.js";
 import { loadTool } from "./tool-loader.js";
 
 /** The part of Pi's and omp's `ctx.ui` the status line needs. */
@@ -96,6 +96,10 @@ export function startBackgroundIndex(sessionDir: string | undefined, ui: StatusL
 export function endSession(): void {
 	clearProgress();
 	shared.ui = undefined;
-	// A deferred sync starts now: the indexer process goes on after this process exits.
-	if (shared.deferred !== undefined) hostIndex();
+	if (shared.deferred === undefined) return;
+	// A deferred sync starts now, the indexer process going on after this process exits — unless no first index is
+	// left to finish: then the next search syncs what this run wrote, and this exit pays no spawn (about 8 ms of a
+	// print-mode run, and the next run's search no indexer still at work).
+	if (indexComplete(process.env.LOOKBACK_INDEX || defaultIndexPath(piAgentDir()))) shared.deferred = undefined;
+	else hostIndex();
 }

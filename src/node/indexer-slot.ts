@@ -6,7 +6,7 @@
  * A holder that dies leaves its files to be removed by whoever finds them, as with every lock file.
  */
 
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { SyncProgress } from "../core/index.js";
 import { IndexLocks } from "./index-locks.js";
@@ -24,6 +24,18 @@ export interface IndexingProgress {
 
 /** How often a holder rewrites its progress file. */
 const PUBLISH_MS = 200;
+
+/**
+ * In the lock folder while the last long sync of the index ran to its end: no first index is left to finish, so a
+ * print-mode Pi that did not search need not start an indexer at its exit (the next search syncs what it wrote).
+ */
+const COMPLETE_FILE = "complete";
+
+/** Whether the index's last long sync ran to its end (one stat, without opening anything). */
+export function indexComplete(indexPath: string): boolean {
+	const path = resolve(indexPath);
+	return existsSync(join(`${path}.locks`, COMPLETE_FILE)) && existsSync(path);
+}
 
 export class IndexerSlot {
 	private readonly locks: IndexLocks;
@@ -59,6 +71,17 @@ export class IndexerSlot {
 			renameSync(temp, this.progressFile);
 		} catch {
 			// progress is for show: a folder that cannot be written costs the followers their figures, nothing else
+		}
+	}
+
+	/** Said by the holder: a long sync begins (false), or a sync ran to its end (true). */
+	complete(done: boolean): void {
+		const file = join(this.locks.dir, COMPLETE_FILE);
+		try {
+			if (done) writeFileSync(file, "");
+			else rmSync(file, { force: true });
+		} catch {
+			// for a host's choice at its exit only: a folder that cannot be written makes it start an indexer
 		}
 	}
 

@@ -160,6 +160,17 @@ describe.each(PI_RELEASES)("print mode without a search in the real $name", (rel
 		for (const until = Date.now() + 300_000; indexerOf(home.agentDir) && Date.now() < until; ) await sleep();
 		const indexed = await indexerDone(home.indexPath);
 		expect(indexed.sessions).toBeGreaterThanOrEqual(files);
+		// The index complete, the next run without a search starts no indexer at its exit either.
+		const again = await run(
+			release.command,
+			["--provider", "fake", "--model", "fake-model", "-e", EXTENSION, "-p", "hello"],
+			home.env,
+			home.cwd,
+		);
+		expect(again.code, again.stderr).toBe(0);
+		const after: boolean[] = [];
+		for (let i = 0; i < 12; i++, await sleep()) after.push(indexerOf(home.agentDir));
+		expect(after.every((running) => !running)).toBe(true);
 	}, 600_000);
 });
 
