@@ -163,14 +163,21 @@ async function printRuns(options, fresh = false, count = reps) {
 	};
 }
 
-/** Sessions in an index, read by this process (it only reads). */
+/** Sessions in an index, read by this process (it only reads); tried again while a commit holds the file. */
 async function sessionsIn(indexPath) {
 	if (!existsSync(indexPath)) return 0;
-	const index = await LookbackIndex.open({ sql: await loadEngine(), storage: fileStorage(indexPath) });
-	try {
-		return index.overview().sessions;
-	} finally {
-		index.close();
+	for (let tries = 0; ; tries++) {
+		try {
+			const index = await LookbackIndex.open({ sql: await loadEngine(), storage: fileStorage(indexPath) });
+			try {
+				return index.overview().sessions;
+			} finally {
+				index.close();
+			}
+		} catch (error) {
+			if (error?.code !== "index-busy" || tries >= 100) throw error;
+			await sleep(100);
+		}
 	}
 }
 

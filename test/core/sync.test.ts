@@ -2,6 +2,8 @@ import { appendFileSync, mkdirSync, readFileSync, rmSync, statSync, truncateSync
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LookbackIndex, memoryStorage, type SessionSource } from "../../src/core/index.js";
+import { transactions } from "../../src/core/store/transactions.js";
+import { syncIndex } from "../../src/core/sync/indexer.js";
 import { loadEngine } from "../../src/node/engine.js";
 import { fileSource } from "../../src/node/file-source.js";
 import { FIXTURES, indexOf, tempDir } from "../helpers.js";
@@ -34,8 +36,15 @@ describe("sync", () => {
 		// A commit per file, as a first index of a large history commits every half second.
 		const [split, merged] = [await open(), await open()];
 		await split.sync(source, { batchMs: 0, optimizeBytes: Number.POSITIVE_INFINITY });
-		const report = await merged.sync(source, { batchMs: 0, optimizeBytes: 1 });
+		// Counted: the merge runs a few pages a write transaction, so that readers get in between its steps.
+		let commits = 0;
+		const tx = transactions();
+		const counted = { ...tx, commit: (db: Parameters<typeof tx.commit>[0]) => (commits++, tx.commit(db)) };
+		const report = await syncIndex(merged.db, source, { batchMs: 0, optimizeBytes: 1, mergePages: 1, transactions: counted });
 		expect(report.warnings).toEqual([]);
+		const files = report.filesSeen;
+		// A commit per file, and then more than one step of merging per table.
+		expect(commits).toBeGreaterThan(files + 2 * 3);
 		// (the samples' few cut entries come in one commit: entries_deep has one segment either way)
 		expect(segments(split).entries_fts).toBeGreaterThan(5);
 		expect(segments(split).vocab_fts).toBeGreaterThan(5);

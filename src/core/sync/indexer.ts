@@ -35,6 +35,8 @@ export interface SyncOptions {
 	now?: () => number;
 	/** A sync that read at least this many bytes merges the full-text indexes after (default `DEFAULTS.ftsOptimizeBytes`). */
 	optimizeBytes?: number;
+	/** Leaf pages the merge after writes per write transaction (default `DEFAULTS.ftsMergePages`). */
+	mergePages?: number;
 }
 
 /**
@@ -99,20 +101,33 @@ async function keptBytes(source: SessionSource, file: SessionFileInfo, parsed: U
  * (another process may have indexed the same files meanwhile), so readers are never shut out for long.
  */
 /**
- * Merge each full-text index into one segment, in a write transaction of its own. A sync commits every
- * `syncBatchMs`, and each commit leaves small segments that FTS5's automerge folds only partly: a first index of
- * 500 MB left tens of them, and every query looks a word up in each (the trigram lookups of substrings most:
- * 1–3 ms a word, 0.1 after). Merged, the benchmark's queries took a median 14% less CPU at 500 MB, up to 40% for
- * common words, NOT and questions; the merge cost about 5% of that first index's time (5.3 s of 113 s, wasm).
+ * Merge each full-text index into one segment, a step at a time. A sync commits every `syncBatchMs`, and each
+ * commit leaves small segments that FTS5's automerge folds only partly: a first index of 500 MB left tens of
+ * them, and every query looks a word up in each (the trigram lookups of substrings most: 1–3 ms a word, 0.1
+ * after). Merged, the benchmark's queries took a median 14% less CPU at 500 MB, up to 40% for common words, NOT
+ * and questions; the merge cost about 5% of that first index's time (5.3 s of 113 s, wasm). FTS5's `merge` with a
+ * negative count is its optimize in steps of that many pages, each step here a write transaction of its own, so
+ * readers and other writers get in between (`DEFAULTS.ftsMergePages`: 0.28 s at most at 500 MB, where one
+ * 'optimize' held the file for 2.4 s).
  */
-async function optimizeFullText(db: Database, tx: Transactions, report: SyncReport): Promise<void> {
-	await tx.beginWrite(db);
-	try {
-		for (const table of FTS_TABLES) db.run(`INSERT INTO ${table}(${table}) VALUES('optimize')`);
-		await tx.commit(db);
-	} catch (error) {
-		tx.rollback(db);
-		report.warnings.push({ kind: "sync-failed", error: `could not merge the full-text index: ${errorMessage(error)}` });
+async function optimizeFullText(db: Database, tx: Transactions, report: SyncReport, options: SyncOptions): Promise<void> {
+	const pages = Math.max(1, Math.trunc(options.mergePages ?? DEFAULTS.ftsMergePages));
+	const changes = () => Number(db.exec("SELECT total_changes()")[0]?.values[0]?.[0] ?? 0);
+	for (const table of FTS_TABLES) {
+		for (let merged = true; merged && !options.signal?.aborted; ) {
+			await tx.beginWrite(db);
+			try {
+				const before = changes();
+				db.run(`INSERT INTO ${table}(${table}, rank) VALUES('merge', ${-pages})`);
+				// FTS5's own test of a merge that did nothing: fewer than two rows changed.
+				merged = changes() - before >= 2;
+				await tx.commit(db);
+			} catch (error) {
+				tx.rollback(db);
+				report.warnings.push({ kind: "sync-failed", error: `could not merge the full-text index: ${errorMessage(error)}` });
+				return;
+			}
+		}
 	}
 }
 
@@ -321,7 +336,7 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 		report.warnings.push({ kind: "sync-failed", error: errorMessage(error) });
 	}
 	if (!report.interrupted && report.bytesRead >= (options.optimizeBytes ?? DEFAULTS.ftsOptimizeBytes))
-		await optimizeFullText(db, tx, report);
+		await optimizeFullText(db, tx, report, options);
 	await archived;
 	report.entriesIndexed = entriesIndexed;
 	report.entriesCopied = entriesCopied;
