@@ -39,7 +39,13 @@ describe("sync", () => {
 		// Counted: the merge runs a few pages a write transaction, so that readers get in between its steps.
 		let commits = 0;
 		const tx = transactions();
-		const counted = { ...tx, commit: (db: Parameters<typeof tx.commit>[0]) => (commits++, tx.commit(db)) };
+		const counted = {
+			...tx,
+			commit: (db: Parameters<typeof tx.commit>[0]) => {
+				commits++;
+				return tx.commit(db);
+			},
+		};
 		const report = await syncIndex(merged.db, source, { batchMs: 0, optimizeBytes: 1, mergePages: 1, transactions: counted });
 		expect(report.warnings).toEqual([]);
 		const files = report.filesSeen;

@@ -13,6 +13,9 @@ import { compactCount, type Dashboard, formatUsd } from "../../../src/core/index
 const COLOURS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#9c755f"];
 const OTHER = "#bab0ac";
 
+/** A period's length in days, for the room a bar needs at the chart's ends (a month as its mean). */
+const PERIOD_DAYS: Record<Dashboard["period"], number> = { day: 1, week: 7, month: 30.44 };
+
 const colourOf = (series: string[], i: number) => (series[i] === "other" ? OTHER : COLOURS[i % COLOURS.length]);
 
 interface Props {
@@ -79,12 +82,18 @@ export function UsageChart({ dashboard, metric, onPick }: Props) {
 		});
 		const data: uPlot.AlignedData = [x, ...Array.from({ length: n }, (_, k) => sums.map((s) => s[n - 1 - k]))];
 		const bars = uPlot.paths.bars?.({ size: [0.8, 48], align: 0 });
+		const halfPeriod = (PERIOD_DAYS[dashboard.period] * 86_400) / 2;
 		const opts: uPlot.Options = {
 			width: el.clientWidth,
 			height: 220,
 			legend: { show: false },
 			cursor: { drag: { x: false, y: false }, points: { show: false } },
-			scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] } },
+			scales: {
+				// Half a period more on each side: a bar is centred on its period's start, and the first and last were
+				// half outside the plot (the first over the y axis).
+				x: { time: true, range: (_u, min, max) => [min - halfPeriod, max + halfPeriod] },
+				y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] },
+			},
 			axes: [
 				{ stroke: "#555", grid: { show: false } },
 				{ stroke: "#555", size: 64, values: (_u, ticks) => ticks.map(show) },
@@ -108,7 +117,7 @@ export function UsageChart({ dashboard, metric, onPick }: Props) {
 			plot.current?.destroy();
 			plot.current = undefined;
 		};
-	}, [points, metric, dashboard.series]);
+	}, [points, metric, dashboard.series, dashboard.period]);
 
 	const move = (to: number) => {
 		const u = plot.current;
