@@ -139,14 +139,11 @@ describe.each(PI_RELEASES)("print mode without a search in the real $name", (rel
 	it("starts no indexer while Pi works, and the first index runs to its end after Pi exits", async () => {
 		const home = piHome();
 		const seen: boolean[] = [];
+		const hello = () =>
+			run(release.command, ["--provider", "fake", "--model", "fake-model", "-e", EXTENSION, "-p", "hello"], home.env, home.cwd);
 		model.current.onRequest = () => seen.push(indexerOf(home.agentDir));
 		try {
-			const done = await run(
-				release.command,
-				["--provider", "fake", "--model", "fake-model", "-e", EXTENSION, "-p", "hello"],
-				home.env,
-				home.cwd,
-			);
+			const done = await hello();
 			expect(done.code, done.stderr).toBe(0);
 		} finally {
 			model.current.onRequest = undefined;
@@ -161,12 +158,7 @@ describe.each(PI_RELEASES)("print mode without a search in the real $name", (rel
 		const indexed = await indexerDone(home.indexPath);
 		expect(indexed.sessions).toBeGreaterThanOrEqual(files);
 		// The index complete, the next run without a search starts no indexer at its exit either.
-		const again = await run(
-			release.command,
-			["--provider", "fake", "--model", "fake-model", "-e", EXTENSION, "-p", "hello"],
-			home.env,
-			home.cwd,
-		);
+		const again = await hello();
 		expect(again.code, again.stderr).toBe(0);
 		const after: boolean[] = [];
 		for (let i = 0; i < 12; i++, await sleep()) after.push(indexerOf(home.agentDir));

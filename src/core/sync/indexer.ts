@@ -95,12 +95,6 @@ async function keptBytes(source: SessionSource, file: SessionFileInfo, parsed: U
 }
 
 /**
- * Bring the index up to date with the source. Never throws for bad data; a failure becomes a warning.
- * What needs work is decided from one read, so a sync that finds nothing new writes nothing. The work is
- * committed in batches of about `batchMs`, each one write transaction that first re-reads what is indexed
- * (another process may have indexed the same files meanwhile), so readers are never shut out for long.
- */
-/**
  * Merge each full-text index into one segment, a step at a time. A sync commits every `syncBatchMs`, and each
  * commit leaves small segments that FTS5's automerge folds only partly: a first index of 500 MB left tens of
  * them, and every query looks a word up in each (the trigram lookups of substrings most: 1–3 ms a word, 0.1
@@ -131,6 +125,12 @@ async function optimizeFullText(db: Database, tx: Transactions, report: SyncRepo
 	}
 }
 
+/**
+ * Bring the index up to date with the source. Never throws for bad data; a failure becomes a warning.
+ * What needs work is decided from one read, so a sync that finds nothing new writes nothing. The work is
+ * committed in batches of about `batchMs`, each one write transaction that first re-reads what is indexed
+ * (another process may have indexed the same files meanwhile), so readers are never shut out for long.
+ */
 export async function syncIndex(db: Database, source: SessionSource, options: SyncOptions = {}): Promise<SyncReport> {
 	const started = Date.now();
 	const report = emptyReport();
