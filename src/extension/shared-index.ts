@@ -51,6 +51,11 @@ function clearProgress(): void {
 	shared.shown = false;
 }
 
+/** The index file this Pi process uses: `LOOKBACK_INDEX`, else the one in Pi's agent dir (as the CLI's). */
+function piIndexPath(): string {
+	return process.env.LOOKBACK_INDEX || defaultIndexPath(piAgentDir());
+}
+
 /**
  * The index of this Pi process, made on first use with Pi's session roots (plus the current session's folder when
  * it is a custom one). A background sync deferred by session_start starts now, before what is asked of it.
@@ -67,7 +72,7 @@ export function hostIndex(sessionDir?: string): HostIndex {
 		const agentSessions = `${piAgentDir()}/sessions`;
 		const extra = sessionDir && !sessionDir.startsWith(agentSessions) ? [sessionDir] : [];
 		return new HostIndex(
-			{ sessionsDirs: extra, indexPath: process.env.LOOKBACK_INDEX || undefined },
+			{ sessionsDirs: extra, indexPath: piIndexPath() },
 			{
 				onProgress: showProgress,
 				onSynced: clearProgress,
@@ -100,6 +105,6 @@ export function endSession(): void {
 	// A deferred sync starts now, the indexer process going on after this process exits — unless no first index is
 	// left to finish: then the next search syncs what this run wrote, and this exit pays no spawn (about 8 ms of a
 	// print-mode run, and the next run's search no indexer still at work).
-	if (indexComplete(process.env.LOOKBACK_INDEX || defaultIndexPath(piAgentDir()))) shared.deferred = undefined;
+	if (indexComplete(piIndexPath())) shared.deferred = undefined;
 	else hostIndex();
 }

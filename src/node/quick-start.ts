@@ -29,8 +29,11 @@ export function isQuickCommand(argv: readonly string[]): boolean {
 	return !argv.some((arg) => LONG_COMMANDS.has(arg));
 }
 
+/** V8's flags that stop its optimising compilers starting a job (read at every decision to optimise). */
+export const NO_OPTIMISERS = ["--no-turbofan", "--no-maglev"];
+
 export function startQuickCommand(): void {
-	for (const flag of ["--no-turbofan", "--no-maglev", "--liftoff-only"]) {
+	for (const flag of [...NO_OPTIMISERS, "--liftoff-only"]) {
 		try {
 			setFlagsFromString(flag);
 		} catch {

@@ -10,10 +10,11 @@
  */
 
 import { setFlagsFromString } from "node:v8";
+import { NO_OPTIMISERS } from "./quick-start.js";
 
 export function settleOptimisers(): void {
 	try {
-		for (const flag of ["--no-turbofan", "--no-maglev", "--allow-natives-syntax"]) setFlagsFromString(flag);
+		for (const flag of [...NO_OPTIMISERS, "--allow-natives-syntax"]) setFlagsFromString(flag);
 		// Parsed after the flag that allows V8's own functions; esbuild leaves the string alone.
 		new Function("%WaitForBackgroundOptimization(); %FinalizeOptimization();")();
 	} catch {
