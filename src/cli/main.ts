@@ -19,12 +19,9 @@ import {
 	USAGE_GROUPS,
 	type UsageGroup,
 } from "../core/index.js";
-import { HostIndex } from "../node/host-index.js";
 import { bytesLeft, IndexerSlot } from "../node/indexer-slot.js";
 import { type NodeIndex, openNodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
-import { restoreIndexed } from "../node/restore.js";
-import { serveViewer } from "../node/serve.js";
 import { intOption, option, type ParsedArgs, parseArgs } from "./args.js";
 import { type CliIO, checkCommand, indexOptions, VERSION } from "./command-line.js";
 import { runExport } from "./export.js";
@@ -283,6 +280,8 @@ async function runCommand(ctx: Context): Promise<number> {
 			// A long-lived host: its syncs and the read snapshots it hands out are made by its indexer process, so that
 			// its event loop only answers requests. It serves at once; what the indexer adds shows on the page.
 			let said = false;
+			// Loaded only here, as the HTTP server below: the indexer process it starts is no other command's cost.
+			const { HostIndex } = await import("../node/host-index.js");
 			const host = new HostIndex(indexOptions(args, ctx.io), {
 				onSynced: () => {
 					if (said) ctx.io.stderr("lookback: indexing done; reload the page to search everything\n");
@@ -297,6 +296,8 @@ async function runCommand(ctx: Context): Promise<number> {
 				);
 			}
 			const roots = opened.source.roots();
+			// Loaded only here: the HTTP server is no other command's cost (node:http alone took 8 ms of each start).
+			const { serveViewer } = await import("../node/serve.js");
 			const serving = await serveViewer({
 				indexPath: opened.indexPath,
 				webDir: webDir(),
@@ -317,6 +318,7 @@ async function runCommand(ctx: Context): Promise<number> {
 		}
 		case "restore": {
 			const ref = args.positionals[0];
+			const { restoreIndexed } = await import("../node/restore.js");
 			const reply = restoreIndexed(opened, isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : ref);
 			// The index has it live again (and says so) at once.
 			const sync = await opened.index.sync(opened.source);

@@ -1,47 +1,19 @@
 /**
- * Session files on disk: every `<agentDir>/sessions/<encoded-cwd>/*.jsonl` plus a flat custom session dir.
- * A root that cannot be listed fully is reported, so nothing under it is purged.
+ * Session files on disk as a session source: the walk of every root (walk-roots.ts: Pi's
+ * `<agentDir>/sessions/<encoded-cwd>/*.jsonl`, a flat custom session dir, each other agent's layout), reading
+ * their bytes, and rendering a session an agent keeps as rows. A root that cannot be listed fully is reported, so
+ * nothing under it is purged.
  */
 
-import { realpathSync, statSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join, sep } from "node:path";
-import {
-	type AgentKind,
-	isTmpSessionFolder,
-	LookbackError,
-	type SessionFileInfo,
-	type SessionSource,
-	type SkippedFile,
-	type SyncWarning,
-	type WalkedFolders,
-	type WalkResult,
-} from "../core/index.js";
+import { type AgentKind, LookbackError, type SessionSource } from "../core/index.js";
 import { sessionPathInRoots } from "./paths.js";
-import { walkClaude } from "./walk-claude.js";
-import { walkCodex } from "./walk-codex.js";
-import { type Found, listDir, type WalkSink } from "./walk-dirs.js";
-import { walkGemini } from "./walk-gemini.js";
-import { readOpencodeDocument, walkOpencode } from "./walk-opencode.js";
+import { readOpencodeDocument } from "./walk-opencode.js";
+import { type SessionRoot, walkRoots } from "./walk-roots.js";
 
-/** The walk of an agent with a layout of its own, under its root. */
-type AgentWalk = (root: string, base: Omit<Found, "path">, sink: WalkSink) => Promise<void>;
-
-const AGENT_WALKS: Record<AgentLayout, AgentWalk> = { claude: walkClaude, codex: walkCodex, gemini: walkGemini, opencode: walkOpencode };
-
-/** Layouts of the agents that keep their sessions their own way. */
-type AgentLayout = "claude" | "codex" | "gemini" | "opencode";
-
-export interface SessionRoot {
-	path: string;
-	/**
-	 * `nested`: one folder per project (Pi's and omp's layout, loose files too); `flat`: files directly inside
-	 * (a custom session dir); `archive`: omp's `archive/sessions/**` of gzipped sessions.
-	 */
-	layout: "nested" | "flat" | "archive" | AgentLayout;
-	/** Which agent writes here (default "pi"). */
-	agent?: AgentKind;
-}
+export type { SessionRoot } from "./walk-roots.js";
 
 function realOrSame(path: string): string {
 	try {
@@ -49,112 +21,6 @@ function realOrSame(path: string): string {
 	} catch {
 		return path;
 	}
-}
-
-/**
- * Files stat'ed between two yields to the event loop. Synchronous stat is about twice as fast as the
- * promise API here (a no-change sync of 15,000 files is mostly stat), and yielding keeps a TUI responsive.
- */
-const STAT_BATCH = 500;
-/** How deep sub-agent folders (omp: `<session>/<agent>.jsonl`, and theirs) and archive buckets are followed. */
-const MAX_DEPTH = 4;
-
-async function statAll(found: Found[], files: SessionFileInfo[], skipped: SkippedFile[]): Promise<void> {
-	for (let i = 0; i < found.length; i++) {
-		if (i > 0 && i % STAT_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
-		const f = found[i];
-		// A session rendered from rows comes stamped by its walk: there is no file to stat.
-		if (f.size !== undefined && f.mtimeMs !== undefined) {
-			files.push({ ...f, size: f.size, mtimeMs: f.mtimeMs });
-			continue;
-		}
-		try {
-			const st = statSync(f.path);
-			if (st.isFile()) files.push({ ...f, size: st.size, mtimeMs: st.mtimeMs });
-		} catch (error) {
-			skipped.push({ path: f.path, reason: "unreadable", detail: String((error as Error).message) });
-		}
-	}
-}
-
-async function jsonlIn(dir: string, folders: WalkedFolders): Promise<string[]> {
-	return (await listDir(dir, folders)).files.filter((n) => n.endsWith(".jsonl")).map((n) => join(dir, n));
-}
-
-/**
- * Sessions of one project folder, and omp's sub-agent transcripts: a folder named like a session file
- * (`<stem>/` beside `<stem>.jsonl`) holds the transcripts of the agents that session spawned.
- */
-async function projectFolder(dir: string, base: Omit<Found, "path">, sink: WalkSink, depth = 0, spawnedBy?: string): Promise<void> {
-	const { files, dirs } = await listDir(dir, sink.folders);
-	const sessions = new Set(files.filter((n) => n.endsWith(".jsonl")));
-	for (const name of sessions) {
-		// dir is already normalised: a plain concatenation is far cheaper than join() over thousands of files
-		const path = `${dir}${sep}${name}`;
-		sink.found.push(spawnedBy ? { ...base, path, kind: "subagent", spawnedBy } : { ...base, path });
-	}
-	if (depth >= MAX_DEPTH) return;
-	for (const sub of dirs) {
-		if (sessions.has(`${sub}.jsonl`)) await projectFolder(join(dir, sub), base, sink, depth + 1, join(dir, `${sub}.jsonl`));
-	}
-}
-
-async function archiveFolder(dir: string, base: Omit<Found, "path">, sink: WalkSink, depth = 0): Promise<void> {
-	const { files, dirs } = await listDir(dir, sink.folders);
-	for (const name of files) if (name.endsWith(".jsonl.gz")) sink.found.push({ ...base, path: join(dir, name), kind: "archived" });
-	if (depth < MAX_DEPTH) for (const sub of dirs) await archiveFolder(join(dir, sub), base, sink, depth + 1);
-}
-
-/** Walk one root; errors inside it make it incomplete but do not stop the walk. */
-async function walkRoot(root: SessionRoot, result: WalkResult): Promise<void> {
-	const found: Found[] = [];
-	const folders = (result.folders ??= { listed: [], absent: [] });
-	// A root that names no agent (a folder given by hand) leaves it to each file's first line.
-	const base = { root: root.path, ...(root.agent ? { agent: root.agent } : {}) };
-	let complete = true;
-	const problems: string[] = [];
-	const attempt = async (dir: string, work: () => Promise<void>) => {
-		try {
-			await work();
-		} catch (error) {
-			complete = false;
-			problems.push(`${dir}: ${(error as Error).message}`);
-		}
-	};
-	const sink: WalkSink = { found, attempt, folders };
-	try {
-		if (root.layout === "archive") {
-			await archiveFolder(root.path, base, sink);
-		} else if (root.layout in AGENT_WALKS) {
-			await AGENT_WALKS[root.layout as AgentLayout](root.path, base, sink);
-		} else {
-			const top = await listDir(root.path, folders);
-			for (const name of top.files) if (name.endsWith(".jsonl")) found.push({ ...base, path: join(root.path, name) });
-			if (root.layout === "nested") {
-				for (const folder of top.dirs) {
-					const dir = join(root.path, folder);
-					if (isTmpSessionFolder(folder)) {
-						await attempt(dir, async () => {
-							for (const p of await jsonlIn(dir, folders)) result.skipped.push({ path: p, reason: "tmp-folder" });
-						});
-					} else await attempt(dir, () => projectFolder(dir, base, sink));
-				}
-			}
-		}
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") {
-			(result.missingRoots ??= []).push(root.path);
-			// Looked for before any listing by some walks (a database file or its folder).
-			folders.absent.push(root.path);
-			return;
-		}
-		complete = false;
-		problems.push(`${root.path}: ${(error as Error).message}`);
-	}
-	await statAll(found, result.files, result.skipped);
-	if (complete) result.completeRoots.push(root.path);
-	else
-		result.warnings.push({ kind: "incomplete-walk", roots: [root.path], message: problems.slice(0, 3).join("; ") } satisfies SyncWarning);
 }
 
 /** A session source over folders on disk. */
@@ -184,11 +50,7 @@ export function fileSource(roots: SessionRoot[], leaveOut: readonly AgentKind[] 
 				return undefined;
 			}
 		},
-		async walk() {
-			const result: WalkResult = { files: [], skipped: [], completeRoots: [], warnings: [] };
-			for (const root of real) await walkRoot(root, result);
-			return result;
-		},
+		walk: () => walkRoots(real),
 		async readDocument(path) {
 			if (
 				!rootPaths.some((root) => path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`)) ||

@@ -84,11 +84,14 @@ describe("a long-lived command whose dist/ an upgrade replaced", () => {
 	it("knows which chunks the CLI imports lazily, and who loads each before it could be gone", () => {
 		// A new one needs a place here and in what a long-lived command loads once it is up.
 		expect(lazyChunks(join(ROOT, "dist"))).toEqual([
+			"host-index", // `lookback serve`'s index, imported as the command starts (other commands spare its indexer process)
 			"indexer-work", // HostIndex.preload (serve, mcp): the indexer's work where no indexer process runs
 			"main", // the command line, or `lookback mcp`'s own module, at the process's start (cli-main.ts)
 			"markdown-it", // an HTML export: `lookback export`, a short command
 			"module", // secretlint's rules, which the MCP server loads once it has listed its tools
 			"open", // HostIndex.preload: the index opened in the host (mcp)
+			"restore", // `lookback restore`, a short command
+			"serve", // the viewer's HTTP server, imported as `lookback serve` starts (other commands spare node:http)
 			"tool-runs", // the MCP tools' runs, loaded once the client has initialized (mcp/server.ts)
 		]);
 	});

@@ -18,7 +18,10 @@ import { PRICE_SOURCE } from "../usage/prices.js";
 import type { Database } from "./engine.js";
 import { queryOne } from "./engine.js";
 
-/** Bumped on any change to the tables; an index of another version is rebuilt. */
+/**
+ * Bumped on any change to the tables; an index of another version is rebuilt. (Not for `STAMP_TABLES`, a cache the
+ * sync adds to an index that lacks it.)
+ */
 export const SCHEMA_VERSION = 10;
 
 /**
@@ -67,6 +70,28 @@ CREATE TABLE usage_hours(
   PRIMARY KEY(session, hour, model)
 ) WITHOUT ROWID;
 CREATE TABLE session_tools(session INTEGER NOT NULL, tool TEXT NOT NULL, calls INTEGER NOT NULL, errors INTEGER NOT NULL, PRIMARY KEY(session, tool)) WITHOUT ROWID;
+`;
+
+/**
+ * What the index holds of every file's stamp (path, size, mtime, root, agent, gone), kept as one JSON text
+ * (`stamp_cache`, made by sync/stamps.ts) with the paths whose row changed since (`stamp_changes`, kept by the
+ * triggers, whoever writes): a sync reads the text and the few rows changed, not every row. Created with
+ * IF NOT EXISTS by the sync that first makes the cache, so an index made before them is not rebuilt, and an
+ * older lookback's writes keep them true (the triggers are the file's own).
+ */
+export const STAMP_TABLES = `
+CREATE TABLE IF NOT EXISTS stamp_cache(id INTEGER PRIMARY KEY CHECK (id = 1), stamps TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS stamp_changes(path TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS stamps_insert AFTER INSERT ON sessions BEGIN
+  INSERT OR IGNORE INTO stamp_changes(path) VALUES (new.path);
+END;
+CREATE TRIGGER IF NOT EXISTS stamps_update AFTER UPDATE OF path, size, mtime, root, agent, gone_at ON sessions BEGIN
+  INSERT OR IGNORE INTO stamp_changes(path) VALUES (old.path);
+  INSERT OR IGNORE INTO stamp_changes(path) VALUES (new.path);
+END;
+CREATE TRIGGER IF NOT EXISTS stamps_delete AFTER DELETE ON sessions BEGIN
+  INSERT OR IGNORE INTO stamp_changes(path) VALUES (old.path);
+END;
 `;
 
 /** Application id written into the SQLite header, so a foreign database is told apart ("LkBk"). */
@@ -162,6 +187,7 @@ export function createSchema(db: Database): void {
 	db.run(`PRAGMA application_id = ${APPLICATION_ID}`);
 	db.run(`PRAGMA user_version = ${SCHEMA_VERSION}`);
 	db.run(TABLES);
+	db.run(STAMP_TABLES);
 	const weights = ROLES.map((role) => DEFAULTS.columnWeights[role]);
 	db.run(`INSERT INTO entries_fts(entries_fts, rank) VALUES('rank', 'bm25(${weights.join(", ")})')`);
 	db.run("INSERT INTO meta(key, value) VALUES ('generation', '0')");

@@ -17,6 +17,7 @@ import { documentOf, FileSync, knownFile, readInChunks } from "./file-sync.js";
 import { archivedToIndex, type FromArchive, isForgotten, needsKeeping, purgeMoved, type Stamp, settleUnseen, unseenFiles } from "./gone.js";
 import { changedBy, emptyReport, type SyncProgress, type SyncReport, skip } from "./report.js";
 import { SessionWriter } from "./session-writer.js";
+import { knownStamps, remakeStamps, stampsStale } from "./stamps.js";
 import { pricesStale, reprice } from "./usage-writer.js";
 
 export interface SyncOptions {
@@ -37,26 +38,6 @@ export interface SyncOptions {
 	optimizeBytes?: number;
 	/** Leaf pages the merge after writes per write transaction (default `DEFAULTS.ftsMergePages`). */
 	mergePages?: number;
-}
-
-/**
- * What the index holds of every file, read as one JSON text: row by row, sql.js crosses into the engine twice per
- * column (12 calls a file), which without the optimising compiler (a one-shot command) cost 80 ms for 5,000 files.
- */
-function knownStamps(db: Database): Map<string, Stamp> {
-	const stamps = new Map<string, Stamp>();
-	const json = db.exec("SELECT json_group_array(json_array(path, size, mtime, root, agent, gone_at)) FROM sessions")[0]?.values[0]?.[0];
-	for (const [path, size, mtime, root, agent, goneAt] of JSON.parse(typeof json === "string" ? json : "[]") as [
-		string,
-		number,
-		number,
-		string,
-		string,
-		number | null,
-	][]) {
-		stamps.set(path, { size, mtime, root, agent, goneAt });
-	}
-	return stamps;
 }
 
 function unchanged(file: SessionFileInfo, known: Pick<Stamp, "size" | "mtime"> | undefined): boolean {
@@ -308,6 +289,8 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 					const at = now();
 					for (const u of unseen.splice(0)) if (settleUnseen(db, writer, u, at, report) && archiving) archive?.markGone(u.path, at);
 					purgeMoved(db, writer, report);
+					// After this sync's own changes, which the cache then holds.
+					if (stampsStale(db)) remakeStamps(db);
 				}
 				if (archiving && archive) {
 					archiving = false;

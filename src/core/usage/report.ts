@@ -116,13 +116,13 @@ export function localOffsets(first: number, last: number): { from: number; offse
 }
 
 /**
- * SQL of the day (YYYY-MM-DD) a bucket `h.hour` starts on, in UTC or in the local time zone. Not SQLite's
+ * SQL of the offset from UTC (seconds) of the local time zone at a bucket `h.hour`, or 0 in UTC. Not SQLite's
  * 'localtime' modifier: it asks the C library for each row, which in the wasm engine is a call out to JavaScript's
  * Date (measured: 44 of the dashboard's 60 ms at 2,714 buckets). A zone's offset over the hours the index holds
  * changes rarely (twice a year where clocks change), so the offsets are looked up once and written into the SQL.
  */
-export function daySql(db: Database, utc: boolean): string {
-	if (utc) return "date(h.hour * 3600, 'unixepoch')";
+function offsetSql(db: Database, utc: boolean): string {
+	if (utc) return "0";
 	const span = queryOne<{ first: number | null; last: number | null }>(db, "SELECT min(hour) AS first, max(hour) AS last FROM usage_hours");
 	const offsets = localOffsets(span?.first ?? 0, span?.last ?? 0);
 	// Integers computed here, never text from the index: safe to write into the statement.
@@ -131,14 +131,26 @@ export function daySql(db: Database, utc: boolean): string {
 		.reverse()
 		.map((o) => `WHEN h.hour >= ${o.from} THEN ${o.offset} `)
 		.join("");
-	const offset = changes ? `CASE ${changes}ELSE ${offsets[0].offset} END` : String(offsets[0].offset);
-	return `date(h.hour * 3600 + ${offset}, 'unixepoch')`;
+	return changes ? `CASE ${changes}ELSE ${offsets[0].offset} END` : String(offsets[0].offset);
 }
 
-/** SQL of the period a bucket falls in, from the SQL of its day (`daySql`). */
-function periodSql(by: "day" | "week" | "month", day: string): string {
-	if (by === "month") return `substr(${day}, 1, 7)`;
-	return by === "week" ? `date(${day}, 'weekday 0', '-6 days')` : day;
+/** SQL of the day (YYYY-MM-DD) a bucket `h.hour` starts on, in UTC or in the local time zone. */
+export function daySql(db: Database, utc: boolean): string {
+	return `date(h.hour * 3600 + ${offsetSql(db, utc)}, 'unixepoch')`;
+}
+
+/**
+ * A period's SQL key and its name. Days and weeks are numbered in SQL and named here: SQLite's date() for every
+ * bucket was 11 of a one-shot report's 60 ms at 2 GB (10,882 buckets; wasm without its optimising tier).
+ */
+function period(db: Database, by: "day" | "week" | "month", utc: boolean): { key: string; name: (k: unknown) => string } {
+	const offset = offsetSql(db, utc);
+	const isoDay = (days: number) => new Date(days * 86_400_000).toISOString().slice(0, 10);
+	// Days since 1970-01-01, a Thursday: a week (from its Monday) is 3 days further on, 7 at a time.
+	const day = `(h.hour * 3600 + ${offset}) / 86400`;
+	if (by === "day") return { key: day, name: (k) => isoDay(Number(k)) };
+	if (by === "week") return { key: `(${day} + 3) / 7`, name: (k) => isoDay(Number(k) * 7 - 3) };
+	return { key: `substr(date(h.hour * 3600 + ${offset}, 'unixepoch'), 1, 7)`, name: String };
 }
 
 export function totalsOf(r: Omit<UsageTotals, "tokens">): UsageTotals {
@@ -158,10 +170,28 @@ export function totalsOf(r: Omit<UsageTotals, "tokens">): UsageTotals {
 	};
 }
 
-/** The sums under a filter, all of them. */
-function usageTotals(db: Database, filter: UsageFilter): UsageTotals {
+/**
+ * The sums under a filter, all of them: from every row of a grouping that left none out (its sums added here, the
+ * sessions counted apart: one may fall in several groups), or summed again in SQL. The second pass over every
+ * bucket was 16 of a one-shot `--by day`'s 60 ms at 2 GB; the count alone takes 6.
+ */
+function usageTotals(db: Database, filter: UsageFilter, every?: readonly Summed[]): UsageTotals {
 	const { where, params } = usageWhere(filter);
-	return totalsOf(queryOne<UsageTotals>(db, `SELECT ${SUMS} FROM ${HOURS} h JOIN sessions s ON s.id = h.session WHERE ${where}`, params)!);
+	const from = `FROM ${HOURS} h JOIN sessions s ON s.id = h.session WHERE ${where}`;
+	if (!every) return totalsOf(queryOne<UsageTotals>(db, `SELECT ${SUMS} ${from}`, params)!);
+	const sum = (field: keyof Omit<Summed, "k" | "provider" | "sessions">) => every.reduce((n, r) => n + r[field], 0);
+	return totalsOf({
+		sessions: queryOne<{ n: number }>(db, `SELECT count(DISTINCT h.session) AS n ${from}`, params)?.n ?? 0,
+		messages: sum("messages"),
+		input: sum("input"),
+		output: sum("output"),
+		cacheRead: sum("cacheRead"),
+		cacheWrite: sum("cacheWrite"),
+		costUsd: sum("costUsd"),
+		estimatedUsd: sum("estimatedUsd"),
+		unpricedMessages: sum("unpricedMessages"),
+		toolCalls: sum("toolCalls"),
+	});
 }
 
 export type Summed = Omit<UsageTotals, "tokens"> & { k: string | number | null; provider?: string };
@@ -196,20 +226,25 @@ export function usageReport(db: Database, request: UsageRequest = {}): UsageRepo
 	const by = request.by ?? "day";
 	const utc = request.utc ?? false;
 	const limit = Math.max(1, request.limit ?? 50);
+	/** The groups of a grouping that leaves none out in SQL: the totals are their sums. */
+	let every: Summed[] | undefined;
 	let rows: UsageRow[];
 	switch (by) {
 		case "day":
 		case "week":
-		case "month":
-			rows = groupedUsage(db, request, periodSql(by, daySql(db, utc))).map((r) => ({ key: String(r.k), ...totalsOf(r) }));
+		case "month": {
+			const { key, name } = period(db, by, utc);
+			every = groupedUsage(db, request, key);
+			rows = every.map((r) => ({ key: name(r.k), ...totalsOf(r) }));
 			break;
+		}
 		case "project":
-			rows = byProject(groupedUsage(db, request, "s.cwd")).slice(0, limit);
+			every = groupedUsage(db, request, "s.cwd");
+			rows = byProject(every).slice(0, limit);
 			break;
 		case "agent":
-			rows = groupedUsage(db, request, "s.agent")
-				.map((r) => ({ key: String(r.k), ...totalsOf(r) }))
-				.sort(byCost);
+			every = groupedUsage(db, request, "s.agent");
+			rows = every.map((r) => ({ key: String(r.k), ...totalsOf(r) })).sort(byCost);
 			break;
 		case "model":
 			rows = withModelNames(
@@ -221,7 +256,7 @@ export function usageReport(db: Database, request: UsageRequest = {}): UsageRepo
 			rows = sessionRows(db, groupedUsage(db, request, "h.session", "costUsd DESC, input + output DESC", limit));
 			break;
 	}
-	return { by, rows, total: usageTotals(db, request), utc, prices: PRICE_SOURCE };
+	return { by, rows, total: usageTotals(db, request, every), utc, prices: PRICE_SOURCE };
 }
 
 /** The models the index knows, by their number. */
