@@ -8,12 +8,23 @@
  */
 
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
-import { loadEntryParts } from "./entry-loader.js";
+import { Text } from "@mariozechner/pi-tui";
+import { loadBundle } from "./bundle-loader.js";
+import type * as EntryParts from "./entry-parts.js";
 import type { CallArgs } from "./modes.js";
 import type { SessionSearchParams } from "./params.js";
-import { renderCall, renderResult } from "./render.js";
+import type { renderCall } from "./render.js";
 import type { ToolDetails, ToolRun } from "./run-tool.js";
 import type { SessionSearchCall } from "./tool-calls.js";
+
+/**
+ * entry-parts.ts: its bundle (dist/extension-entry.cjs) where it is current, else the sources. Pi's jiti loads
+ * every module of the entry's own (each resolved, transformed, compiled: about 6 ms apiece at every start), so the
+ * entry is this file and the bundle's loader, and all else is in the bundle.
+ */
+function loadEntryParts(): Promise<typeof EntryParts> {
+	return loadBundle("extension-entry.cjs", () => import("./entry-parts.js"));
+}
 
 const description = ({
 	DEFAULTS,
@@ -24,9 +35,9 @@ const description = ({
 Modes: query → sessions ranked by their best matching message (the top one with the messages around the hit and the session's first and last messages); sessionId → read that session's active branch (first ${DEFAULTS.readHead} and last ${DEFAULTS.readTail} messages when long); sessionId + aroundMessageId → the messages around an entry (pass branchTip to stay on a branch); no arguments → recent sessions; action keyword/content/list → omp-session-store style.
 Replies are JSON, at most ${thousands(DEFAULTS.replyMaxChars)} characters (contentTruncated: true when cut). Messages already in this conversation are left out.`;
 
-function themeOf(a: unknown, b: unknown): Parameters<typeof renderCall>[1] {
+function themeOf(a: unknown, b: unknown): Parameters<typeof renderCall>[2] {
 	const isTheme = (t: unknown) => typeof (t as { fg?: unknown } | undefined)?.fg === "function";
-	return (isTheme(a) ? a : b) as Parameters<typeof renderCall>[1];
+	return (isTheme(a) ? a : b) as Parameters<typeof renderCall>[2];
 }
 
 /** The key that opens the overlay. */
@@ -35,7 +46,7 @@ export const SHORTCUT = "alt+s";
 export default async function lookbackExtension(pi: ExtensionAPI): Promise<void> {
 	// What registration needs, in one bundle Node loads itself (Pi's jiti would resolve and transform it module by module).
 	const parts = await loadEntryParts();
-	const { sessionSearchParams, hostIndex, liveContext, startBackgroundIndex, endSession } = parts;
+	const { sessionSearchParams, hostIndex, liveContext, startBackgroundIndex, endSession, renderCall, renderResult } = parts;
 	pi.registerTool<typeof sessionSearchParams, ToolDetails>({
 		name: "session_search",
 		label: "Session search",
@@ -56,8 +67,8 @@ export default async function lookbackExtension(pi: ExtensionAPI): Promise<void>
 			return { content: [{ type: "text", text: run.text }], details: run.details };
 		},
 		// Pi calls renderCall(args, theme, context); omp calls renderCall(args, options, theme).
-		renderCall: (args: CallArgs, a: unknown, b?: unknown) => renderCall(args, themeOf(a, b)),
-		renderResult: (result, options, theme) => renderResult(result, options, theme),
+		renderCall: (args: CallArgs, a: unknown, b?: unknown) => renderCall(Text, args, themeOf(a, b)),
+		renderResult: (result, options, theme) => renderResult(Text, result, options, theme),
 	});
 
 	pi.registerCommand("lookback", {

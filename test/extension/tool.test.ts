@@ -1,5 +1,6 @@
 import { cpSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Text } from "@mariozechner/pi-tui";
 import { afterEach, describe, expect, it } from "vitest";
 import { boundedJson, DEFAULTS, type ToolHit } from "../../src/core/index.js";
 import { runAction } from "../../src/extension/handoff.js";
@@ -245,13 +246,13 @@ describe("reply shaping", () => {
 		const theme = { fg: (_c: string, t: string) => t, bold: (t: string) => t };
 		const lines = [...Array.from({ length: 6 }, (_, i) => `line ${i}`), `long ${"word ".repeat(40)}end`];
 		const result = { content: [{ type: "text", text: "{ the whole reply }" }], details: { lines } };
-		const small = renderResult(result, { expanded: false, isPartial: false }, theme).render(60);
+		const small = renderResult(Text, result, { expanded: false, isPartial: false }, theme).render(60);
 		// The last line wraps into 4 visual lines at width 60: five visual lines are line 5 and the long one.
 		expect(small.map((l) => l.trim())[0]).toBe("… 5 earlier lines (Ctrl+O to expand)");
 		expect(small).toHaveLength(6);
 		expect(small.join("\n")).toContain("line 5");
 		expect(small.join("\n")).not.toContain("line 4");
-		const big = renderResult(result, { expanded: true, isPartial: false }, theme).render(120).join("\n");
+		const big = renderResult(Text, result, { expanded: true, isPartial: false }, theme).render(120).join("\n");
 		expect(big).toContain("{ the whole reply }");
 	});
 });
