@@ -182,6 +182,7 @@ async function syncFirst(ctx: Context, options: { progress?: boolean; always?: b
 				bar?.(p);
 			},
 		});
+		slot.complete(true);
 		if (!ctx.json) ctx.io.stderr(formatWarnings(report, ctx.style));
 		return report;
 	} finally {

@@ -8,6 +8,7 @@
 
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { DEFAULTS } from "../core/defaults.js";
 import type { SyncProgress } from "../core/index.js";
 import { IndexLocks } from "./index-locks.js";
 
@@ -58,9 +59,13 @@ export class IndexerSlot {
 		return this.locks.held.indexer;
 	}
 
-	/** Say how far this holder's sync has got (throttled; `force` for the first and last word). */
+	/**
+	 * Say how far this holder's sync has got (throttled; `force` for the first and last word). The first word of a
+	 * long sync says the index is not complete until that sync ends (`complete(true)`); one that dies leaves it so.
+	 */
 	publish(progress: SyncProgress, force = false): void {
 		if (!this.held) return;
+		if (this.lastPublished === 0 && bytesLeft(progress) > DEFAULTS.syncWaitBytes) this.complete(false);
 		const now = Date.now();
 		if (!force && now - this.lastPublished < PUBLISH_MS) return;
 		this.lastPublished = now;

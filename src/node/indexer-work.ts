@@ -226,7 +226,6 @@ export class IndexerWork {
 						const first = !planned;
 						planned = true;
 						slot.publish(p, first);
-						if (first && bytesLeft(p) > DEFAULTS.syncWaitBytes) slot.complete(false);
 						// A plan with nothing to read is waited for by any host (its bytes left, 0, are within every bound),
 						// so saying it would only wake the host once more before "synced", which follows at once. Progress
 						// is said from the first file done, should there be one.

@@ -18,9 +18,10 @@ import type { SyncReport, WalkedFolders } from "../core/index.js";
 import { builtFile } from "./built-files.js";
 import { importOnce } from "./import-once.js";
 import { FIRST_MESSAGES_ENV, type FromIndexer, firstMessagesValue, type ToIndexer, type WalkSeen } from "./indexer-messages.js";
-import type { IndexingProgress } from "./indexer-slot.js";
+import { type IndexingProgress, indexComplete } from "./indexer-slot.js";
 import type { IndexerCall } from "./indexer-work.js";
 import type { NodeIndexOptions } from "./open.js";
+import { indexPathOf } from "./paths.js";
 import type { SnapshotReads } from "./snapshot-layout.js";
 
 export type IndexerPlace = "child process" | "host process";
@@ -73,8 +74,12 @@ function deferred<T>(): Deferred<T> {
 
 const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
 
-/** The file the indexer process runs and how to start it, or undefined where none can run. */
-function childCommand(): { exe: string; args: string[]; env: Record<string, string> } | undefined {
+/**
+ * The file the indexer process runs and how to start it, or undefined where none can run. `indexComplete`: the index's
+ * last long sync ran to its end, so the indexer is started for what comes after (a freshness sync, a search), not
+ * for a first index.
+ */
+export function indexerCommand(indexComplete: boolean): { exe: string; args: string[]; env: Record<string, string> } | undefined {
 	const built = builtFile("indexer.js");
 	if (isBun) {
 		const file = built ?? fileURLToPath(new URL("../indexer.ts", import.meta.url));
@@ -83,11 +88,22 @@ function childCommand(): { exe: string; args: string[]; env: Record<string, stri
 	}
 	// The flag must be given at start-up (v8.setFlagsFromString takes effect only for V8 state made later): no
 	// TurboFan job on a background thread, so the process's exit cannot deadlock (nodejs/node#54918).
-	return built ? { exe: process.execPath, args: ["--no-concurrent-recompilation", built], env: {} } : undefined;
+	const args = ["--no-concurrent-recompilation"];
+	// After a first index the engine's wasm is compiled by Liftoff only, as in a one-shot command: tiering it up costs
+	// a process that starts for a search more than it gains (a print-mode Pi's first search on a complete 2 GB index
+	// waited ~0.35 s for the indexer's answer with tier-up, ~0.2 s without), while indexing, which tier-up speeds up
+	// by 10–20% of its CPU, is then the little that is new. A first index keeps the optimising tier.
+	if (indexComplete) args.push("--liftoff-only");
+	return built ? { exe: process.execPath, args: [...args, built], env: {} } : undefined;
 }
 
-function childTransport(first: ToIndexer[], onMessage: (m: FromIndexer) => void, onGone: (why: string) => void): Transport | undefined {
-	const command = childCommand();
+function childTransport(
+	first: ToIndexer[],
+	complete: boolean,
+	onMessage: (m: FromIndexer) => void,
+	onGone: (why: string) => void,
+): Transport | undefined {
+	const command = indexerCommand(complete);
 	if (!command) return undefined;
 	const given = firstMessagesValue(first);
 	// Its errors go nowhere unless LOOKBACK_INDEXER_LOG names a file to append them to.
@@ -176,7 +192,8 @@ export class Indexer {
 		const first: ToIndexer[] = [{ type: "open", options: { ...this.options, env: { ...(this.options.env ?? process.env) } } }];
 		if (then) first.push(then);
 		const transport =
-			(!this.hooks.inProcess && childTransport(first, onMessage, (why) => this.gone(transport, why))) ||
+			(!this.hooks.inProcess &&
+				childTransport(first, indexComplete(indexPathOf(this.options)), onMessage, (why) => this.gone(transport, why))) ||
 			hostTransport(first, onMessage, this.hooks.calls);
 		this.transport = transport;
 		this.lastFolders = undefined;

@@ -20,9 +20,9 @@ import {
 	claudeConfigDir,
 	codexHome,
 	customSessionDir,
-	defaultIndexPath,
 	type Env,
 	geminiDir,
+	indexPathOf,
 	ompAgentDir,
 	opencodeDataDir,
 	opencodeDbOverride,
@@ -134,7 +134,7 @@ export async function openNodeIndex(options: NodeIndexOptions = {}): Promise<Nod
 	useDeflater(NODE_DEFLATER);
 	const env = options.env ?? process.env;
 	const agentDir = options.agentDir ?? piAgentDir(env);
-	const indexPath = options.indexPath ?? defaultIndexPath(agentDir);
+	const indexPath = indexPathOf({ ...options, agentDir });
 	const roots = piSessionRoots({ ...options, agentDir, env });
 	const leaveOut = leftOutAgents(options.leaveOut, env);
 	const sql = await chooseEngine(options.engine ?? engineChoice(undefined, env));

@@ -69,6 +69,11 @@ export function defaultIndexPath(agentDir: string): string {
 	return join(agentDir, "lookback", "index.db");
 }
 
+/** The index a command or host opens: the one given, else the one in Pi's agent dir. */
+export function indexPathOf(options: { indexPath?: string; agentDir?: string; env?: Env }): string {
+	return options.indexPath ?? defaultIndexPath(options.agentDir ?? piAgentDir(options.env ?? process.env));
+}
+
 /** A custom flat session dir, from `PI_CODING_AGENT_SESSION_DIR` or `sessionDir` in the agent's settings.json. */
 export function customSessionDir(agentDir: string, env: Env = process.env): string | undefined {
 	if (env.PI_CODING_AGENT_SESSION_DIR) return resolve(expandHome(env.PI_CODING_AGENT_SESSION_DIR));

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateCorpus } from "../../bench/gen-corpus.mjs";
 import { HostIndex, type HostIndexOptions } from "../../src/node/host-index.js";
-import { IndexerSlot } from "../../src/node/indexer-slot.js";
+import { indexerCommand } from "../../src/node/indexer.js";
+import { IndexerSlot, indexComplete } from "../../src/node/indexer-slot.js";
 import { REPO } from "../agents.js";
 import { copyFixtures, SAMPLE, tempDir } from "../helpers.js";
 
@@ -28,6 +29,26 @@ describe("a host's index", () => {
 		expect(h.status()).toMatchObject({ state: "ready", indexer: "child process", sessions: 10 });
 		expect(existsSync(`${indexPath}.locks/indexer`)).toBe(false);
 		h.close();
+	});
+});
+
+describe("the indexer's engine", () => {
+	it("is compiled by Liftoff only once the index is complete, with the optimising tier for a first index", async () => {
+		expect(indexerCommand(false)?.args).not.toContain("--liftoff-only");
+		expect(indexerCommand(true)?.args).toContain("--liftoff-only");
+		const indexPath = join(tempDir("index"), "index.db");
+		const sessions = copyFixtures();
+		expect(indexComplete(indexPath)).toBe(false);
+		const first = host(sessions, indexPath);
+		await first.fresh();
+		first.close();
+		// Its sync ran to its end: the next host's indexer starts for a freshness sync and a search, by Liftoff only.
+		expect(indexComplete(indexPath)).toBe(true);
+		const next = host(sessions, indexPath);
+		const { opened } = await next.fresh();
+		expect(next.indexer.lastReport).toMatchObject({ unchanged: 10, filesParsed: 0 });
+		expect(opened.index.search({ query: "amqplib" }).results[0].sessionId).toBe(SAMPLE.branched);
+		next.close();
 	});
 });
 
@@ -53,6 +74,8 @@ describe("one indexer at a time", () => {
 		const otherDone = new Promise((resolve) => other.on("exit", resolve));
 		const slot = new IndexerSlot(indexPath);
 		while (!((slot.other()?.total ?? 0) > 0)) await new Promise((r) => setTimeout(r, 20));
+		// A long sync runs: until it ends the index is not complete (a sync killed now would leave it so).
+		expect(indexComplete(indexPath)).toBe(false);
 		// Long work elsewhere: the host answers at once, with the other process's progress.
 		const h = host(sessions, indexPath, { waitBytes: 0 });
 		const { state } = await h.fresh();
@@ -63,6 +86,7 @@ describe("one indexer at a time", () => {
 		expect(search.indexing?.total).toBe(files);
 		expect(search.sync).toBeUndefined();
 		await otherDone;
+		expect(indexComplete(indexPath)).toBe(true);
 		// The host's indexer synced only after the other was done: it found every file indexed, parsed none.
 		await h.indexer.awaited(h.indexer.sync().done);
 		expect(h.indexer.lastReport).toMatchObject({ added: 0, unchanged: files, filesParsed: 0 });
