@@ -76,6 +76,8 @@ export function sniffAgent(bytes: Uint8Array): AgentKind | undefined {
 		new TextDecoder().decode(bytes.subarray(0, end < 0 ? Math.min(bytes.length, 1 << 20) : end)).replace(/^\uFEFF/, ""),
 	);
 	if (!first) return undefined;
+	// Each sniff claims only its own agent's first lines (Claude Code's and Gemini CLI's both name a session, only
+	// Claude Code's has a type), so which is asked first does not decide.
 	for (const [agent, format] of Object.entries(FORMATS) as [AgentKind, SessionFormat][]) if (format.sniff?.(first)) return agent;
 	return undefined;
 }
