@@ -171,10 +171,15 @@ function usageLine(u: IndexStats["usage"]): string {
 
 export function formatSyncSummary(report: SyncReport): string {
 	const skipped = Object.values(report.skipped).reduce((a, b) => a + b, 0);
+	const unknown = report.unknownRecords;
+	// A format version never tested is read as far as it is understood, and named (once, however many files hold it).
+	const newer =
+		report.newVersions.length > 0 ? `newer than any version tested, read as far as understood: ${report.newVersions.join(", ")}\n` : "";
 	return (
 		`indexed ${report.filesSeen} files: ${report.added} new, ${report.grown} grown, ${report.rewritten} rewritten, ` +
 		`${report.purged} purged, ${report.gone > 0 ? `${report.gone} gone (kept in the archive), ` : ""}${report.returned > 0 ? `${report.returned} back, ` : ""}${report.unchanged} unchanged; ${report.entriesIndexed} entries, ${formatMB(report.bytesRead)} read` +
-		`${skipped > 0 ? `; ${skipped} skipped` : ""}${report.malformedLines > 0 ? `; ${report.malformedLines} malformed lines` : ""} in ${(report.durationMs / 1000).toFixed(1)} s\n`
+		`${skipped > 0 ? `; ${skipped} skipped` : ""}${report.malformedLines > 0 ? `; ${report.malformedLines} malformed lines` : ""}` +
+		`${unknown > 0 ? `; ${unknown} unknown record${unknown === 1 ? "" : "s"} skipped` : ""} in ${(report.durationMs / 1000).toFixed(1)} s\n${newer}`
 	);
 }
 

@@ -3,6 +3,7 @@ import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/main.js";
+import { assistant, projects, user } from "../agents/claude-lines.js";
 import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
 
 /** A home without omp sessions, so the machine's own never leak into the tests. */
@@ -204,6 +205,26 @@ describe("lookback CLI", () => {
 		expect(json.matches.map((m: { entryId: string }) => m.entryId)).toEqual(["2485ebf5", "cd905b67"]);
 		const text = await cli(["search", "RabbitMQ", "--session", SAMPLE.branched, "--agent-dir", dir, "--limit", "1"]);
 		expect(text.stdout).toContain("1–1 of 2 matches; more with --offset 1");
+	});
+
+	it("names in the index summary the records it did not know and each format version newer than any tested", async () => {
+		const dir = agentDir();
+		const newer = { version: "9.1.0" };
+		const claude = projects({
+			"5d9c1c1e-0000-4000-8000-00000000000b.jsonl": [
+				user("u1", null, "a prompt of a future release", newer),
+				{ ...user("u2", "u1", "x", newer), type: "hologram" },
+				{ ...user("u3", "u2", "y", newer), type: "telepathy" },
+				assistant("a1", "u3", "msg_1", [{ type: "text", text: "an answer" }], newer),
+			],
+		});
+		const r = await cli(["index", "--agent-dir", dir], { env: { CLAUDE_CONFIG_DIR: join(claude, "..") } });
+		expect(r.code, r.stderr).toBe(0);
+		expect(r.stdout).toMatch(/; 2 unknown records skipped in \d/);
+		expect(r.stdout).toContain("\nnewer than any version tested, read as far as understood: Claude Code 9.1.0\n");
+		const again = await cli(["index", "--agent-dir", dir], { env: { CLAUDE_CONFIG_DIR: join(claude, "..") } });
+		expect(again.stdout).not.toContain("unknown");
+		expect(again.stdout).not.toContain("newer than any");
 	});
 
 	it("searches other phrasings with --variant and says which found each session", async () => {
