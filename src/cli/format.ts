@@ -69,7 +69,7 @@ export function formatSearch(response: SearchResponse, style: Style): string {
 	if (response.results.length === 0) return `no session matches "${response.query}"\n`;
 	const lines: string[] = [];
 	response.results.forEach((hit, i) => {
-		const facts = [hit.project || "—", day(hit.time ?? hit.modified), `${hit.hits} hit${hit.hits === 1 ? "" : "s"}`, hit.role];
+		const facts = [hit.agent, hit.project || "—", day(hit.time ?? hit.modified), `${hit.hits} hit${hit.hits === 1 ? "" : "s"}`, hit.role];
 		if (hit.branchState !== "active") facts.push(style.warn(hit.branchState));
 		if (hit.forks.length > 0) facts.push(`+${hit.forks.length} fork${hit.forks.length === 1 ? "" : "s"}`);
 		if (hit.foundBy && response.variants?.length) facts.push(`found by ${hit.foundBy.map((q) => `"${q}"`).join(", ")}`);
@@ -109,7 +109,7 @@ export function formatBrowse(sessions: SessionSummary[], style: Style): string {
 	return `${sessions
 		.map(
 			(s) =>
-				`${style.bold(day(s.modified))}  ${oneLine(title(s), 50).padEnd(50)}  ${style.dim(`${s.cwd ?? "—"} · ${s.messageCount} msgs · ${s.sessionId.slice(0, 13)}`)}${s.source === "gone" ? ` ${style.warn(goneMark(s))}` : ""}\n   ${oneLine(s.firstPrompt, 100)}`,
+				`${style.bold(day(s.modified))}  ${oneLine(title(s), 50).padEnd(50)}  ${style.dim(`${s.agent} · ${s.cwd ?? "—"} · ${s.messageCount} msgs · ${s.sessionId.slice(0, 13)}`)}${s.source === "gone" ? ` ${style.warn(goneMark(s))}` : ""}\n   ${oneLine(s.firstPrompt, 100)}`,
 		)
 		.join("\n")}\n`;
 }

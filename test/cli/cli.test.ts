@@ -207,6 +207,20 @@ describe("lookback CLI", () => {
 		expect(text.stdout).toContain("1–1 of 2 matches; more with --offset 1");
 	});
 
+	it("names each hit's and each session's agent in its text output", async () => {
+		const dir = agentDir();
+		const claude = projects({ "5d9c1c1e-0000-4000-8000-00000000000a.jsonl": [user("u1", null, "the amqplib consumer in claude")] });
+		const env = { CLAUDE_CONFIG_DIR: join(claude, "..") };
+		const search = await cli(["search", "amqplib", "--agent-dir", dir], { env });
+		const heads = search.stdout.split("\n").filter((l) => /^\d+\. /.test(l));
+		expect(heads).toHaveLength(2);
+		expect(heads.find((l) => l.includes("Order queue"))).toMatch(/ {2}pi · webshop · /);
+		expect(heads.find((l) => l.includes("the amqplib consumer"))).toMatch(/ {2}claude · app · /);
+		const browse = await cli(["browse", "--agent-dir", dir, "--limit", "20"], { env });
+		expect(browse.stdout).toMatch(/the amqplib consumer in claude +claude · \/home\/user\/app · 1 msgs/);
+		expect(browse.stdout).toMatch(/Order queue: dead-letter handling +pi · \/home\/dev\/projects\/webshop · /);
+	});
+
 	it("names in the index summary the records it did not know and each format version newer than any tested", async () => {
 		const dir = agentDir();
 		const newer = { version: "9.1.0" };
