@@ -70,7 +70,10 @@ export function formatSearch(response: SearchResponse, style: Style): string {
 	const lines: string[] = [];
 	response.results.forEach((hit, i) => {
 		const facts = [hit.agent, hit.project || "—", day(hit.time ?? hit.modified), `${hit.hits} hit${hit.hits === 1 ? "" : "s"}`, hit.role];
-		if (hit.branchState !== "active") facts.push(style.warn(hit.branchState));
+		// A hit in a sub-agent's conversation kept in its session's own file (Claude Code 1.0) is off the active branch
+		// because it is the sub-agent's, not because the conversation left it: say whose call it came from.
+		if (hit.spawnedByEntryId && !hit.spawnedBy) facts.push(`sub-agent of ${hit.spawnedByEntryId}`);
+		else if (hit.branchState !== "active") facts.push(style.warn(hit.branchState));
 		if (hit.forks.length > 0) facts.push(`+${hit.forks.length} fork${hit.forks.length === 1 ? "" : "s"}`);
 		if (hit.foundBy && response.variants?.length) facts.push(`found by ${hit.foundBy.map((q) => `"${q}"`).join(", ")}`);
 		if (hit.source === "gone") facts.push(style.warn(goneMark(hit)));

@@ -221,6 +221,19 @@ describe("lookback CLI", () => {
 		expect(browse.stdout).toMatch(/Order queue: dead-letter handling +pi · \/home\/dev\/projects\/webshop · /);
 	});
 
+	it("names the call that spawned a hit in a Claude Code 1.0 sub-agent kept in its session's file", async () => {
+		const claude = projects({
+			"5d9c1c1e-0000-4000-8000-00000000000c.jsonl": [
+				user("u1", null, "audit the zoo", { sessionId: "5d9c1c1e-0000-4000-8000-00000000000c" }),
+				assistant("a1", "u1", "msg_1", [{ type: "tool_use", id: "t1", name: "Task", input: { prompt: "count the okapis" } }]),
+				user("x1", null, "count the okapis", { isSidechain: true }),
+				assistant("x2", "x1", "msg_x", [{ type: "text", text: "three okapis grazing" }], { isSidechain: true }),
+			],
+		});
+		const r = await cli(["search", "grazing", "--agent-dir", agentDir()], { env: { CLAUDE_CONFIG_DIR: join(claude, "..") } });
+		expect(r.stdout).toMatch(/^1\. .* {2}claude · app · .* · 1 hit · assistant · sub-agent of a1$/m);
+	});
+
 	it("names in the index summary the records it did not know and each format version newer than any tested", async () => {
 		const dir = agentDir();
 		const newer = { version: "9.1.0" };
