@@ -69,8 +69,11 @@ export function formatSearch(response: SearchResponse, style: Style): string {
 	if (response.results.length === 0) return `no session matches "${response.query}"\n`;
 	const lines: string[] = [];
 	response.results.forEach((hit, i) => {
-		const facts = [hit.project || "—", day(hit.time ?? hit.modified), `${hit.hits} hit${hit.hits === 1 ? "" : "s"}`, hit.role];
-		if (hit.branchState !== "active") facts.push(style.warn(hit.branchState));
+		const facts = [hit.agent, hit.project || "—", day(hit.time ?? hit.modified), `${hit.hits} hit${hit.hits === 1 ? "" : "s"}`, hit.role];
+		// A hit in a sub-agent's conversation kept in its session's own file (Claude Code 1.0) is off the active branch
+		// because it is the sub-agent's, not because the conversation left it: say whose call it came from.
+		if (hit.spawnedByEntryId && !hit.spawnedBy) facts.push(`sub-agent of ${hit.spawnedByEntryId}`);
+		else if (hit.branchState !== "active") facts.push(style.warn(hit.branchState));
 		if (hit.forks.length > 0) facts.push(`+${hit.forks.length} fork${hit.forks.length === 1 ? "" : "s"}`);
 		if (hit.foundBy && response.variants?.length) facts.push(`found by ${hit.foundBy.map((q) => `"${q}"`).join(", ")}`);
 		if (hit.source === "gone") facts.push(style.warn(goneMark(hit)));
@@ -109,7 +112,7 @@ export function formatBrowse(sessions: SessionSummary[], style: Style): string {
 	return `${sessions
 		.map(
 			(s) =>
-				`${style.bold(day(s.modified))}  ${oneLine(title(s), 50).padEnd(50)}  ${style.dim(`${s.cwd ?? "—"} · ${s.messageCount} msgs · ${s.sessionId.slice(0, 13)}`)}${s.source === "gone" ? ` ${style.warn(goneMark(s))}` : ""}\n   ${oneLine(s.firstPrompt, 100)}`,
+				`${style.bold(day(s.modified))}  ${oneLine(title(s), 50).padEnd(50)}  ${style.dim(`${s.agent} · ${s.cwd ?? "—"} · ${s.messageCount} msgs · ${s.sessionId.slice(0, 13)}`)}${s.source === "gone" ? ` ${style.warn(goneMark(s))}` : ""}\n   ${oneLine(s.firstPrompt, 100)}`,
 		)
 		.join("\n")}\n`;
 }
@@ -171,10 +174,15 @@ function usageLine(u: IndexStats["usage"]): string {
 
 export function formatSyncSummary(report: SyncReport): string {
 	const skipped = Object.values(report.skipped).reduce((a, b) => a + b, 0);
+	const unknown = report.unknownRecords;
+	// A format version never tested is read as far as it is understood, and named (once, however many files hold it).
+	const newer =
+		report.newVersions.length > 0 ? `newer than any version tested, read as far as understood: ${report.newVersions.join(", ")}\n` : "";
 	return (
 		`indexed ${report.filesSeen} files: ${report.added} new, ${report.grown} grown, ${report.rewritten} rewritten, ` +
 		`${report.purged} purged, ${report.gone > 0 ? `${report.gone} gone (kept in the archive), ` : ""}${report.returned > 0 ? `${report.returned} back, ` : ""}${report.unchanged} unchanged; ${report.entriesIndexed} entries, ${formatMB(report.bytesRead)} read` +
-		`${skipped > 0 ? `; ${skipped} skipped` : ""}${report.malformedLines > 0 ? `; ${report.malformedLines} malformed lines` : ""} in ${(report.durationMs / 1000).toFixed(1)} s\n`
+		`${skipped > 0 ? `; ${skipped} skipped` : ""}${report.malformedLines > 0 ? `; ${report.malformedLines} malformed lines` : ""}` +
+		`${unknown > 0 ? `; ${unknown} unknown record${unknown === 1 ? "" : "s"} skipped` : ""} in ${(report.durationMs / 1000).toFixed(1)} s\n${newer}`
 	);
 }
 

@@ -1,6 +1,7 @@
 /**
  * The walk of the session folders on disk: each root in its agent's layout, every session file found and stat'ed.
- * Run in the caller's thread or on a thread of its own (walk-worker.ts).
+ * Run in the caller's thread, by the file source's `walk` (file-source.ts); a watching host's later walks may be
+ * made again from this one's result instead (walk-again.ts).
  */
 
 import { statSync } from "node:fs";

@@ -3,6 +3,7 @@ import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/main.js";
+import { assistant, projects, user } from "../agents/claude-lines.js";
 import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
 
 /** A home without omp sessions, so the machine's own never leak into the tests. */
@@ -204,6 +205,53 @@ describe("lookback CLI", () => {
 		expect(json.matches.map((m: { entryId: string }) => m.entryId)).toEqual(["2485ebf5", "cd905b67"]);
 		const text = await cli(["search", "RabbitMQ", "--session", SAMPLE.branched, "--agent-dir", dir, "--limit", "1"]);
 		expect(text.stdout).toContain("1–1 of 2 matches; more with --offset 1");
+	});
+
+	it("names each hit's and each session's agent in its text output", async () => {
+		const dir = agentDir();
+		const claude = projects({ "5d9c1c1e-0000-4000-8000-00000000000a.jsonl": [user("u1", null, "the amqplib consumer in claude")] });
+		const env = { CLAUDE_CONFIG_DIR: join(claude, "..") };
+		const search = await cli(["search", "amqplib", "--agent-dir", dir], { env });
+		const heads = search.stdout.split("\n").filter((l) => /^\d+\. /.test(l));
+		expect(heads).toHaveLength(2);
+		expect(heads.find((l) => l.includes("Order queue"))).toMatch(/ {2}pi · webshop · /);
+		expect(heads.find((l) => l.includes("the amqplib consumer"))).toMatch(/ {2}claude · app · /);
+		const browse = await cli(["browse", "--agent-dir", dir, "--limit", "20"], { env });
+		expect(browse.stdout).toMatch(/the amqplib consumer in claude +claude · \/home\/user\/app · 1 msgs/);
+		expect(browse.stdout).toMatch(/Order queue: dead-letter handling +pi · \/home\/dev\/projects\/webshop · /);
+	});
+
+	it("names the call that spawned a hit in a Claude Code 1.0 sub-agent kept in its session's file", async () => {
+		const claude = projects({
+			"5d9c1c1e-0000-4000-8000-00000000000c.jsonl": [
+				user("u1", null, "audit the zoo", { sessionId: "5d9c1c1e-0000-4000-8000-00000000000c" }),
+				assistant("a1", "u1", "msg_1", [{ type: "tool_use", id: "t1", name: "Task", input: { prompt: "count the okapis" } }]),
+				user("x1", null, "count the okapis", { isSidechain: true }),
+				assistant("x2", "x1", "msg_x", [{ type: "text", text: "three okapis grazing" }], { isSidechain: true }),
+			],
+		});
+		const r = await cli(["search", "grazing", "--agent-dir", agentDir()], { env: { CLAUDE_CONFIG_DIR: join(claude, "..") } });
+		expect(r.stdout).toMatch(/^1\. .* {2}claude · app · .* · 1 hit · assistant · sub-agent of a1$/m);
+	});
+
+	it("names in the index summary the records it did not know and each format version newer than any tested", async () => {
+		const dir = agentDir();
+		const newer = { version: "9.1.0" };
+		const claude = projects({
+			"5d9c1c1e-0000-4000-8000-00000000000b.jsonl": [
+				user("u1", null, "a prompt of a future release", newer),
+				{ ...user("u2", "u1", "x", newer), type: "hologram" },
+				{ ...user("u3", "u2", "y", newer), type: "telepathy" },
+				assistant("a1", "u3", "msg_1", [{ type: "text", text: "an answer" }], newer),
+			],
+		});
+		const r = await cli(["index", "--agent-dir", dir], { env: { CLAUDE_CONFIG_DIR: join(claude, "..") } });
+		expect(r.code, r.stderr).toBe(0);
+		expect(r.stdout).toMatch(/; 2 unknown records skipped in \d/);
+		expect(r.stdout).toContain("\nnewer than any version tested, read as far as understood: Claude Code 9.1.0\n");
+		const again = await cli(["index", "--agent-dir", dir], { env: { CLAUDE_CONFIG_DIR: join(claude, "..") } });
+		expect(again.stdout).not.toContain("unknown");
+		expect(again.stdout).not.toContain("newer than any");
 	});
 
 	it("searches other phrasings with --variant and says which found each session", async () => {

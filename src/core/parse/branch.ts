@@ -10,7 +10,15 @@ export interface TreeNode {
 	seq: number;
 	/** For a compaction: the first entry kept in the model's context. */
 	firstKeptEntryId?: string;
+	/**
+	 * It opens a conversation beside the session's own (an entry of type `SIDE_ENTRY_TYPE`: Claude Code 1.0's inline
+	 * sidechain, a sub-agent's messages written into its parent's file): no entry under it is the session's leaf.
+	 */
+	side?: boolean;
 }
+
+/** The type of an entry that opens a conversation beside the session's own (`TreeNode.side`). */
+export const SIDE_ENTRY_TYPE = "sidechain";
 
 /** On the active branch and in the model's context, compacted away (still on the branch), or abandoned. */
 export const BRANCH_STATES = ["active", "compacted", "abandoned"] as const;
@@ -36,21 +44,53 @@ export function pathToRoot(leaf: TreeNode, index: Map<string, TreeNode>): TreeNo
 	return path.reverse();
 }
 
-/** The leaf Pi resumes from: the last entry in file order. */
-export function lastInFileOrder(nodes: readonly TreeNode[]): TreeNode | undefined {
+/** The last of some nodes in file order. */
+function lastOf(nodes: Iterable<TreeNode>): TreeNode | undefined {
 	let last: TreeNode | undefined;
 	for (const n of nodes) if (!last || n.seq > last.seq) last = n;
 	return last;
 }
 
 /**
+ * The leaf the agent resumes from: the last entry in file order (Pi's rule), passing over any under a side entry —
+ * Claude Code resumes its own conversation, not a sub-agent's, even when the file ends inside one. A session of
+ * nothing but side conversations ends at its last entry.
+ */
+export function activeLeaf(nodes: readonly TreeNode[]): TreeNode | undefined {
+	const last = lastOf(nodes);
+	if (!nodes.some((n) => n.side)) return last;
+	const index = byId(nodes);
+	const inSide = new Map<string, boolean>();
+	// Each entry's answer is kept, so the walk up from every entry visits each entry once (a cycle ends it: not inside).
+	const isInSide = (node: TreeNode): boolean => {
+		const walked = new Set<string>();
+		let found = false;
+		for (let at: TreeNode | undefined = node; at && !walked.has(at.id); at = at.parentId === null ? undefined : index.get(at.parentId)) {
+			const known = inSide.get(at.id);
+			if (known !== undefined) {
+				found = known;
+				break;
+			}
+			walked.add(at.id);
+			if (at.side) {
+				found = true;
+				break;
+			}
+		}
+		for (const id of walked) inSide.set(id, found);
+		return found;
+	};
+	return lastOf(nodes.filter((n) => !isInSide(n))) ?? last;
+}
+
+/**
  * Branch state of every entry, keyed by seq (ids may repeat in hostile files). The active branch is the
- * parent walk from the last entry; on it, entries before the latest compaction's first kept entry are
+ * parent walk from the leaf (`activeLeaf`); on it, entries before the latest compaction's first kept entry are
  * "compacted"; every entry off it is "abandoned".
  */
 export function branchStates(nodes: readonly TreeNode[]): Map<number, BranchState> {
 	const states = new Map<number, BranchState>();
-	const leaf = lastInFileOrder(nodes);
+	const leaf = activeLeaf(nodes);
 	for (const n of nodes) states.set(n.seq, "abandoned");
 	if (!leaf) return states;
 	const path = pathToRoot(leaf, byId(nodes));
@@ -84,7 +124,7 @@ export function branchThrough(nodes: readonly TreeNode[], entryId: string): Tree
 	const index = byId(nodes);
 	const target = index.get(entryId);
 	if (!target) return undefined;
-	const leaf = lastInFileOrder(nodes);
+	const leaf = activeLeaf(nodes);
 	if (leaf) {
 		const active = pathToRoot(leaf, index);
 		if (active.some((n) => n.id === entryId)) return active;

@@ -4,6 +4,7 @@
  * `message.id`), and two thirds of a modern file bookkeeping that is skipped. Read into Pi's entry shape.
  */
 
+import { SIDE_ENTRY_TYPE } from "./branch.js";
 import type { LineOffsets, SessionFormat } from "./formats.js";
 import { parseJsonObject } from "./jsonl.js";
 import {
@@ -65,6 +66,8 @@ interface ClaudeState {
 	/** Skipped lines after the last entry made: the next chunk (a grown file) may hang on them. */
 	trailing: { uuid: string; parent: string | null; timestamp?: string }[];
 	newestVersion?: string;
+	/** Task calls (1.0.x) no inline sidechain has claimed yet, by their prompt: the entries holding them, in file order. */
+	taskCalls: Map<string, string[]>;
 }
 
 function claudeState(state: ParseState): ClaudeState {
@@ -75,6 +78,7 @@ function claudeState(state: ParseState): ClaudeState {
 		uuids: new Set(),
 		titleRank: 0,
 		trailing: [],
+		taskCalls: new Map(),
 	} satisfies ClaudeState;
 	return state.format as ClaudeState;
 }
@@ -97,6 +101,7 @@ function toolResultText(block: Record<string, unknown>): string {
 export const claudeFormat: SessionFormat = {
 	growth: "append",
 	sharedIds: true,
+	sideConversations: true,
 	parseLines(lines: string[], state: ParseState, at?: LineOffsets): ParsedChunk {
 		const cs = claudeState(state);
 		if (state.nextSeq === 0) state.nextSeq = 1;
@@ -123,6 +128,8 @@ export const claudeFormat: SessionFormat = {
 				cs.newestVersion = version;
 				newVersion = `Claude Code ${version}`;
 			}
+			const side = sidechainStart(obj, state, cs);
+			if (side) entries.push(side);
 			const made = lineEntries(obj, state, cs);
 			if (made === "unknown") unknownRecords++;
 			else if (made === "title") {
@@ -162,8 +169,12 @@ export const claudeFormat: SessionFormat = {
 		};
 	},
 	sniff(first: Record<string, unknown>): boolean {
-		// Every Claude Code line names its session; the first is a prompt, a queued prompt or (older) a summary.
-		return typeof first.sessionId === "string" || (first.type === "summary" && typeof first.leafUuid === "string");
+		// Every Claude Code line has a type, and most name their session: the first is a prompt, a queued prompt or a mode
+		// line; before 2.1 often a file history snapshot (which names only its message), in 1.0.x a summary. Gemini CLI's
+		// first line names a session too, but has no type (gemini-format.ts's sniff).
+		if (first.type === "summary") return typeof first.leafUuid === "string";
+		if (first.type === "file-history-snapshot") return typeof first.messageId === "string" && asRecord(first.snapshot) !== undefined;
+		return typeof first.type === "string" && typeof first.sessionId === "string";
 	},
 	entriesOfLine(line: string): SessionEntry[] {
 		const obj = parseJsonObject(line);
@@ -244,6 +255,7 @@ function assistantLine(
 	cs: ClaudeState,
 ): LineResult {
 	const blocks: PiBlock[] = [];
+	const prompts: string[] = [];
 	const content = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
 	for (const raw of Array.isArray(content) ? content : []) {
 		const block = asRecord(raw);
@@ -253,11 +265,18 @@ function assistantLine(
 			const id = asString(block.id);
 			if (id) cs.toolNames.set(id, block.name);
 			blocks.push({ type: "toolCall", id, name: block.name, arguments: block.input });
+			const prompt = block.name === "Task" ? asString(asRecord(block.input)?.prompt)?.trim() : undefined;
+			if (prompt) prompts.push(prompt);
 		}
 		// thinking blocks, their signatures and images are never indexed
 	}
 	const messageId = asString(message.id);
 	const earlier = messageId ? cs.byMessageId.get(messageId) : undefined;
+	for (const prompt of prompts) {
+		const calls = cs.taskCalls.get(prompt);
+		if (calls) calls.push(earlier?.id ?? uuid);
+		else cs.taskCalls.set(prompt, [earlier?.id ?? uuid]);
+	}
 	if (earlier) {
 		// One API message written as several lines: its blocks join the first line's entry, its usage counted once (the
 		// last line's, the most complete).
@@ -320,6 +339,24 @@ function spilledOutput(result: unknown): string | undefined {
 	const parts = path?.split(/[\\/]/) ?? [];
 	const at = parts.lastIndexOf("tool-results");
 	return at >= 2 && at === parts.length - 2 ? parts.slice(at - 2).join("/") : undefined;
+}
+
+/**
+ * Claude Code 1.0.x wrote a sub-agent's messages into its parent's own file (`isSidechain`, and no `agentId`: 2.0
+ * gave sub-agents files of their own), each sidechain a new root whose first prompt is its Task call's `prompt`.
+ * Its first line gets a side entry to hang on (`SIDE_ENTRY_TYPE`: nothing under it is the session's leaf, so the
+ * sidechain is never read as the conversation), itself hung on the entry of that call: a hit in the sidechain names
+ * it. A call this parse did not read (a file grown between the call and its sidechain) leaves the side entry a root.
+ */
+function sidechainStart(obj: Record<string, unknown>, state: ParseState, cs: ClaudeState): SessionEntry | undefined {
+	if (obj.type !== "user" || obj.isSidechain !== true || obj.agentId !== undefined || asString(obj.parentUuid)) return undefined;
+	const uuid = asString(obj.uuid);
+	const message = asRecord(obj.message);
+	if (!uuid || !message) return undefined;
+	const calls = cs.taskCalls.get(plainText(message.content).trim());
+	const id = `${uuid}:${SIDE_ENTRY_TYPE}`;
+	obj.parentUuid = id;
+	return linkEntry({ id, parentId: calls?.shift() ?? null, seq: state.nextSeq++, timestamp: asString(obj.timestamp) }, SIDE_ENTRY_TYPE);
 }
 
 /** The session's id, folder and start from its first message line; a sub-agent's own id is its `agentId`. */

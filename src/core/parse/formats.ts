@@ -35,6 +35,11 @@ export interface SessionFormat {
 	 * parent is no sign of one message copied: a fork's hit is never folded into its parent's (search/group.ts).
 	 */
 	positionalIds?: true;
+	/**
+	 * Its files may hold a sub-agent's conversation beside the session's own, under a side entry (Claude Code 1.0's
+	 * inline sidechains; `TreeNode.side`): a hit off the active branch names the call that spawned it (search/shape.ts).
+	 */
+	sideConversations?: true;
 	/** Parse the complete lines of a chunk, continuing `state` (mutated). */
 	parseLines(lines: string[], state: ParseState, at?: LineOffsets): ParsedChunk;
 	/** The entries one line of a file stands for (a snippet cut from a long entry's unstored middle). */
@@ -76,6 +81,8 @@ export function sniffAgent(bytes: Uint8Array): AgentKind | undefined {
 		new TextDecoder().decode(bytes.subarray(0, end < 0 ? Math.min(bytes.length, 1 << 20) : end)).replace(/^\uFEFF/, ""),
 	);
 	if (!first) return undefined;
+	// Each sniff claims only its own agent's first lines (Claude Code's and Gemini CLI's both name a session, only
+	// Claude Code's has a type), so which is asked first does not decide.
 	for (const [agent, format] of Object.entries(FORMATS) as [AgentKind, SessionFormat][]) if (format.sniff?.(first)) return agent;
 	return undefined;
 }

@@ -136,6 +136,11 @@ export const geminiFormat: SessionFormat = {
 		const known = readRecord(doc, gs, undefined);
 		return finish(state, gs, 0, known ? 0 : 1);
 	},
+	sniff(first) {
+		// A chat's first line is its metadata: the session's id and its project's hash, and no type (each of Claude
+		// Code's lines has one, and names its session too).
+		return first.type === undefined && typeof first.sessionId === "string" && typeof first.projectHash === "string";
+	},
 	entriesOfLine(line) {
 		const obj = parseJsonObject(line);
 		if (!obj || typeof obj.id !== "string") return [];

@@ -52,7 +52,11 @@ export interface SessionSummary {
 	/** For a sub-agent: the session file that spawned it, and that session's id. */
 	spawnedBy?: string;
 	spawnedBySessionId?: string;
-	/** The tool call or result in the spawning session that names this sub-agent, where the files say. */
+	/**
+	 * The tool call or result in the spawning session that names this sub-agent, where the files say. On a hit in a
+	 * sub-agent's conversation kept in this session's own file (Claude Code 1.0's inline sidechains; no `spawnedBy`):
+	 * the call of this session that spawned it.
+	 */
 	spawnedByEntryId?: string;
 	/** The command that resumes it; for a gone session, `lookback restore <id> && ` first (OpenCode's: `lookback restore <id>`, which prints what imports and resumes it). */
 	resumeHint: string;

@@ -4,15 +4,14 @@
  * line in the session file, by the read path snippets of a cut middle use (`ReadRange`, `wholeTextOfLine`).
  */
 
-import type { TreeNode } from "../parse/branch.js";
-import { lastInFileOrder, pathToRoot } from "../parse/branch.js";
+import { activeLeaf, pathToRoot, type TreeNode } from "../parse/branch.js";
 import type { Role } from "../parse/entry-text.js";
 import { wholeTextOfLine } from "../parse/entry-text.js";
 import type { ReadRange } from "../search/search.js";
 import { decodeBody } from "../store/body-codec.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
-import { ENTRY_BODY, STATE_NAME } from "../store/schema.js";
+import { ENTRY_BODY, entryNode, STATE_NAME } from "../store/schema.js";
 import { isoOf } from "../text/time.js";
 import { type SessionRow, type SessionSummary, sessionSummary } from "./session-rows.js";
 import { type SessionStructure, sessionStructure } from "./session-structure.js";
@@ -83,7 +82,7 @@ export function readTree(db: Database, row: SessionRow, options: TreeOptions = {
 		 FROM entries e WHERE e.session = ? ORDER BY e.seq`,
 		[row.id],
 	);
-	const nodes: TreeNode[] = rows.map((r) => ({ id: r.entry_id, parentId: r.parent_id, seq: r.seq }));
+	const nodes: TreeNode[] = rows.map(entryNode);
 	const messages: WholeMessage[] = [];
 	const textOf = new Map<number, string>();
 	for (const r of rows) {
@@ -104,7 +103,7 @@ export function readTree(db: Database, row: SessionRow, options: TreeOptions = {
 			...(whole === undefined ? { textCut: true as const } : {}),
 		});
 	}
-	const leaf = lastInFileOrder(nodes);
+	const leaf = activeLeaf(nodes);
 	const active = leaf ? pathToRoot(leaf, new Map(nodes.map((n) => [n.id, n]))) : [];
 	const structure = sessionStructure(
 		db,

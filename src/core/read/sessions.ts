@@ -2,14 +2,14 @@
 
 import { DEFAULTS } from "../defaults.js";
 import { LookbackError } from "../errors.js";
-import { type BranchState, branchThrough, lastInFileOrder, pathToRoot, type TreeNode } from "../parse/branch.js";
+import { activeLeaf, type BranchState, branchThrough, pathToRoot, SIDE_ENTRY_TYPE, type TreeNode } from "../parse/branch.js";
 import { type Role, wholeTextOfLine } from "../parse/entry-text.js";
 import { filterSql, type SessionFilter } from "../query/session-filter.js";
 import type { ReadRange } from "../search/search.js";
 import { decodeBody } from "../store/body-codec.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
-import { ENTRY_BODY, ENTRY_HAS_BODY, STATE_NAME } from "../store/schema.js";
+import { ENTRY_BODY, ENTRY_HAS_BODY, entryNode, STATE_NAME } from "../store/schema.js";
 import { flatten } from "../text/display.js";
 import { isoOf, timeBound } from "../text/time.js";
 import { type SessionUsage, sessionCosts, sessionUsage } from "../usage/session-usage.js";
@@ -132,7 +132,7 @@ export function readSession(db: Database, row: SessionRow, options: ReadOptions 
 		 FROM entries e WHERE e.session = ? ORDER BY e.seq`,
 		[row.id],
 	);
-	const nodes: TreeNode[] = rows.map((r) => ({ id: r.entry_id, parentId: r.parent_id, seq: r.seq }));
+	const nodes: TreeNode[] = rows.map(entryNode);
 	const bySeq = new Map(rows.map((r) => [r.seq, r]));
 	let branch: TreeNode[];
 	if (options.branchTip !== undefined) {
@@ -144,7 +144,7 @@ export function readSession(db: Database, row: SessionRow, options: ReadOptions 
 		if (!through) throw new LookbackError("entry-not-found", `no entry "${options.around}" in session ${row.session_id}`);
 		branch = through;
 	} else {
-		const leaf = lastInFileOrder(nodes);
+		const leaf = activeLeaf(nodes);
 		branch = leaf ? pathToRoot(leaf, new Map(nodes.map((n) => [n.id, n]))) : [];
 	}
 	const all = branch.map((n) => bySeq.get(n.seq)!).filter((r) => r.role !== null && r.has_body === 1);
@@ -296,6 +296,26 @@ export function subagentName(path: string): string {
 /** For an omp sub-agent transcript: the entry of the spawning session that names it. */
 export function spawningEntryOf(db: Database, row: SessionRow): string | undefined {
 	return row.kind === "subagent" && row.spawned_by ? spawningEntry(db, row.spawned_by, subagentName(row.path)) : undefined;
+}
+
+/**
+ * For an entry of a sub-agent's conversation kept in its session's own file (Claude Code 1.0's inline sidechains,
+ * `SessionFormat.sideConversations`): the entry that spawned it, on which the side entry it hangs under hangs
+ * (claude-format.ts), or undefined when the entry is in none or the files do not say.
+ */
+export function sidechainSpawner(db: Database, sessionRowId: number, entryId: string): string | undefined {
+	const rows = queryAll<{ entry_id: string; parent_id: string | null; type: string }>(
+		db,
+		"SELECT entry_id, parent_id, type FROM entries WHERE session = ? ORDER BY seq",
+		[sessionRowId],
+	);
+	const byId = new Map(rows.map((r) => [r.entry_id, r]));
+	const seen = new Set<string>();
+	for (let at = byId.get(entryId); at && !seen.has(at.entry_id); at = at.parent_id === null ? undefined : byId.get(at.parent_id)) {
+		if (at.type === SIDE_ENTRY_TYPE) return at.parent_id ?? undefined;
+		seen.add(at.entry_id);
+	}
+	return undefined;
 }
 
 /**

@@ -6,11 +6,11 @@ import { formatOf } from "../parse/formats.js";
 import type { AgentKind } from "../parse/source.js";
 import type { CompiledQuery } from "../query/compile.js";
 import { sessionSummary } from "../read/session-rows.js";
-import { spawningEntryOf } from "../read/sessions.js";
+import { sidechainSpawner, spawningEntryOf } from "../read/sessions.js";
 import { decodeBody } from "../store/body-codec.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
-import { STATE_NAME } from "../store/schema.js";
+import { STATE_CODE, STATE_NAME } from "../store/schema.js";
 import { sessionRank } from "../store/session-rank.js";
 import { makeSnippet } from "../text/snippet.js";
 import { isoOf } from "../text/time.js";
@@ -31,7 +31,11 @@ export function shapeResults(
 	const matches = groupBySession(candidates, rows, plan.exclude);
 	const results = matches.slice(0, plan.limit).map(({ session, best: hit, hits, forks }) => {
 		const row = rows.get(session)!;
-		const spawnedByEntryId = spawningEntryOf(db, row);
+		// A sub-agent's own file names the entry that spawned it; a hit in a sub-agent's conversation kept in its
+		// session's file (off the active branch) names the call that spawned that conversation.
+		const spawnedByEntryId =
+			spawningEntryOf(db, row) ??
+			(hit.state !== STATE_CODE.active && formatOf(row.agent).sideConversations ? sidechainSpawner(db, session, hit.entry_id) : undefined);
 		const stored = storedEntry(db, hit.id);
 		return {
 			...sessionSummary(row),

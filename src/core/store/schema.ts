@@ -12,7 +12,7 @@
  */
 
 import { DEFAULTS } from "../defaults.js";
-import type { BranchState } from "../parse/branch.js";
+import { type BranchState, SIDE_ENTRY_TYPE, type TreeNode } from "../parse/branch.js";
 import { ROLES } from "../parse/entry-text.js";
 import { PRICE_SOURCE } from "../usage/prices.js";
 import type { Database } from "./engine.js";
@@ -177,6 +177,17 @@ export const ENTRY_HAS_BODY =
 
 /** The full-text indexes (FTS5 tables): what a merge after a large sync rewrites. */
 export const FTS_TABLES = ["entries_fts", "entries_deep", "vocab_fts"] as const;
+
+/** The tree node of a stored entry: every walk of an indexed session's tree makes its nodes here. */
+export function entryNode(r: { entry_id: string; parent_id: string | null; seq: number; type: string; kept?: string | null }): TreeNode {
+	return {
+		id: r.entry_id,
+		parentId: r.parent_id,
+		seq: r.seq,
+		...(r.kept ? { firstKeptEntryId: r.kept } : {}),
+		...(r.type === SIDE_ENTRY_TYPE ? { side: true } : {}),
+	};
+}
 
 /** Numeric codes of branch states in `entries.state`. */
 export const STATE_CODE: Record<BranchState, number> = { active: 0, abandoned: 1, compacted: 2 };

@@ -2,13 +2,13 @@
 
 import type { Statement } from "sql.js";
 import { DEFAULTS } from "../defaults.js";
-import { branchStates, type TreeNode } from "../parse/branch.js";
+import { branchStates } from "../parse/branch.js";
 import { entryText, ROLES } from "../parse/entry-text.js";
 import type { SessionEntry } from "../parse/session-format.js";
 import { encodeBody } from "../store/body-codec.js";
 import type { Database } from "../store/engine.js";
 import { queryAll, queryOne } from "../store/engine.js";
-import { STATE_CODE } from "../store/schema.js";
+import { entryNode, STATE_CODE } from "../store/schema.js";
 import { cjkIndexForm } from "../text/cjk.js";
 import { stem } from "../text/stem.js";
 import { toEpochMs } from "../text/time.js";
@@ -129,18 +129,16 @@ export class SessionWriter {
 
 	/** Recompute branch states and the session's summary columns after its entries changed. */
 	refreshSession(session: number): void {
-		const rows = queryAll<{ id: number; seq: number; entry_id: string; parent_id: string | null; kept: string | null; state: number }>(
-			this.db,
-			"SELECT id, seq, entry_id, parent_id, kept, state FROM entries WHERE session = ? ORDER BY seq",
-			[session],
-		);
-		const nodes: TreeNode[] = rows.map((r) => ({
-			id: r.entry_id,
-			parentId: r.parent_id,
-			seq: r.seq,
-			firstKeptEntryId: r.kept ?? undefined,
-		}));
-		const states = branchStates(nodes);
+		const rows = queryAll<{
+			id: number;
+			seq: number;
+			entry_id: string;
+			parent_id: string | null;
+			type: string;
+			kept: string | null;
+			state: number;
+		}>(this.db, "SELECT id, seq, entry_id, parent_id, type, kept, state FROM entries WHERE session = ? ORDER BY seq", [session]);
+		const states = branchStates(rows.map(entryNode));
 		for (const r of rows) {
 			const code = STATE_CODE[states.get(r.seq) ?? "abandoned"];
 			if (code !== r.state) this.updateState.run([code, r.id]);
