@@ -252,6 +252,16 @@ describe("usage without a recorded cost", () => {
 		// 1000×3 + 2000×15 + 10000×0.3 + 4000×3.75 = 51,000 µ$; the dated id is the same model: 1000×3 = 3,000 µ$.
 		expect(t).toMatchObject({ messages: 3, costUsd: 0.054, estimatedUsd: 0.054, unpricedMessages: 1, tokens: 19_000 });
 		expect(index.browse()[0].usage).toEqual({ tokens: 19_000, costUsd: 0.054, estimated: true, partial: true });
+		// The reader's rows by model say the same of each model.
+		expect(
+			index
+				.read("01a40000-0000-7000-8000-000000000001", { usage: true })
+				.usage?.models.map((m) => [m.model, m.estimatedUsd, m.unpricedMessages]),
+		).toEqual([
+			["claude-sonnet-4-5", 0.051, 0],
+			["claude-sonnet-4-5-20250929", 0.003, 0],
+			["nobody-knows-this-model", 0, 1],
+		]);
 		index.close();
 	});
 

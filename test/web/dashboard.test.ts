@@ -12,7 +12,7 @@ import { formatUsd } from "../../src/core/index.js";
 import { openNodeIndex } from "../../src/node/open.js";
 import { type Serving, serveViewer } from "../../src/node/serve.js";
 import { launchChromium } from "../browser.js";
-import { FIXTURES } from "../helpers.js";
+import { FIXTURES, SAMPLE } from "../helpers.js";
 
 const WEB = join(import.meta.dirname, "..", "..", "dist", "web");
 const AGENTS = join(import.meta.dirname, "..", "fixtures");
@@ -86,6 +86,32 @@ describe("the usage dashboard", () => {
 		expect(await page.textContent("#reader .session-usage summary")).toMatch(/^usage: \$[\d.]+ · [\d.]+k tokens · \d+ tool calls/);
 		expect(await page.locator("#reader .session-usage [aria-label='tool calls by tool'] li").count()).toBeGreaterThan(0);
 		await shot(page, "reader-usage");
+		await page.close();
+	});
+
+	it("marks each model's estimated cost in a reader as the totals are marked, and a model with no price as such", async () => {
+		const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+		/** The reader's usage of a session: its cost per model as shown, and the note under the table. */
+		const usageOf = async (session: string) => {
+			await page.goto(`${serving.url}?session=${session}`);
+			await page.waitForSelector("#reader .session-usage");
+			await page.click("#reader .session-usage summary");
+			const rows = await page
+				.locator("#reader .usage-models tbody tr")
+				.evaluateAll((trs) => trs.map((tr) => [tr.querySelector("th")?.textContent, tr.querySelector("td:last-child")?.textContent]));
+			return { rows, note: await page.textContent("#reader .session-usage .facts") };
+		};
+		// Claude Code records no cost: priced from the registry, each model's cost marked as its total is.
+		const claude = await usageOf("803bb4c1-76e6-4594-9fb6-45953cf58af7");
+		expect(claude.rows).toEqual([["claude-opus-5-5", expect.stringMatching(/^\$[\d.]+\*$/)]]);
+		expect(claude.note).toContain("* estimated at list prices");
+		// Pi recorded its costs: nothing marked.
+		const pi = await usageOf(SAMPLE.linear);
+		expect(pi.rows.length).toBeGreaterThan(0);
+		for (const [, cost] of pi.rows) expect(cost).toMatch(/^\$[\d.]+$/);
+		expect(pi.note).not.toContain("estimated");
+		// Codex's fake model is in no price table: no price, not $0.
+		expect((await usageOf("01a2315e-b204-7071-b339-8dc13fe83021")).rows).toEqual([["fake", "no price"]]);
 		await page.close();
 	});
 

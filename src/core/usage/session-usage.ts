@@ -46,7 +46,16 @@ export interface ToolCount {
 
 /** Everything one session used. */
 export interface SessionUsage extends UsageTotals {
-	models: { model: string; provider?: string; messages: number; tokens: number; costUsd: number }[];
+	/** By model, most expensive first: the part of each cost estimated, and answers with no price, as in the totals. */
+	models: {
+		model: string;
+		provider?: string;
+		messages: number;
+		tokens: number;
+		costUsd: number;
+		estimatedUsd: number;
+		unpricedMessages: number;
+	}[];
 	/** Tool calls by tool, most called first. */
 	tools: ToolCount[];
 	/** Files its tool calls wrote or edited, most edited first. */
@@ -66,6 +75,8 @@ export function sessionUsage(db: Database, session: number): SessionUsage {
 			messages: r.messages,
 			tokens: r.tokens,
 			costUsd: r.costUsd,
+			estimatedUsd: r.estimatedUsd,
+			unpricedMessages: r.unpricedMessages,
 		})),
 		tools: queryAll<ToolCount>(db, "SELECT tool, calls, errors FROM session_tools WHERE session = ? ORDER BY calls DESC, tool", [session]),
 		files: queryAll<{ path: string; edits: number }>(

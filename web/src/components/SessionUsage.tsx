@@ -35,7 +35,7 @@ export function SessionUsage({ usage }: { usage: Usage }) {
 							<th scope="row">{m.model}</th>
 							<td>{m.messages}</td>
 							<td>{compactCount(m.tokens)}</td>
-							<td>{costText(m.costUsd, false)}</td>
+							<td>{m.costUsd === 0 && m.unpricedMessages > 0 ? "no price" : costText(m.costUsd, m.estimatedUsd > 0)}</td>
 						</tr>
 					))}
 				</tbody>
