@@ -373,4 +373,74 @@ describe("lookback usage", () => {
 		expect(await run(["stats", ...base], stats.io)).toBe(0);
 		expect(stats.out()).toMatch(/usage {7}\$0\.0045 over 1,100 tokens; \$0\.0045 of it estimated from list prices/);
 	});
+
+	it("counts tool calls and their errors in the hour of the answer that made them: the dashboard's and toolCalls agree under --since", async () => {
+		const dir = tempDir("usage-tools");
+		const root = join(dir, "sessions", "--home-dev-projects-meter--");
+		mkdirSync(root, { recursive: true });
+		const id = "01a40000-0000-7000-8000-000000000005";
+		const answer = (n: string, parent: string, at: string, calls: string[]) =>
+			line({
+				type: "message",
+				id: n,
+				parentId: parent,
+				timestamp: at,
+				message: {
+					role: "assistant",
+					content: calls.map((name, i) => ({ type: "toolCall", id: `${n}-${i}`, name, arguments: {} })),
+					provider: "anthropic",
+					model: "claude-sonnet-4-5",
+					usage: TOKENS,
+				},
+			});
+		const result = (n: string, parent: string, at: string, tool: string, isError: boolean) =>
+			line({
+				type: "message",
+				id: n,
+				parentId: parent,
+				timestamp: at,
+				message: { role: "toolResult", toolCallId: `${parent}-0`, toolName: tool, content: [{ type: "text", text: "out" }], isError },
+			});
+		// One session over two days: a failed bash call on the first, two reads on the second.
+		writeFileSync(
+			join(root, `2026-11-25T10-00-00-000Z_${id}.jsonl`),
+			line({ type: "session", version: 3, id, timestamp: "2026-11-25T10:00:00.000Z", cwd: "/home/dev/projects/meter" }) +
+				line({
+					type: "message",
+					id: "u0000001",
+					parentId: null,
+					timestamp: "2026-11-25T10:00:01.000Z",
+					message: { role: "user", content: [{ type: "text", text: "look around" }], timestamp: 0 },
+				}) +
+				answer("a0000001", "u0000001", "2026-11-25T10:01:00.000Z", ["bash"]) +
+				result("r0000001", "a0000001", "2026-11-25T10:01:05.000Z", "bash", true) +
+				answer("a0000002", "r0000001", "2026-11-26T09:00:00.000Z", ["read", "read"]) +
+				result("r0000002", "a0000002", "2026-11-26T09:00:05.000Z", "read", false),
+		);
+		const base = ["--index", join(dir, "index.db"), "--sessions-dir", join(dir, "sessions"), "--only-sessions-dir"];
+		const toolCalls = async (...filter: string[]) => {
+			const out = io();
+			expect(await run(["usage", "--json", ...filter, ...base], out.io)).toBe(0);
+			return JSON.parse(out.out()).total.toolCalls as number;
+		};
+		const since = "2026-11-26T00:00:00Z";
+		expect([await toolCalls(), await toolCalls("--since", since), await toolCalls("--until", since)]).toEqual([3, 2, 1]);
+		const opened = await openNodeIndex({
+			indexPath: join(dir, "index.db"),
+			sessionsDirs: [join(dir, "sessions")],
+			onlySessionsDirs: true,
+			env: {},
+		});
+		const tools = (filter: { since?: string; until?: string }) => opened.index.dashboard(filter).tools;
+		expect(tools({})).toMatchObject({ calls: 3, errors: 1 });
+		// The session began before the bound: its first day's call and error are not the second day's.
+		expect(tools({ since })).toEqual({ calls: 2, errors: 0, byTool: [{ tool: "read", calls: 2, errors: 0 }] });
+		expect(tools({ until: since })).toEqual({ calls: 1, errors: 1, byTool: [{ tool: "bash", calls: 1, errors: 1 }] });
+		// The reader's histogram is the whole session's.
+		expect(opened.index.read(id, { usage: true }).usage?.tools).toEqual([
+			{ tool: "read", calls: 2, errors: 0 },
+			{ tool: "bash", calls: 1, errors: 1 },
+		]);
+		opened.index.close();
+	});
 });

@@ -22,15 +22,16 @@ import { queryOne } from "./engine.js";
  * Bumped on any change to the tables; an index of another version is rebuilt. (Not for `STAMP_TABLES`, a cache the
  * sync adds to an index that lacks it.)
  */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 /**
  * What the sessions cost and did (usage-writer.ts writes them, usage/report.ts reads them). `usage`: one row per
  * model answer (or usage reported apart from one), keyed by `key` to find the same message copied into a fork,
  * which counts once (`dup`: one row of a key counted, found by `usage_key`); `tool_calls`: its tool calls by name, with the errors their results reported.
- * `usage_hours` and `session_tools` are their sums per session (and per hour and model), made again whenever a
+ * `usage_hours` and `session_tools` are their sums per session and hour (and model, or tool), made again whenever a
  * session changes: every report reads only those and `sessions`, so a page reading the index by HTTP ranges
- * fetches a few hundred KB of them, never the messages.
+ * fetches a few hundred KB of them, never the messages. A tool call counts in the hour of the answer that made it,
+ * its error too, so a time filter cuts tool counts where it cuts tokens (`lookback usage`'s and the dashboard's agree).
  */
 const USAGE_TABLES = `
 CREATE TABLE models(id INTEGER PRIMARY KEY, provider TEXT NOT NULL, model TEXT NOT NULL, UNIQUE(provider, model));
@@ -69,7 +70,14 @@ CREATE TABLE usage_hours(
   tools INTEGER NOT NULL,
   PRIMARY KEY(session, hour, model)
 ) WITHOUT ROWID;
-CREATE TABLE session_tools(session INTEGER NOT NULL, tool TEXT NOT NULL, calls INTEGER NOT NULL, errors INTEGER NOT NULL, PRIMARY KEY(session, tool)) WITHOUT ROWID;
+CREATE TABLE session_tools(
+  session INTEGER NOT NULL,
+  hour INTEGER NOT NULL,
+  tool TEXT NOT NULL,
+  calls INTEGER NOT NULL,
+  errors INTEGER NOT NULL,
+  PRIMARY KEY(session, hour, tool)
+) WITHOUT ROWID;
 `;
 
 /**

@@ -14,15 +14,24 @@ import { metaValue, setMeta } from "../store/stats.js";
 import { estimateCost, PRICE_SOURCE } from "../usage/prices.js";
 import { keyHash } from "./hash.js";
 
+/** The hour (since the epoch) a counted answer falls in: its own time, else its session's. */
+const HOUR = "CAST(coalesce(u.ts, s.started, s.modified, 0) / 3600000 AS INTEGER)";
+
 /** The sums of one session's counted messages, per hour and model. */
 const HOURS = `INSERT INTO usage_hours(session, hour, model, messages, input, output, cache_read, cache_write, cost, estimated, unpriced, tools)
- SELECT u.session, CAST(coalesce(u.ts, s.started, s.modified, 0) / 3600000 AS INTEGER) AS h, u.model, sum(u.message), sum(u.input), sum(u.output),
+ SELECT u.session, ${HOUR} AS h, u.model, sum(u.message), sum(u.input), sum(u.output),
   sum(u.cache_read), sum(u.cache_write), coalesce(sum(u.cost), 0), coalesce(sum(CASE WHEN u.estimated = 1 THEN u.cost END), 0),
   sum(u.cost IS NULL AND u.input + u.output + u.cache_read + u.cache_write > 0), sum(u.tools)
  FROM usage u JOIN sessions s ON s.id = u.session WHERE u.dup = 0`;
 
-const TOOLS = `INSERT INTO session_tools(session, tool, calls, errors)
- SELECT u.session, t.tool, sum(t.calls), sum(t.errors) FROM tool_calls t JOIN usage u ON u.entry = t.entry WHERE u.dup = 0`;
+/**
+ * The tool calls of one session's counted answers, per hour and tool: in the hour of the answer that made them (an
+ * error is kept on that answer), the hour `usage_hours` counts the answer's `tools` in, so that the dashboard's
+ * tool counts and `lookback usage`'s `toolCalls` are cut by the same time bounds.
+ */
+const TOOLS = `INSERT INTO session_tools(session, hour, tool, calls, errors)
+ SELECT u.session, ${HOUR} AS h, t.tool, sum(t.calls), sum(t.errors)
+ FROM tool_calls t JOIN usage u ON u.entry = t.entry JOIN sessions s ON s.id = u.session WHERE u.dup = 0`;
 
 export class UsageWriter {
 	private readonly insertUsage: Statement;
@@ -157,7 +166,7 @@ export class UsageWriter {
 		this.db.run("DELETE FROM usage_hours WHERE session = ?", [session]);
 		this.db.run(`${HOURS} AND u.session = ? GROUP BY h, u.model`, [session]);
 		this.db.run("DELETE FROM session_tools WHERE session = ?", [session]);
-		this.db.run(`${TOOLS} AND u.session = ? GROUP BY t.tool`, [session]);
+		this.db.run(`${TOOLS} AND u.session = ? GROUP BY h, t.tool`, [session]);
 	}
 
 	/** After a session's entries changed (its `started` known): which of its new messages count, and the sums that changed. */

@@ -4,7 +4,6 @@
  * is summed in SQL over the per-session sums (report.ts); the page gets a few hundred numbers, never rows of messages.
  */
 
-import { filterSql } from "../query/session-filter.js";
 import { SESSION_COLUMNS, type SessionRow, type SessionSummary, sessionSummary } from "../read/session-rows.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
@@ -17,6 +16,7 @@ import {
 	modelNames,
 	SUMS,
 	type Summed,
+	TOOL_HOURS,
 	totalsOf,
 	type UsageFilter,
 	type UsageRow,
@@ -175,13 +175,15 @@ function stack(rows: { p: string; k: string | number; cost: number; tokens: numb
 	return { series, points: [...byPeriod.values()] };
 }
 
-/** Tool calls and their errors in the sessions the filter takes (by their span of time: tools are summed per session). */
+/**
+ * Tool calls and their errors under the filter, cut to the hour as every other figure is (each call in the hour of the
+ * answer that made it): the calls are `lookback usage`'s `toolCalls` under the same filter.
+ */
 function toolCounts(db: Database, filter: UsageFilter): Dashboard["tools"] {
-	const { where, params } = filterSql(filter, { time: "session", sessions: "s", defaultScope: "all" });
+	const { where, params } = usageWhere(filter);
 	const byTool = queryAll<ToolCount>(
 		db,
-		`SELECT t.tool, sum(t.calls) AS calls, sum(t.errors) AS errors FROM session_tools t JOIN sessions s ON s.id = t.session
-		 WHERE ${where.join(" AND ")} GROUP BY t.tool ORDER BY calls DESC, t.tool`,
+		`SELECT h.tool, sum(h.calls) AS calls, sum(h.errors) AS errors FROM ${TOOL_HOURS} h JOIN sessions s ON s.id = h.session WHERE ${where} GROUP BY h.tool ORDER BY calls DESC, h.tool`,
 		params,
 	);
 	return {

@@ -75,8 +75,10 @@ export const SUMS = `count(DISTINCT h.session) AS sessions, coalesce(sum(h.messa
 
 /** `usage_hours` with each bucket's start as `ts`, so the session filter's time bounds apply to it (to the hour). */
 export const HOURS = "(SELECT *, hour * 3600000 AS ts FROM usage_hours)";
+/** `session_tools` the same way: tool calls are cut by the same bounds as the tokens of the answers that made them. */
+export const TOOL_HOURS = "(SELECT *, hour * 3600000 AS ts FROM session_tools)";
 
-/** The filter over `usage_hours` (aliased h) and `sessions` (s); sub-agents count by default, their tokens were spent too. */
+/** The filter over `usage_hours` or `session_tools` (aliased h) and `sessions` (s); sub-agents count by default, their tokens were spent too. */
 export function usageWhere(filter: UsageFilter): { where: string; params: (string | number)[] } {
 	const { where, params } = filterSql(filter, { time: "entry", sessions: "s", entries: "h", defaultScope: "all" });
 	if (filter.sessionRow !== undefined) {

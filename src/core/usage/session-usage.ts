@@ -78,7 +78,11 @@ export function sessionUsage(db: Database, session: number): SessionUsage {
 			estimatedUsd: r.estimatedUsd,
 			unpricedMessages: r.unpricedMessages,
 		})),
-		tools: queryAll<ToolCount>(db, "SELECT tool, calls, errors FROM session_tools WHERE session = ? ORDER BY calls DESC, tool", [session]),
+		tools: queryAll<ToolCount>(
+			db,
+			"SELECT tool, sum(calls) AS calls, sum(errors) AS errors FROM session_tools WHERE session = ? GROUP BY tool ORDER BY calls DESC, tool",
+			[session],
+		),
 		files: queryAll<{ path: string; edits: number }>(
 			db,
 			"SELECT path, edits FROM touched_files WHERE session = ? ORDER BY edits DESC, path",
