@@ -12,6 +12,7 @@ import { LookbackIndex, memoryStorage } from "../../src/core/index.js";
 import { loadEngine } from "../../src/node/engine.js";
 import { fileSource, type SessionRoot } from "../../src/node/file-source.js";
 import { tempDir } from "../helpers.js";
+import { addMessage, addPart, addSession, fixtureDataDir, openForWrite } from "./opencode-rows.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures");
 const CODEX_PARENT = "01a2315e-b204-7071-b339-8dc13fe83021";
@@ -161,6 +162,8 @@ describe("usage of the other agents", () => {
 		// By hand (test/fixtures/opencode/opencode.db, OpenCode 1.18.33 against the fake model): 8 answers in the
 		// session and 1 in the sub-agent's, and the compaction's summary (tokens, no message); each 60 input (100 prompt
 		// tokens less 40 cached), 40 cache read and 10 output, but the answer that overflowed the context 8960 input.
+		// OpenCode recorded a cost of 0 for each, as for every model it has no price for: the fake model is in no
+		// price table either, so the 9 answers and the summary's tokens are counted but not priced.
 		expect(index.usage().total).toMatchObject({
 			sessions: 2,
 			messages: 9,
@@ -169,11 +172,62 @@ describe("usage of the other agents", () => {
 			cacheRead: 400,
 			cacheWrite: 0,
 			costUsd: 0,
-			unpricedMessages: 0,
+			estimatedUsd: 0,
+			unpricedMessages: 10,
 			toolCalls: 2,
 		});
 		expect(index.usage({ by: "agent" }).rows.map((r) => [r.key, r.messages])).toEqual([["opencode", 9]]);
 		expect(index.usage({ by: "model" }).rows.map((r) => [r.key, r.provider])).toEqual([["m", "fake"]]);
+		index.close();
+	});
+
+	it("OpenCode: a cost above 0 as recorded; a recorded 0 beside tokens priced from the registry, or left unpriced", async () => {
+		const dir = fixtureDataDir(tempDir("opencode-usage"));
+		const db = await openForWrite(join(dir, "opencode.db"));
+		const t = 1_796_300_000_000;
+		addSession(db, { id: "ses_priced", title: "Prices of OpenCode" });
+		addMessage(db, "ses_priced", "msg_p0", t, { role: "user", time: { created: t } });
+		addPart(db, "ses_priced", "msg_p0", "prt_p0", { type: "text", text: "price the answers" });
+		const answer = (id: string, at: number, providerID: string, modelID: string, cost: number, tokens: object) =>
+			addMessage(db, "ses_priced", id, at, {
+				role: "assistant",
+				parentID: "msg_p0",
+				providerID,
+				modelID,
+				cost,
+				tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 }, ...tokens },
+				time: { created: at, completed: at + 1 },
+				finish: "stop",
+			});
+		// OpenCode priced this one (models.dev): kept as recorded.
+		answer("msg_p1", t + 1, "acme", "big-model", 0.25, { input: 1000, output: 200 });
+		// A model OpenCode had no price for (or a subscription's): 0 recorded beside tokens, which the registry prices.
+		answer("msg_p2", t + 2, "anthropic", "claude-sonnet-4-5", 0, {
+			input: 1000,
+			output: 80,
+			reasoning: 20,
+			cache: { read: 2000, write: 0 },
+		});
+		// 0 beside tokens of a model no table knows: unpriced, not $0.
+		answer("msg_p3", t + 3, "local", "my-llama", 0, { input: 50, output: 5 });
+		// 0 beside no tokens (an answer aborted before the model said anything): nothing to price.
+		answer("msg_p4", t + 4, "anthropic", "claude-sonnet-4-5", 0, {});
+		db.close();
+		const { index } = await indexOver([{ path: dir, layout: "opencode", agent: "opencode" }]);
+		const usage = index.read("ses_priced", { usage: true }).usage!;
+		// claude-sonnet-4-5 at $3 / $15 / $0.30 per million in Pi 1.6.0's registry: 1000×3 + 100×15 + 2000×0.3 = 5,100 µ$.
+		expect(usage).toMatchObject({ messages: 4, unpricedMessages: 1 });
+		expect(usage.costUsd).toBeCloseTo(0.25 + 0.0051, 9);
+		expect(usage.estimatedUsd).toBeCloseTo(0.0051, 9);
+		expect(usage.models.map((m) => [m.model, m.costUsd, m.estimatedUsd, m.unpricedMessages])).toEqual([
+			["big-model", 0.25, 0, 0],
+			["claude-sonnet-4-5", 0.0051, 0.0051, 0],
+			["my-llama", 0, 0, 1],
+		]);
+		expect(index.browse({ agent: "opencode" }).find((s) => s.sessionId === "ses_priced")?.usage).toMatchObject({
+			estimated: true,
+			partial: true,
+		});
 		index.close();
 	});
 

@@ -67,6 +67,11 @@ function timeOf(info: Record<string, unknown> | undefined, key = "created"): unk
  * Usage as Pi writes it, from OpenCode's tokens and cost: OpenCode's `input` already leaves the cache out, and its
  * `output` leaves out the reasoning tokens (counted apart, billed as output: 1.18.33 stores 10 completion tokens of
  * which 4 reasoning as output 6, reasoning 4), which Pi's output counts.
+ *
+ * OpenCode writes a cost of 0 for any model whose price it does not know (its models.dev entry has none: a custom
+ * provider, a local model) and for a subscription's, so a 0 beside tokens says no price was known, not that the
+ * tokens were free: it is left out, and the usage writer prices the tokens from the table (marked estimated) or
+ * counts them as unpriced. A cost above 0 is kept as OpenCode recorded it.
  */
 function usageOf(info: Record<string, unknown>): Record<string, unknown> | undefined {
 	const tokens = asRecord(info.tokens);
@@ -74,7 +79,10 @@ function usageOf(info: Record<string, unknown>): Record<string, unknown> | undef
 	const cache = asRecord(tokens.cache);
 	const reasoning = typeof tokens.reasoning === "number" ? tokens.reasoning : 0;
 	const output = typeof tokens.output === "number" ? tokens.output + reasoning : tokens.output;
-	return piUsage({ input: tokens.input, output, cacheRead: cache?.read, cacheWrite: cache?.write, costUsd: info.cost });
+	const counts = [tokens.input, output, cache?.read, cache?.write];
+	const spent = counts.some((n) => typeof n === "number" && n > 0);
+	const costUsd = info.cost === 0 && spent ? undefined : info.cost;
+	return piUsage({ input: tokens.input, output, cacheRead: cache?.read, cacheWrite: cache?.write, costUsd });
 }
 
 /** Why OpenCode stopped, in Pi's words. */
