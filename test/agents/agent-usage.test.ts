@@ -1,8 +1,9 @@
 /**
  * Usage read from each other agent's real files (test/fixtures: Claude Code 2.1.332, Codex 0.171.0, Gemini CLI
  * 0.61.0, OpenCode 1.18.33 against fake models), summed against totals counted by hand from the files, with the
- * estimated prices of Pi's registry where the agent recorded no cost; and Codex's usage reports read across a file's
- * growth.
+ * estimated prices of Pi's registry where the agent recorded no cost (or OpenCode's $0); Codex's usage reports read
+ * across a file's growth; and a failed tool call of Claude Code, Gemini CLI and OpenCode (their files with one call
+ * made to fail as each agent records a failure) counted against its tool.
  */
 
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -229,6 +230,115 @@ describe("usage of the other agents", () => {
 			partial: true,
 		});
 		index.close();
+	});
+
+	it("tool errors of Claude Code, Gemini CLI and OpenCode: each counted against its tool in the session and the dashboard", async () => {
+		// Claude Code: the real session's Read call failed (Claude Code's own shape of a failed call).
+		const claude = join(tempDir("claude-errors"), "projects");
+		cpSync(join(FIXTURES, "claude", "projects"), claude, { recursive: true });
+		const claudeFile = join(claude, "-home-user-zebra-app", "803bb4c1-76e6-4594-9fb6-45953cf58af7.jsonl");
+		writeFileSync(
+			claudeFile,
+			readFileSync(claudeFile, "utf8")
+				.split("\n")
+				.map((l) => {
+					if (!l.includes('"tool_use_id":"toolu_fake1"')) return l;
+					const o = JSON.parse(l);
+					o.message.content[0] = {
+						...o.message.content[0],
+						content: "<tool_use_error>File does not exist.</tool_use_error>",
+						is_error: true,
+					};
+					o.toolUseResult = "Error: File does not exist.";
+					return JSON.stringify(o);
+				})
+				.join("\n"),
+		);
+		// Gemini CLI: the real chat's shell call failed (status "error", the response an error).
+		const gemini = join(tempDir("gemini-errors"), "tmp");
+		const chats = join(gemini, "proj", "chats");
+		mkdirSync(chats, { recursive: true });
+		const chat = "session-2026-12-01T11-33-4a5c3cf3.jsonl";
+		const failed = { error: "Command exited with code 1: cat: notes.txt: No such file or directory" };
+		writeFileSync(
+			join(chats, chat),
+			readFileSync(join(FIXTURES, "gemini", "home", ".gemini", "tmp", "proj", "chats", chat), "utf8")
+				.split("\n")
+				.map((l) => {
+					if (!l.includes('"name":"run_shell_command"')) return l;
+					const o = JSON.parse(l);
+					for (const call of o.toolCalls ?? []) {
+						call.status = "error";
+						call.result[0].functionResponse.response = failed;
+						call.resultDisplay = failed.error;
+					}
+					for (const part of Array.isArray(o.content) ? o.content : []) if (part.functionResponse) part.functionResponse.response = failed;
+					return JSON.stringify(o);
+				})
+				.join("\n"),
+		);
+		// OpenCode: an answer whose bash call failed and whose read succeeded, in OpenCode's rows.
+		const opencode = fixtureDataDir(tempDir("opencode-errors"));
+		const db = await openForWrite(join(opencode, "opencode.db"));
+		const t = 1_796_300_000_000;
+		addSession(db, { id: "ses_errors", title: "A failing call" });
+		addMessage(db, "ses_errors", "msg_e0", t, { role: "user", time: { created: t } });
+		addPart(db, "ses_errors", "msg_e0", "prt_e0", { type: "text", text: "list nowhere" });
+		addMessage(db, "ses_errors", "msg_e1", t + 1, {
+			role: "assistant",
+			parentID: "msg_e0",
+			providerID: "acme",
+			modelID: "big-model",
+			cost: 0.01,
+			tokens: { input: 100, output: 10, reasoning: 0, cache: { read: 0, write: 0 } },
+			time: { created: t + 1, completed: t + 2 },
+			finish: "tool-calls",
+		});
+		addPart(db, "ses_errors", "msg_e1", "prt_e1a", {
+			type: "tool",
+			tool: "bash",
+			callID: "call_e1",
+			state: { status: "error", input: { command: "ls /nowhere" }, error: "ls: cannot access '/nowhere': No such file or directory" },
+		});
+		addPart(db, "ses_errors", "msg_e1", "prt_e1b", {
+			type: "tool",
+			tool: "read",
+			callID: "call_e2",
+			state: { status: "completed", input: { filePath: "/home/user/built/a.ts" }, output: "a" },
+		});
+		db.close();
+
+		const cases: [SessionRoot, string, { tool: string; calls: number; errors: number }[]][] = [
+			[
+				{ path: claude, layout: "claude", agent: "claude" },
+				"803bb4c1-76e6-4594-9fb6-45953cf58af7",
+				[
+					{ tool: "Agent", calls: 1, errors: 0 },
+					{ tool: "Read", calls: 1, errors: 1 },
+				],
+			],
+			[
+				{ path: gemini, layout: "gemini", agent: "gemini" },
+				"4a5c3cf3-d58b-4eeb-a3bd-524f0e2c55a6",
+				[{ tool: "run_shell_command", calls: 1, errors: 1 }],
+			],
+			[
+				{ path: opencode, layout: "opencode", agent: "opencode" },
+				"ses_errors",
+				[
+					{ tool: "bash", calls: 1, errors: 1 },
+					{ tool: "read", calls: 1, errors: 0 },
+				],
+			],
+		];
+		for (const [root, session, tools] of cases) {
+			const { index } = await indexOver([root]);
+			expect(index.read(session, { usage: true }).usage?.tools, root.agent).toEqual(tools);
+			const all = index.dashboard().tools;
+			expect(all.errors, root.agent).toBe(1);
+			expect(all.calls, root.agent).toBe(index.usage().total.toolCalls);
+			index.close();
+		}
 	});
 
 	it("Gemini CLI: cached prompt tokens as cache reads, thoughts as output, the tools' prompt as input", async () => {
