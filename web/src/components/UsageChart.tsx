@@ -188,13 +188,17 @@ export function UsageChart({ dashboard, metric, onPick }: Props) {
 							.filter((_p, i) => total(i) > 0)
 							.map((p) => {
 								const v = metric === "cost" ? p.cost : p.tokens;
+								const all = v.reduce((a, b) => a + b, 0);
+								// Each figure unrounded beside its text: rounded texts of many periods need not add up to the total, these do.
 								return (
 									<tr key={p.period}>
 										<th scope="row">{p.period}</th>
 										{v.map((x, i) => (
-											<td key={dashboard.series[i]}>{show(x)}</td>
+											<td key={dashboard.series[i]} data-value={x}>
+												{show(x)}
+											</td>
 										))}
-										<td>{show(v.reduce((a, b) => a + b, 0))}</td>
+										<td data-value={all}>{show(all)}</td>
 									</tr>
 								);
 							})}
