@@ -13,7 +13,7 @@ import { LookbackIndex, memoryStorage } from "../../src/core/index.js";
 import { loadEngine } from "../../src/node/engine.js";
 import { fileSource, type SessionRoot } from "../../src/node/file-source.js";
 import { tempDir } from "../helpers.js";
-import { addMessage, addPart, addSession, fixtureDataDir, openForWrite } from "./opencode-rows.js";
+import { type AnswerRow, addAnswer, addPart, promptedSession } from "./opencode-rows.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures");
 const CODEX_PARENT = "01a2315e-b204-7071-b339-8dc13fe83021";
@@ -183,23 +183,10 @@ describe("usage of the other agents", () => {
 	});
 
 	it("OpenCode: a cost above 0 as recorded; a recorded 0 beside tokens priced from the registry, or left unpriced", async () => {
-		const dir = fixtureDataDir(tempDir("opencode-usage"));
-		const db = await openForWrite(join(dir, "opencode.db"));
 		const t = 1_796_300_000_000;
-		addSession(db, { id: "ses_priced", title: "Prices of OpenCode" });
-		addMessage(db, "ses_priced", "msg_p0", t, { role: "user", time: { created: t } });
-		addPart(db, "ses_priced", "msg_p0", "prt_p0", { type: "text", text: "price the answers" });
-		const answer = (id: string, at: number, providerID: string, modelID: string, cost: number, tokens: object) =>
-			addMessage(db, "ses_priced", id, at, {
-				role: "assistant",
-				parentID: "msg_p0",
-				providerID,
-				modelID,
-				cost,
-				tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 }, ...tokens },
-				time: { created: at, completed: at + 1 },
-				finish: "stop",
-			});
+		const { dir, db } = await promptedSession(tempDir("opencode-usage"), "ses_priced", "price the answers", t);
+		const answer = (id: string, at: number, provider: string, model: string, cost: number, tokens: AnswerRow["tokens"]) =>
+			addAnswer(db, "ses_priced", id, at, { provider, model, cost, tokens });
 		// OpenCode priced this one (models.dev): kept as recorded.
 		answer("msg_p1", t + 1, "acme", "big-model", 0.25, { input: 1000, output: 200 });
 		// A model OpenCode had no price for (or a subscription's): 0 recorded beside tokens, which the registry prices.
@@ -278,34 +265,21 @@ describe("usage of the other agents", () => {
 				.join("\n"),
 		);
 		// OpenCode: an answer whose bash call failed and whose read succeeded, in OpenCode's rows.
-		const opencode = fixtureDataDir(tempDir("opencode-errors"));
-		const db = await openForWrite(join(opencode, "opencode.db"));
 		const t = 1_796_300_000_000;
-		addSession(db, { id: "ses_errors", title: "A failing call" });
-		addMessage(db, "ses_errors", "msg_e0", t, { role: "user", time: { created: t } });
-		addPart(db, "ses_errors", "msg_e0", "prt_e0", { type: "text", text: "list nowhere" });
-		addMessage(db, "ses_errors", "msg_e1", t + 1, {
-			role: "assistant",
-			parentID: "msg_e0",
-			providerID: "acme",
-			modelID: "big-model",
+		const { dir: opencode, db } = await promptedSession(tempDir("opencode-errors"), "ses_errors", "list nowhere", t);
+		addAnswer(db, "ses_errors", "msg_e1", t + 1, {
+			provider: "acme",
+			model: "big-model",
 			cost: 0.01,
-			tokens: { input: 100, output: 10, reasoning: 0, cache: { read: 0, write: 0 } },
-			time: { created: t + 1, completed: t + 2 },
+			tokens: { input: 100 },
 			finish: "tool-calls",
 		});
-		addPart(db, "ses_errors", "msg_e1", "prt_e1a", {
-			type: "tool",
-			tool: "bash",
-			callID: "call_e1",
-			state: { status: "error", input: { command: "ls /nowhere" }, error: "ls: cannot access '/nowhere': No such file or directory" },
-		});
-		addPart(db, "ses_errors", "msg_e1", "prt_e1b", {
-			type: "tool",
-			tool: "read",
-			callID: "call_e2",
-			state: { status: "completed", input: { filePath: "/home/user/built/a.ts" }, output: "a" },
-		});
+		const states: [string, object][] = [
+			["bash", { status: "error", input: { command: "ls /nowhere" }, error: "ls: cannot access '/nowhere': No such file or directory" }],
+			["read", { status: "completed", input: { filePath: "/home/user/built/a.ts" }, output: "a" }],
+		];
+		for (const [i, [tool, state]] of states.entries())
+			addPart(db, "ses_errors", "msg_e1", `prt_e1${i}`, { type: "tool", tool, callID: `call_e${i}`, state });
 		db.close();
 
 		const cases: [SessionRoot, string, { tool: string; calls: number; errors: number }[]][] = [

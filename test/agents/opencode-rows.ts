@@ -88,3 +88,39 @@ export function addPart(db: Database, session: string, message: string, id: stri
 		typeof data === "string" ? data : JSON.stringify(data),
 	]);
 }
+
+/** What an answer of `promptedSession` used: its model, cost, and tokens (each kind 0 unless given). */
+export interface AnswerRow {
+	provider: string;
+	model: string;
+	cost: number;
+	tokens?: { input?: number; output?: number; reasoning?: number; cache?: { read: number; write: number } };
+	finish?: string;
+}
+
+/** An answer to the prompt of `promptedSession` `session`, as OpenCode writes its row, completed a millisecond after `at`. */
+export function addAnswer(db: Database, session: string, id: string, at: number, a: AnswerRow): void {
+	addMessage(db, session, id, at, {
+		role: "assistant",
+		parentID: `${session}_m0`,
+		providerID: a.provider,
+		modelID: a.model,
+		cost: a.cost,
+		tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 }, ...a.tokens },
+		time: { created: at, completed: at + 1 },
+		finish: a.finish ?? "stop",
+	});
+}
+
+/**
+ * A data folder holding a copy of the fixture database and, in it, one more session of one prompt at time `t`, open
+ * for the rows a test adds (the caller closes it).
+ */
+export async function promptedSession(xdgData: string, id: string, prompt: string, t: number): Promise<{ dir: string; db: Database }> {
+	const dir = fixtureDataDir(xdgData);
+	const db = await openForWrite(join(dir, "opencode.db"));
+	addSession(db, { id, title: prompt });
+	addMessage(db, id, `${id}_m0`, t, { role: "user", time: { created: t } });
+	addPart(db, id, `${id}_m0`, `${id}_p0`, { type: "text", text: prompt });
+	return { dir, db };
+}
