@@ -234,6 +234,28 @@ describe("Codex records built from the format's description", () => {
 		expect(results[2]).toMatchObject({ isError: true, content: [{ text: "bilby.txt" }] });
 	});
 
+	it("takes a shell command's non-zero exit as the call's error, as 0.17x and older releases write it", () => {
+		const call = (id: string) =>
+			env("response_item", { type: "function_call", name: "exec_command", arguments: '{"cmd":"ls"}', call_id: id });
+		const out = (id: string, output: unknown) => env("response_item", { type: "function_call_output", call_id: id, output });
+		const { parsed } = parse([
+			meta(),
+			call("a"),
+			out(
+				"a",
+				"Chunk ID: 81af3d\nWall time: 0.0063 seconds\nProcess exited with code 2\nOriginal token count: 4\nOutput:\nls: cannot access",
+			),
+			call("b"),
+			out("b", "Chunk ID: 81af3e\nWall time: 0.0063 seconds\nProcess exited with code 0\nOutput:\nProcess exited with code 1"),
+			call("c"),
+			out("c", '{"output":"no such file","metadata":{"exit_code":1,"duration_seconds":0.1}}'),
+			call("d"),
+			out("d", '{"output":"src/quokka.ts","metadata":{"exit_code":0}}'),
+		]);
+		const errors = parsed.entries.filter((e) => role(e) === "toolResult").map((e) => (e.raw.message as { isError: boolean }).isError);
+		expect(errors).toEqual([true, false, true, false]);
+	});
+
 	it("leaves a rolled-back turn abandoned and hangs what follows where it began", async () => {
 		const lines = [
 			meta(),

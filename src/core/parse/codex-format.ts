@@ -135,6 +135,21 @@ function outputText(output: unknown): string {
 	return output === undefined ? "" : JSON.stringify(output);
 }
 
+/**
+ * Whether a tool's output says it failed: `success: false` (releases before 0.17x), or a shell command's non-zero
+ * exit, which 0.17x writes in the output's header (`Process exited with code N`) and older releases in a JSON
+ * text's `metadata.exit_code` — as Pi marks a bash call that exits non-zero as an error.
+ */
+function outputFailed(output: unknown): boolean {
+	if (asRecord(output)?.success === false) return true;
+	const text = outputText(output);
+	const header = /^Process exited with code (-?\d+)$/m.exec(text.slice(0, 300));
+	if (header) return header[1] !== "0";
+	if (!text.startsWith("{")) return false;
+	const code = asRecord(asRecord(parseJsonObject(text))?.metadata)?.exit_code;
+	return typeof code === "number" && code !== 0;
+}
+
 function parsedArguments(args: unknown): unknown {
 	if (typeof args !== "string") return args;
 	const obj = parseJsonObject(args);
@@ -345,8 +360,7 @@ function responseItem(item: Record<string, unknown>, c: LineContext, place: () =
 		case "custom_tool_call_output": {
 			const callId = asString(item.call_id);
 			const output = item.output;
-			const failed = asRecord(output)?.success === false;
-			return toolResultEntry(place(), callId ? c.cs.toolNames.get(callId) : undefined, outputText(output), failed);
+			return toolResultEntry(place(), callId ? c.cs.toolNames.get(callId) : undefined, outputText(output), outputFailed(output));
 		}
 		default:
 			return "unknown";
