@@ -102,6 +102,9 @@ describe("Claude Code's format", () => {
 		const sub = index.search({ query: "pangolin" }).results[0];
 		expect(sub).toMatchObject({ kind: "subagent", sessionId: "agent-7f3e9a21", spawnedBySessionId: S1, agent: "claude" });
 		expect(sub.spawnedByEntryId).toBe("u2");
+		expect(index.read(S1, { structure: true }).structure?.subagents).toEqual([
+			{ sessionId: "agent-7f3e9a21", name: "agent-7f3e9a21", entryId: "u2" },
+		]);
 		expect(index.search({ query: "armadillos" }).results[0]).toMatchObject({ sessionId: S1 });
 	});
 

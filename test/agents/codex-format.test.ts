@@ -109,6 +109,11 @@ describe("Codex rollouts written by the real CLI (0.171.0)", () => {
 		const child = index.search({ query: "llamas", role: "user" }).results.find((r) => r.sessionId === CHILD);
 		expect(child).toMatchObject({ kind: "subagent", spawnedBySessionId: PARENT, firstPrompt: "CHILD count the llamas" });
 		expect(child?.spawnedBy).toBe(join(FIXTURE_HOME, DAY, PARENT_FILE));
+		// The parent names it too, at the spawn_agent call's result (the viewer's link): a rollout beside it, not in a folder of its own.
+		const spawned = index.read(PARENT, { structure: true }).structure?.subagents;
+		expect(spawned).toEqual([{ sessionId: CHILD, name: expect.stringContaining(CHILD), entryId: expect.any(String) }]);
+		const result = index.read(PARENT, { around: spawned?.[0].entryId }).messages.find((m) => m.entryId === spawned?.[0].entryId);
+		expect(result).toMatchObject({ role: "tool", tool: "spawn_agent" });
 	});
 
 	it("names a session by Codex's session index, the last line for a thread winning, the first prompt otherwise", async () => {

@@ -1,5 +1,5 @@
 /**
- * OpenCode's sessions in every face but the viewer (test/web/opencode-reader.test.ts): the Pi and omp tool (search,
+ * OpenCode's sessions in every face but the viewer (test/web/agents-reader.test.ts): the Pi and omp tool (search,
  * read, in-session search, a session named by its path inside the database), the overlay's agent: filter and resume,
  * the MCP server and the CLI, over the database the real CLI wrote (test/fixtures/opencode); and once the database
  * is gone, the sessions kept in lookback's archive: found, read, forgotten, and restored as files the real

@@ -1,6 +1,6 @@
 /**
  * What surrounds the branch of a session being read: the branches that leave it (where, how long, in which
- * state), the omp sub-agent transcripts the session spawned and the sessions forked from it. The viewer draws it.
+ * state), the sub-agent transcripts the session spawned and the sessions forked from it. The viewer draws it.
  */
 
 import { DEFAULTS } from "../defaults.js";
@@ -43,7 +43,7 @@ export interface SessionStructure {
 	branches: SideBranch[];
 	/** Branch tips in the whole session (1: a linear session). */
 	leaves: number;
-	/** omp sub-agent transcripts this session spawned. */
+	/** Sub-agent transcripts this session spawned. */
 	subagents: LinkedSession[];
 	/** Sessions forked from this one. */
 	forks: LinkedSession[];
@@ -94,10 +94,9 @@ export function sessionStructure(
 		}
 	}
 
-	// Both by a range of the path index: a read over HTTP ranges must not scan every session.
-	// omp keeps a session's sub-agents in `<stem>/` beside `<stem>.jsonl`; Pi writes a fork beside its parent.
+	// Both by a range of the path index: a read over HTTP ranges must not scan every session. Pi writes a fork beside its parent.
 	const sep = row.path.match(/[\\/]/g)?.pop() ?? "/";
-	const subagents = under(db, `${row.path.replace(/\.jsonl$/, "")}${sep}`, "spawned_by = ?", row.path).map((s) => {
+	const subagents = under(db, subagentFolder(row, sep), "spawned_by = ?", row.path).map((s) => {
 		const name = subagentName(s.path);
 		const entryId = spawningEntry(db, row.path, name);
 		return { sessionId: s.session_id, name, ...(entryId ? { entryId } : {}) };
@@ -116,6 +115,20 @@ export function sessionStructure(
 		forks,
 		...(spawnedByEntryId ? { spawnedByEntryId } : {}),
 	};
+}
+
+/**
+ * Where a session's sub-agent transcripts lie, as a path prefix: omp's and OpenCode's in a folder named like the
+ * session (`<stem>/` beside `<stem>.jsonl`), Claude Code's there too (2.1.2+) or beside it (2.0.x), Gemini CLI's in
+ * `chats/<session id>/` beside its chat, Codex's anywhere in its home (each a rollout of its own, in the dated folder
+ * of the day it started).
+ */
+function subagentFolder(row: SessionRow, sep: string): string {
+	const folder = row.path.slice(0, row.path.lastIndexOf(sep) + 1);
+	if (row.agent === "claude") return folder;
+	if (row.agent === "gemini" && row.session_id) return `${folder}${row.session_id}${sep}`;
+	if (row.agent === "codex") return /^(.*[\\/])?(?:archived_)?sessions[\\/]/.exec(row.path)?.[1] ?? "";
+	return `${row.path.replace(/\.jsonl$/, "")}${sep}`;
 }
 
 /** Indexed sessions whose path starts with `prefix` and that meet `condition`, oldest first. */

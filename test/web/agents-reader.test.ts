@@ -1,0 +1,213 @@
+/**
+ * The viewer served by `lookback serve` reads every other agent's sessions as conversations, in real Chromium, over
+ * what the real CLIs wrote: Claude Code (test/fixtures/claude), Codex (test/fixtures/codex), Gemini CLI
+ * (test/fixtures/gemini) and OpenCode (test/fixtures/opencode) in one index. A search finds each agent's session,
+ * the hit names its agent, the agent filter narrows to one, and the reader shows the conversation with its resume
+ * command and the sub-agent a tool call spawned, linked both ways.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openNodeIndex } from "../../src/node/open.js";
+import { type Serving, serveViewer } from "../../src/node/serve.js";
+import { FIXTURE_PROJECT } from "../agents/opencode-fixture.js";
+import { FIXTURE_CHILD, FIXTURE_SESSION, fixtureDataDir } from "../agents/opencode-rows.js";
+import { launchChromium } from "../browser.js";
+
+const WEB = join(import.meta.dirname, "..", "..", "dist", "web");
+const FIXTURES = join(import.meta.dirname, "..", "fixtures");
+let browser: Browser;
+let serving: Serving;
+let dir = "";
+
+beforeAll(async () => {
+	// Kept for the whole file (the helpers' temp dirs go after each test).
+	dir = mkdtempSync(join(tmpdir(), "agents-reader-"));
+	const agentDir = join(dir, "pi-agent");
+	mkdirSync(agentDir, { recursive: true });
+	const data = join(dir, "data");
+	fixtureDataDir(data);
+	const env = {
+		HOME: dir,
+		XDG_DATA_HOME: data,
+		CLAUDE_CONFIG_DIR: join(FIXTURES, "claude"),
+		CODEX_HOME: join(FIXTURES, "codex"),
+		GEMINI_CLI_HOME: join(FIXTURES, "gemini", "home"),
+	};
+	const opened = await openNodeIndex({ indexPath: join(dir, "index.db"), agentDir, env });
+	await opened.index.sync(opened.source);
+	opened.index.close();
+	serving = await serveViewer({ indexPath: join(dir, "index.db"), webDir: WEB });
+	browser = await launchChromium();
+});
+
+afterAll(async () => {
+	await browser?.close();
+	await serving?.close();
+	if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function openPage(query: string): Promise<Page> {
+	const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+	await page.goto(new URL(query, serving.url).href);
+	await page.waitForSelector("body[data-ready=true]");
+	return page;
+}
+
+async function openSession(id: string): Promise<Page> {
+	const page = await openPage(`?session=${id}`);
+	await page.waitForSelector("#reader .message");
+	return page;
+}
+
+/**
+ * Whether the reader draws `selector` somewhere in the session: its messages are drawn a screenful at a time, so
+ * they are scrolled through from the top until it is (and left there).
+ */
+async function drawn(page: Page, selector: string): Promise<boolean> {
+	await page.evaluate(() => {
+		(document.querySelector("#reader .messages") as HTMLElement).scrollTop = 0;
+	});
+	for (;;) {
+		if ((await page.locator(selector).count()) > 0) return true;
+		const moved = await page.evaluate(() => {
+			const list = document.querySelector("#reader .messages") as HTMLElement;
+			const before = list.scrollTop;
+			list.scrollTop += list.clientHeight / 2;
+			return list.scrollTop !== before;
+		});
+		if (!moved) return (await page.locator(selector).count()) > 0;
+		await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+	}
+}
+
+/** Each agent's session the search below finds, by a word only it holds, and what the reader shows of it. */
+const AGENTS = [
+	{
+		agent: "claude",
+		word: "narwhal",
+		session: "803bb4c1-76e6-4594-9fb6-45953cf58af7",
+		resume: "cd /home/user/zebra-app && claude -r 803bb4c1-76e6-4594-9fb6-45953cf58af7",
+		user: "after compaction ask about the narwhal",
+		tool: { name: "Read", output: "the zebra migration uses pgbouncer transaction mode" },
+		subagent: { id: "agent-a1fa55d4f6c0a40b7", says: "find the walrus config" },
+	},
+	{
+		agent: "codex",
+		word: "quartz",
+		session: "01a2315e-b204-7071-b339-8dc13fe83021",
+		resume: "codex resume 01a2315e-b204-7071-b339-8dc13fe83021",
+		user: "SHELL echo zebra-quartz-42",
+		tool: { name: "exec_command", output: "Process exited with code 0" },
+		subagent: { id: "01a2315e-d742-77c1-8ebb-d2698450eb35", says: "Child agent here: CHILD count the llamas" },
+	},
+	{
+		agent: "gemini",
+		word: "quokkaberry",
+		session: "d46b784e-2a92-408e-b3c6-6e32f3787118",
+		resume: "cd /home/user/proj && gemini --resume d46b784e-2a92-408e-b3c6-6e32f3787118",
+		user: "ask a helper what notes.txt says",
+		tool: { name: "invoke_agent", output: "The secret word is quokkaberry" },
+		subagent: { id: "2fecca0c-e4af-4399-aa0d-9f228cdf74ea", says: "quokkaberry" },
+	},
+] as const;
+
+const QUERY = AGENTS.map((a) => a.word).join(" OR ");
+
+/** The rows of the result list for `query` once it is shown: each row's title link's session and its facts. */
+async function rows(page: Page, query: string): Promise<{ session: string | null; facts: string }[]> {
+	await page.waitForSelector(`#list[data-kind=results][data-query="${query}"] .row`);
+	return page.evaluate(() =>
+		Array.from(document.querySelectorAll("#list .row"), (row) => ({
+			session: new URL((row.querySelector(".title") as HTMLAnchorElement).href).searchParams.get("session"),
+			facts: row.querySelector(".facts")?.textContent ?? "",
+		})),
+	);
+}
+
+describe("Claude Code, Codex and Gemini CLI sessions in the served viewer", () => {
+	it("are found by one search, each hit naming its agent, and the agent filter narrows to one agent", async () => {
+		const page = await openPage(`?q=${encodeURIComponent(QUERY)}`);
+		const all = await rows(page, QUERY);
+		for (const a of AGENTS) {
+			const row = all.find((r) => r.session === a.session);
+			expect(row, a.agent).toBeDefined();
+			expect(row?.facts.split(" · "), a.agent).toContain(a.agent);
+		}
+		for (const a of AGENTS) {
+			await page.selectOption("select[name=agent]", a.agent);
+			await page.waitForFunction((agent) => new URL(location.href).searchParams.get("agent") === agent, a.agent);
+			await page.waitForFunction((agent) => {
+				const facts = Array.from(document.querySelectorAll("#list[data-kind=results] .row .facts"), (f) => f.textContent ?? "");
+				return facts.length > 0 && facts.every((f) => f.split(" · ").includes(agent));
+			}, a.agent);
+			const narrowed = await rows(page, QUERY);
+			expect(narrowed.map((r) => r.session)).toContain(a.session);
+			for (const other of AGENTS.filter((o) => o !== a)) expect(narrowed.map((r) => r.session)).not.toContain(other.session);
+		}
+		await page.close();
+	});
+
+	it.each(AGENTS)("reads a $agent session as a conversation from its hit, with its resume command", async (a) => {
+		const page = await openPage(`?q=${a.word}&agent=${a.agent}`);
+		const hit = page.locator("#list .row", { has: page.locator(`a.title[href*="session=${a.session}"]`) });
+		await hit.locator(".title").click();
+		await page.waitForSelector("#reader .message.focus");
+		expect(await page.textContent("#reader .message.focus")).toContain(a.word);
+		expect((await page.textContent("#reader .reader-head .facts"))?.split(" · ")).toContain(a.agent);
+		expect(await page.textContent("#reader .reader-head .copy code")).toBe(a.resume);
+		expect(await drawn(page, `#reader .message.user:has-text(${JSON.stringify(a.user)})`)).toBe(true);
+		// The tool's call on the assistant's message, its output in a tool message of its own, one line that expands.
+		expect(await drawn(page, `#reader .message.assistant .tool.call .tool-name:text-is("→ ${a.tool.name}")`)).toBe(true);
+		const tool = `#reader .message.tool .tool.result:has(.tool-name:text-is("← ${a.tool.name}"))`;
+		expect(await drawn(page, tool)).toBe(true);
+		const result = page.locator(tool).first();
+		if ((await result.locator(".tool-text").count()) === 0) await result.locator(".tool-line").click();
+		expect(await result.locator(".tool-text").textContent()).toContain(a.tool.output);
+		await page.close();
+	});
+
+	it.each(AGENTS)("links the $agent tool call that spawned a sub-agent to the sub-agent's conversation, and back", async (a) => {
+		const page = await openSession(a.session);
+		// Under the tool call's message that spawned it, not only among the session's sub-agents in the header.
+		const under = `#reader .message .subagent-link[href*="session=${a.subagent.id}"]`;
+		expect(await drawn(page, under)).toBe(true);
+		const link = page.locator(under).first();
+		await link.click();
+		await page.waitForFunction((id) => new URL(location.href).searchParams.get("session") === id, a.subagent.id);
+		await page.waitForFunction((text) => document.querySelector("#reader .messages")?.textContent?.includes(text), a.subagent.says);
+		await page.click("#reader .spawned-by a");
+		await page.waitForFunction((id) => new URL(location.href).searchParams.get("session") === id, a.session);
+		await page.close();
+	});
+});
+
+describe("an OpenCode session in the served viewer", () => {
+	it("reads as a conversation: title, agent, prompts, the tool's output, the compacted stretch and the resume command", async () => {
+		const page = await openSession(FIXTURE_SESSION);
+		expect(await page.textContent("#reader h2")).toBe("Quokka title Look around please.");
+		expect(await page.textContent("#reader .facts")).toContain("opencode");
+		expect(await page.textContent("#reader .vrow:first-child .message")).toContain("Look around please.");
+		expect(await page.getAttribute("#reader .vrow:first-child .message", "class")).toBe("message user");
+		expect(await page.textContent("#reader .stretch-start.compacted")).toMatch(/^compacted stretch/);
+		expect(await page.locator("#reader .message.tool", { hasText: "ocelot42ridge" }).count()).toBeGreaterThan(0);
+		expect(await page.textContent("#reader .reader-head")).toContain(`cd ${FIXTURE_PROJECT} && opencode -s ${FIXTURE_SESSION}`);
+		await page.close();
+	});
+
+	it("links the task call to the sub-agent's session, and the sub-agent back to it", async () => {
+		const page = await openSession(FIXTURE_SESSION);
+		// Under the task call that spawned it (drawn when its message is), and among the session's sub-agents.
+		const link = page.locator("#reader .subagent-link").first();
+		await link.waitFor();
+		expect(await link.textContent()).toBe(`⇢ sub-agent ${FIXTURE_CHILD}`);
+		await link.click();
+		await page.waitForFunction((id) => new URL(location.href).searchParams.get("session") === id, FIXTURE_CHILD);
+		await page.waitForFunction(() => document.querySelector("#reader .messages")?.textContent?.includes("CHILD count the llamas"));
+		await page.click("#reader .spawned-by a");
+		await page.waitForFunction((id) => new URL(location.href).searchParams.get("session") === id, FIXTURE_SESSION);
+		await page.close();
+	});
+});
