@@ -8,7 +8,7 @@
 import { realpathSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join, sep } from "node:path";
-import { type AgentKind, LookbackError, type SessionSource } from "../core/index.js";
+import { type AgentKind, isBesideFile, LookbackError, type SessionSource } from "../core/index.js";
 import { sessionPathInRoots } from "./paths.js";
 import { readOpencodeDocument } from "./walk-opencode.js";
 import { type SessionRoot, walkRoots } from "./walk-roots.js";
@@ -33,10 +33,8 @@ export function fileSource(roots: SessionRoot[], leaveOut: readonly AgentKind[] 
 		roots: () => rootPaths,
 		leftOut: () => leaveOut,
 		async readBeside(root, relative, max) {
-			// Only a tool's output an agent spilled beside a session, inside a walked root: never any other file.
-			// Or Codex's session index of thread names at the top of its home.
-			const allowed = /\/tool-results\/[^/]+\.txt$/.test(relative) || relative === "session_index.jsonl";
-			if (!rootPaths.includes(root) || relative.split("/").includes("..") || !allowed) return undefined;
+			// Only what an agent keeps beside its sessions (isBesideFile), inside a walked root: never any other file.
+			if (!rootPaths.includes(root) || !isBesideFile(relative)) return undefined;
 			try {
 				const handle = await open(join(root, ...relative.split("/")), "r");
 				try {

@@ -7,6 +7,7 @@ import {
 	type AgentKind,
 	type HostFiles,
 	isAgentKind,
+	isOpencodeDbName,
 	LookbackError,
 	LookbackIndex,
 	type SessionSource,
@@ -29,7 +30,6 @@ import {
 	piAgentDir,
 } from "./paths.js";
 import { sessionFilesOf } from "./session-files.js";
-import { isOpencodeDbName } from "./walk-opencode.js";
 
 export interface NodeIndexOptions {
 	/** Index file (default `<agentDir>/lookback/index.db`). */

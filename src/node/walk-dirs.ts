@@ -1,17 +1,13 @@
-/** What every folder walk shares: listing a folder, and a file found before its stat. */
+/** What every folder walk on disk shares: listing a folder, reading a small file beside the sessions, a file found before its stat. */
 
-import { type Dirent, readdirSync } from "node:fs";
-import { join } from "node:path";
-import type { SessionFileInfo, WalkedFolders } from "../core/index.js";
+import { type Dirent, readdirSync, readFileSync } from "node:fs";
+import { join, sep } from "node:path";
+import type { Found, LayoutWalk, WalkedFolders } from "../core/index.js";
 
-/** A file found by the walk, before its stat; a session rendered from a database comes with its stamps instead. */
-export type Found = Omit<SessionFileInfo, "size" | "mtimeMs"> & Partial<Pick<SessionFileInfo, "size" | "mtimeMs">>;
+export type { Found } from "../core/index.js";
 
 /** Where found files go, and how a folder that cannot be listed is reported (the root is then incomplete, nothing is purged). */
-export interface WalkSink {
-	found: Found[];
-	/** Run the listing of one folder; an error makes the root incomplete but the walk goes on. */
-	attempt(dir: string, work: () => Promise<void>): Promise<void>;
+export interface WalkSink extends LayoutWalk {
 	/** Every folder looked into, found or not (`WalkResult.folders`). */
 	folders: WalkedFolders;
 }
@@ -41,4 +37,22 @@ export async function listDir(dir: string, folders: WalkedFolders): Promise<{ fi
 		}
 	}
 	return { files, dirs };
+}
+
+/** A walk on disk into `found`, its folders noted in `folders`; `attempt` decides what an error does to the root. */
+export function diskWalk(found: Found[], folders: WalkedFolders, attempt: WalkSink["attempt"]): WalkSink {
+	return {
+		found,
+		folders,
+		attempt,
+		sep,
+		list: (dir) => listDir(dir, folders),
+		readText: async (path) => {
+			try {
+				return readFileSync(path, "utf8");
+			} catch {
+				return undefined;
+			}
+		},
+	};
 }

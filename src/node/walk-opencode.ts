@@ -9,17 +9,12 @@
 
 import { statSync } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
-import { LookbackError } from "../core/index.js";
+import { isOpencodeDbName, LookbackError } from "../core/index.js";
 import { OpencodeDb } from "./opencode-db.js";
 import { legacyDocument, walkLegacyTree } from "./opencode-legacy.js";
 import { documentBytes } from "./opencode-render.js";
 import { databaseOf, OPENCODE_MAX_NESTING } from "./paths.js";
 import { type Found, listDir, type WalkSink } from "./walk-dirs.js";
-
-/** The database names OpenCode gives in its data folder: `opencode.db` (releases), `opencode-<channel>.db` (other builds). */
-export function isOpencodeDbName(name: string): boolean {
-	return /^opencode(?:-[A-Za-z0-9._-]+)?\.db$/.test(name);
-}
 
 /** The sessions of one database, at `<database>/<id>` (a sub-agent under its parent's path); their ids go into `seen`. */
 async function walkDb(db: string, base: Omit<Found, "path">, seen: Set<string>, sink: WalkSink): Promise<void> {

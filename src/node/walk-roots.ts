@@ -14,14 +14,14 @@ import {
 	type SyncWarning,
 	type WalkedFolders,
 	type WalkResult,
+	walkClaude,
+	walkCodex,
+	walkGemini,
 } from "../core/index.js";
-import { walkClaude } from "./walk-claude.js";
-import { walkCodex } from "./walk-codex.js";
-import { type Found, listDir, type WalkSink } from "./walk-dirs.js";
-import { walkGemini } from "./walk-gemini.js";
+import { diskWalk, type Found, listDir, type WalkSink } from "./walk-dirs.js";
 import { walkOpencode } from "./walk-opencode.js";
 
-/** The walk of an agent with a layout of its own, under its root. */
+/** The walk of an agent with a layout of its own, under its root (the layouts in core, shared with the page's picked folders). */
 type AgentWalk = (root: string, base: Omit<Found, "path">, sink: WalkSink) => Promise<void>;
 
 const AGENT_WALKS: Record<AgentLayout, AgentWalk> = { claude: walkClaude, codex: walkCodex, gemini: walkGemini, opencode: walkOpencode };
@@ -113,7 +113,7 @@ async function walkRoot(root: SessionRoot, result: WalkResult): Promise<void> {
 			problems.push(`${dir}: ${(error as Error).message}`);
 		}
 	};
-	const sink: WalkSink = { found, attempt, folders };
+	const sink = diskWalk(found, folders, attempt);
 	try {
 		if (root.layout === "archive") {
 			await archiveFolder(root.path, base, sink);

@@ -1,4 +1,4 @@
-/** Session files → entries: where files come from, the lenient JSONL reader, Pi's and omp's formats, branches, and an entry's searchable text. */
+/** Session files → entries: where files come from (each agent's folder layout), the lenient JSONL reader, Pi's and omp's formats, branches, and an entry's searchable text. */
 
 export type {
 	ArchivedFile,
@@ -12,6 +12,11 @@ export type {
 export { keptCurrent } from "./archive.js";
 export { BRANCH_STATES, type BranchState, branchStates, branchThrough, contextStart, pathToRoot, type TreeNode } from "./branch.js";
 export { ROLES, type Role } from "./entry-text.js";
+export { type Found, folderOf, inFolder, isBesideFile, type LayoutWalk, type Listing } from "./layout.js";
+export { claudeProject, isClaudeProject, walkClaude } from "./layout-claude.js";
+export { codexArchived, codexDated, isRollout, walkCodex } from "./layout-codex.js";
+export { geminiProject, geminiProjects, isGeminiChats, walkGemini } from "./layout-gemini.js";
+export { isOpencodeDbName } from "./layout-opencode.js";
 export { type OmpMetadata, readOmpMetadata } from "./omp-metadata.js";
 export {
 	AGENT_KINDS,
