@@ -15,6 +15,8 @@ import { type Serving, serveViewer } from "../../src/node/serve.js";
 import { FIXTURE_PROJECT } from "../agents/opencode-fixture.js";
 import { FIXTURE_CHILD, FIXTURE_SESSION, fixtureDataDir } from "../agents/opencode-rows.js";
 import { launchChromium } from "../browser.js";
+import { AGENT_SESSIONS as AGENTS } from "./agent-sessions.js";
+import { drawn, followSubagentAndBack } from "./reader-steps.js";
 
 const WEB = join(import.meta.dirname, "..", "..", "dist", "web");
 const FIXTURES = join(import.meta.dirname, "..", "fixtures");
@@ -61,58 +63,6 @@ async function openSession(id: string): Promise<Page> {
 	await page.waitForSelector("#reader .message");
 	return page;
 }
-
-/**
- * Whether the reader draws `selector` somewhere in the session: its messages are drawn a screenful at a time, so
- * they are scrolled through from the top until it is (and left there).
- */
-async function drawn(page: Page, selector: string): Promise<boolean> {
-	await page.evaluate(() => {
-		(document.querySelector("#reader .messages") as HTMLElement).scrollTop = 0;
-	});
-	for (;;) {
-		if ((await page.locator(selector).count()) > 0) return true;
-		const moved = await page.evaluate(() => {
-			const list = document.querySelector("#reader .messages") as HTMLElement;
-			const before = list.scrollTop;
-			list.scrollTop += list.clientHeight / 2;
-			return list.scrollTop !== before;
-		});
-		if (!moved) return (await page.locator(selector).count()) > 0;
-		await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-	}
-}
-
-/** Each agent's session the search below finds, by a word only it holds, and what the reader shows of it. */
-const AGENTS = [
-	{
-		agent: "claude",
-		word: "narwhal",
-		session: "803bb4c1-76e6-4594-9fb6-45953cf58af7",
-		resume: "cd /home/user/zebra-app && claude -r 803bb4c1-76e6-4594-9fb6-45953cf58af7",
-		user: "after compaction ask about the narwhal",
-		tool: { name: "Read", output: "the zebra migration uses pgbouncer transaction mode" },
-		subagent: { id: "agent-a1fa55d4f6c0a40b7", says: "find the walrus config" },
-	},
-	{
-		agent: "codex",
-		word: "quartz",
-		session: "01a2315e-b204-7071-b339-8dc13fe83021",
-		resume: "codex resume 01a2315e-b204-7071-b339-8dc13fe83021",
-		user: "SHELL echo zebra-quartz-42",
-		tool: { name: "exec_command", output: "Process exited with code 0" },
-		subagent: { id: "01a2315e-d742-77c1-8ebb-d2698450eb35", says: "Child agent here: CHILD count the llamas" },
-	},
-	{
-		agent: "gemini",
-		word: "quokkaberry",
-		session: "d46b784e-2a92-408e-b3c6-6e32f3787118",
-		resume: "cd /home/user/proj && gemini --resume d46b784e-2a92-408e-b3c6-6e32f3787118",
-		user: "ask a helper what notes.txt says",
-		tool: { name: "invoke_agent", output: "The secret word is quokkaberry" },
-		subagent: { id: "2fecca0c-e4af-4399-aa0d-9f228cdf74ea", says: "quokkaberry" },
-	},
-] as const;
 
 const QUERY = AGENTS.map((a) => a.word).join(" OR ");
 
@@ -171,15 +121,7 @@ describe("Claude Code, Codex and Gemini CLI sessions in the served viewer", () =
 
 	it.each(AGENTS)("links the $agent tool call that spawned a sub-agent to the sub-agent's conversation, and back", async (a) => {
 		const page = await openSession(a.session);
-		// Under the tool call's message that spawned it, not only among the session's sub-agents in the header.
-		const under = `#reader .message .subagent-link[href*="session=${a.subagent.id}"]`;
-		expect(await drawn(page, under)).toBe(true);
-		const link = page.locator(under).first();
-		await link.click();
-		await page.waitForFunction((id) => new URL(location.href).searchParams.get("session") === id, a.subagent.id);
-		await page.waitForFunction((text) => document.querySelector("#reader .messages")?.textContent?.includes(text), a.subagent.says);
-		await page.click("#reader .spawned-by a");
-		await page.waitForFunction((id) => new URL(location.href).searchParams.get("session") === id, a.session);
+		await followSubagentAndBack(page, a.session, a.subagent.id, a.subagent.says);
 		await page.close();
 	});
 });
