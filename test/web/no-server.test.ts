@@ -12,13 +12,18 @@ import { gzipSync } from "node:zlib";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateCorpus } from "../../bench/gen-corpus.mjs";
+import type { SessionSummary } from "../../src/core/index.js";
 import { openNodeIndex } from "../../src/node/open.js";
 import { serveViewer } from "../../src/node/serve.js";
 import { launchChromium, serve } from "../browser.js";
 import { FIXTURES } from "../helpers.js";
 import { assistantMessage, newSession, sessionWith, userMessage } from "../pi-sessions.js";
+import { AGENT_SESSIONS } from "./agent-sessions.js";
+import { followSubagentAndBack } from "./reader-steps.js";
 
 const WEB = join(import.meta.dirname, "..", "..", "dist", "web");
+/** What the other agents' real CLIs wrote. */
+const AGENT_FIXTURES = join(import.meta.dirname, "..", "fixtures");
 let browser: Browser;
 let dir: string;
 /** The sample sessions, and one more written by Pi's SessionManager. */
@@ -85,24 +90,29 @@ interface FileIo {
 	size: number;
 }
 
-/** Reads of the index file in OPFS so far, from the page's worker (its own "transfer" call); undefined when not in OPFS. */
-async function indexFileIo(page: Page): Promise<FileIo | undefined> {
+/** A call of the page's worker (protocol.ts), answered to the test instead of the page. */
+async function askWorker<T>(page: Page, call: string, args: unknown): Promise<T> {
 	const worker = page.workers().find((w) => w.url().endsWith("/worker.js"));
 	if (!worker) throw new Error("the page has no worker");
-	const reply = await worker.evaluate(
-		() =>
-			new Promise<{ file?: FileIo }>((resolve) => {
+	return worker.evaluate(
+		([call, args]) =>
+			new Promise<T>((resolve) => {
 				const scope = self as unknown as { postMessage(m: unknown): void; onmessage(e: { data: unknown }): void };
 				const post = scope.postMessage.bind(scope);
 				scope.postMessage = (message: unknown) => {
 					if ((message as { id?: number }).id !== -1) return post(message);
 					scope.postMessage = post;
-					resolve((message as { value: { file?: FileIo } }).value);
+					resolve((message as { value: T }).value);
 				};
-				scope.onmessage({ data: { id: -1, call: "transfer", args: {} } });
+				scope.onmessage({ data: { id: -1, call, args } });
 			}),
+		[call, args] as const,
 	);
-	return reply.file;
+}
+
+/** Reads of the index file in OPFS so far, from the page's worker (its own "transfer" call); undefined when not in OPFS. */
+async function indexFileIo(page: Page): Promise<FileIo | undefined> {
+	return (await askWorker<{ file?: FileIo }>(page, "transfer", {})).file;
 }
 
 async function findTitle(page: Page, query: string, title: string): Promise<void> {
@@ -111,6 +121,60 @@ async function findTitle(page: Page, query: string, title: string): Promise<void
 		([q, t]) => document.querySelector(`#list[data-kind=results][data-query="${q}"] .row .title`)?.textContent === t,
 		[query, title],
 	);
+}
+
+/**
+ * Each agent's own folder as the real CLIs left it (test/fixtures), with what they keep there that is no session:
+ * Codex's parent rollout compressed as Codex does after 7 idle days, and each CLI's prompt history; OpenCode's data
+ * folder. Made once, with what the command line makes of them (every session, sub-agents too).
+ */
+let homesMade: Promise<{ homes: string; opencode: string; cli: SessionSummary[] }> | undefined;
+function agentHomes(): Promise<{ homes: string; opencode: string; cli: SessionSummary[] }> {
+	homesMade ??= (async () => {
+		const homes = join(dir, "homes");
+		cpSync(join(AGENT_FIXTURES, "claude"), join(homes, ".claude"), { recursive: true });
+		cpSync(join(AGENT_FIXTURES, "codex"), join(homes, ".codex"), { recursive: true });
+		cpSync(join(AGENT_FIXTURES, "gemini", "home", ".gemini"), join(homes, ".gemini"), { recursive: true });
+		const day = join("sessions", "2026", "12", "01");
+		const parent = readdirSync(join(homes, ".codex", day)).find((n) => n.includes(AGENT_SESSIONS[1].session)) ?? "";
+		rmSync(join(homes, ".codex", day, parent));
+		cpSync(join(AGENT_FIXTURES, "codex-compressed", day, `${parent}.zst`), join(homes, ".codex", day, `${parent}.zst`));
+		const history = (line: object) => `${JSON.stringify(line)}\n`;
+		writeFileSync(
+			join(homes, ".codex", "history.jsonl"),
+			history({ session_id: AGENT_SESSIONS[1].session, ts: 1, text: "historyOnlyWord" }),
+		);
+		writeFileSync(join(homes, ".claude", "history.jsonl"), history({ display: "historyOnlyWord", timestamp: 1, project: "/home/user" }));
+		const opencode = join(homes, ".local", "share", "opencode");
+		mkdirSync(opencode, { recursive: true });
+		cpSync(join(AGENT_FIXTURES, "opencode", "opencode.db"), join(opencode, "opencode.db"));
+		const env = {
+			HOME: join(homes, "nobody"),
+			CLAUDE_CONFIG_DIR: join(homes, ".claude"),
+			CODEX_HOME: join(homes, ".codex"),
+			GEMINI_CLI_HOME: homes,
+		};
+		const opened = await openNodeIndex({ indexPath: join(dir, "homes.db"), agentDir: join(dir, "homes-pi"), archive: false, env });
+		await opened.index.sync(opened.source);
+		const cli = opened.index.browse({ scope: "all", limit: 1000 });
+		opened.index.close();
+		return { homes, opencode, cli };
+	})();
+	return homesMade;
+}
+
+/** Sessions with their paths relative to `folder` (as a page is told them), in the order of their paths. */
+function relativeTo(folder: string, sessions: SessionSummary[]): SessionSummary[] {
+	const prefix = `${join(folder)}/`;
+	const cut = (path: string) => (folder && path.startsWith(prefix) ? path.slice(prefix.length) : path);
+	return sessions
+		.map((s) => ({ ...s, path: cut(s.path), ...(s.spawnedBy ? { spawnedBy: cut(s.spawnedBy) } : {}) }))
+		.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** Every session the page's index holds, sub-agents too. */
+function pickedSessions(page: Page): Promise<SessionSummary[]> {
+	return askWorker<SessionSummary[]>(page, "browse", { scope: "all", limit: 1000 });
 }
 
 describe("no-server mode", () => {
@@ -376,7 +440,7 @@ describe("no-server mode", () => {
 		}
 	});
 
-	it("takes single session files, gzipped ones too, picked or dropped on the page", async () => {
+	it("takes single session files, gzipped ones and Codex's compressed rollouts too, picked or dropped on the page", async () => {
 		const loose = join(dir, "loose");
 		const gz = newSession(loose, "/home/dev/projects/zoo");
 		gz.appendMessage(userMessage("Archive note: the capybaraQueue drains nightly"));
@@ -389,6 +453,14 @@ describe("no-server mode", () => {
 		await pick(page, "#pick-files", join(loose, "archived.jsonl.gz"));
 		expect(await page.getAttribute("#scan-report", "data-added")).toBe("1");
 		await findTitle(page, "capybaraQueue", "Archive note: the capybaraQueue drains nightly");
+		// A Codex rollout compressed as Codex leaves it: Codex's by its name, inflated as it is read.
+		const zst = readdirSync(join(AGENT_FIXTURES, "codex-compressed"), { recursive: true, encoding: "utf8" }).find((f) =>
+			f.endsWith(".zst"),
+		);
+		await pick(page, "#pick-files", join(AGENT_FIXTURES, "codex-compressed", zst ?? ""));
+		expect(await page.getAttribute("#scan-report", "data-added")).toBe("1");
+		await findTitle(page, "quartz", "Please run it. SHELL echo zebra-quartz-42");
+		expect(await page.textContent("#list .row .facts")).toContain("codex");
 		const handled = Number(await page.getAttribute("#local", "data-handled"));
 		await page.evaluate(
 			(text) => {
@@ -401,6 +473,68 @@ describe("no-server mode", () => {
 		await page.waitForSelector(`#local[data-handled="${handled + 1}"]`);
 		expect(await page.getAttribute("#scan-report", "data-added")).toBe("1");
 		await findTitle(page, "wombatLedger", "Dropped: where does the wombatLedger live?");
+		await page.context().close();
+	});
+
+	it("reads picked folders of Claude Code, Codex and Gemini CLI as the command line reads them, and names OpenCode's database it cannot read", async () => {
+		const { homes, opencode, cli } = await agentHomes();
+		const expected = relativeTo(homes, cli);
+		expect(expected.map((s) => s.agent).sort()).toEqual([
+			...Array(3).fill("claude"),
+			...Array(2).fill("codex"),
+			...Array(7).fill("gemini"),
+		]);
+		const page = await open(await staticServer());
+		for (const home of [".claude", ".codex", ".gemini"]) {
+			await pickFolder(page, join(homes, home));
+			expect(await page.locator("#scan-problems").allTextContents(), home).toEqual([]);
+		}
+		expect(relativeTo("", await pickedSessions(page))).toEqual(expected);
+		for (const a of AGENT_SESSIONS) {
+			await page.fill("#query", a.word);
+			const row = page.locator(`#list[data-kind=results][data-query="${a.word}"] .row:has(a.title[href*="session=${a.session}"])`);
+			expect((await row.locator(".facts").textContent())?.split(" · ")).toContain(a.agent);
+			await row.locator(".title").click();
+			await page.waitForSelector("#reader .message.focus");
+			expect(await page.textContent("#reader .reader-head .copy code")).toBe(a.resume);
+			await followSubagentAndBack(page, a.session, a.subagent.id, a.subagent.says);
+		}
+		await page.fill("#query", "historyOnlyWord");
+		await page.waitForSelector('#list[data-kind=results][data-query="historyOnlyWord"]');
+		expect(await page.locator("#list .row").count()).toBe(0);
+
+		// OpenCode's data folder: its database is named, nothing is read from it.
+		await pickFolder(page, opencode);
+		expect(await page.textContent("#opencode-note")).toMatch(
+			/Not read: opencode\/opencode\.db\. OpenCode keeps its sessions in this database, which this page cannot read/,
+		);
+		expect(await page.getAttribute("#scan-report", "data-seen")).toBe("0");
+		await page.context().close();
+	});
+
+	it("finds each agent's folders wherever the pick starts: Claude Code's one project, Codex's sessions, Gemini CLI's one project", async () => {
+		const { homes, cli } = await agentHomes();
+		const picked = [join(".claude", "projects", "-home-user-zebra-app"), join(".codex", "sessions"), join(".gemini", "tmp", "proj")];
+		// As the command line read them, each path from the folder picked on (what the page is told of it).
+		const expected = picked.flatMap((folder) =>
+			relativeTo(
+				join(homes, folder, ".."),
+				cli.filter((s) => s.path.startsWith(`${join(homes, folder)}/`)),
+			),
+		);
+		expect(expected.length).toBe(3 + 2 + 6);
+		const page = await open(await staticServer());
+		for (const folder of picked) {
+			await pickFolder(page, join(homes, folder));
+			expect(await page.locator("#scan-problems").allTextContents(), folder).toEqual([]);
+		}
+		// What the layouts decide of each file. (Not what it used: a message copied into several chats counts in the
+		// one that started first, which may be one of the folders left unpicked.)
+		const layout = (s: SessionSummary) => {
+			const { path, agent, kind, sessionId, spawnedBy, spawnedBySessionId, cwd, project, resumeHint, messageCount } = s;
+			return { path, agent, kind, sessionId, spawnedBy, spawnedBySessionId, cwd, project, resumeHint, messageCount };
+		};
+		expect(relativeTo("", await pickedSessions(page)).map(layout)).toEqual(relativeTo("", expected).map(layout));
 		await page.context().close();
 	});
 

@@ -170,6 +170,7 @@ export async function scan(request: ScanRequest, onProgress: (p: SyncProgress) =
 		unchanged: report.unchanged,
 		bytesRead: report.bytesRead,
 		skipped: report.skippedFiles.map((s) => `${s.path} (${s.reason}${s.detail ? `: ${s.detail}` : ""})`),
+		opencode: source.opencode,
 		problems: problems.map(
 			(p) =>
 				`${p.path}: ${p.entries === 0 ? "nothing in it is a session entry" : (p.problem ?? "some lines are damaged")}${p.malformedLines > 0 ? ` (${p.malformedLines} malformed line${p.malformedLines === 1 ? "" : "s"})` : ""}`,

@@ -3,16 +3,17 @@
  * for the worker, and the service worker that keeps the page itself.
  */
 
-import { isSessionFile, type PickedFile } from "./browser-source.js";
+import { isScanFile, PICKED_DEPTH, type PickedFile } from "./browser-source.js";
 
 export interface Picked {
+	/** Session files, the files the agents keep beside them, and OpenCode's databases (named, not read). */
 	sessions: PickedFile[];
 	/** Other files: taken as exported index files. */
 	others: File[];
 }
 
 function sort(files: PickedFile[]): Picked {
-	return { sessions: files.filter((f) => isSessionFile(f.path)), others: files.filter((f) => !isSessionFile(f.path)).map((f) => f.file) };
+	return { sessions: files.filter((f) => isScanFile(f.path)), others: files.filter((f) => !isScanFile(f.path)).map((f) => f.file) };
 }
 
 /** Files of an `<input type=file>` (a `webkitdirectory` one gives each file's path inside the folder). */
@@ -39,7 +40,7 @@ async function walkEntry(entry: FileSystemEntry, found: PickedFile[], depth = 0)
 	const path = entry.fullPath.replace(/^\//, "");
 	if (entry.isFile)
 		found.push({ path, file: await new Promise<File>((resolve, reject) => (entry as FileSystemFileEntry).file(resolve, reject)) });
-	else if (entry.isDirectory && depth < 6)
+	else if (entry.isDirectory && depth < PICKED_DEPTH)
 		for (const child of await entries(entry as FileSystemDirectoryEntry)) await walkEntry(child, found, depth + 1);
 }
 

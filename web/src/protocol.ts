@@ -59,6 +59,8 @@ export interface ScanReport {
 	bytesRead: number;
 	/** Files left out, with the reason. */
 	skipped: string[];
+	/** OpenCode's databases among the files: this page cannot read them (the command line does). */
+	opencode: string[];
 	/** Files read with something wrong in them: the others are indexed all the same. */
 	problems: string[];
 	warnings: string[];

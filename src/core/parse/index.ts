@@ -14,7 +14,7 @@ export { BRANCH_STATES, type BranchState, branchStates, branchThrough, contextSt
 export { ROLES, type Role } from "./entry-text.js";
 export { type Found, folderOf, inFolder, isBesideFile, type LayoutWalk, type Listing } from "./layout.js";
 export { claudeProject, isClaudeProject, walkClaude } from "./layout-claude.js";
-export { codexArchived, codexDated, isRollout, walkCodex } from "./layout-codex.js";
+export { codexArchived, isRollout, rollouts, walkCodex } from "./layout-codex.js";
 export { geminiProject, geminiProjects, isGeminiChats, walkGemini } from "./layout-gemini.js";
 export { isOpencodeDbName } from "./layout-opencode.js";
 export { type OmpMetadata, readOmpMetadata } from "./omp-metadata.js";

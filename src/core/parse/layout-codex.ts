@@ -12,9 +12,6 @@ import { type Found, ifThere, inFolder, type LayoutWalk } from "./layout.js";
 /** sessions/YYYY/MM/DD: how deep dated folders are followed. */
 const MAX_DEPTH = 4;
 
-/** The folders of a Codex home that hold rollouts. */
-export const CODEX_FOLDERS = ["sessions", "archived_sessions"] as const;
-
 export function isRollout(name: string): boolean {
 	return name.startsWith("rollout-") && (name.endsWith(".jsonl") || name.endsWith(".jsonl.zst"));
 }
@@ -26,7 +23,7 @@ export function rollouts(files: string[]): string[] {
 }
 
 /** The rollouts of a folder of `sessions/` and of the dated folders in it. */
-export async function codexDated(dir: string, base: Omit<Found, "path">, walk: LayoutWalk, depth = 1): Promise<void> {
+async function codexDated(dir: string, base: Omit<Found, "path">, walk: LayoutWalk, depth = 1): Promise<void> {
 	const { files, dirs } = await walk.list(dir);
 	for (const name of rollouts(files)) walk.found.push({ ...base, path: inFolder(walk, dir, name) });
 	if (depth >= MAX_DEPTH) return;

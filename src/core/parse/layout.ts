@@ -40,7 +40,7 @@ export function folderOf(walk: Pick<LayoutWalk, "sep">, path: string): string {
 }
 
 /** Whether an error says that a file or folder does not exist (an agent's optional folder not made yet). */
-export function isMissing(error: unknown): boolean {
+function isMissing(error: unknown): boolean {
 	return (error as { code?: unknown } | undefined)?.code === "ENOENT";
 }
 

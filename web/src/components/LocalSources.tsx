@@ -48,7 +48,11 @@ export function LocalSources({ db, info, onInfo }: Props) {
 	const take = ({ sessions, others }: Picked) => {
 		if (others.length === 1 && sessions.length === 0) return run(() => db.call("importIndex", { file: others[0] }));
 		if (sessions.length === 0)
-			return run(() => Promise.reject(new Error(`no session files (.jsonl, .jsonl.gz) among ${plural(others.length, "file")} picked`)));
+			return run(() =>
+				Promise.reject(
+					new Error(`no session files (.jsonl, .jsonl.gz, .jsonl.zst, Gemini CLI's .json) among ${plural(others.length, "file")} picked`),
+				),
+			);
 		return scan({ files: sessions });
 	};
 	const pickFolder = async () => {
@@ -90,8 +94,9 @@ export function LocalSources({ db, info, onInfo }: Props) {
 		<section id="local" class="local" aria-label="session files in this browser" data-handled={handled}>
 			{empty ? (
 				<p class="notice">
-					No index is served here. Pick your session folder (Pi: ~/.pi/agent/sessions, omp: ~/.omp/agent/sessions), or drop it on the page:
-					it is indexed in this browser and kept for the next visit.
+					No index is served here. Pick your session folders (Pi: ~/.pi/agent/sessions, omp: ~/.omp/agent/sessions, Claude Code: ~/.claude,
+					Codex: ~/.codex, Gemini CLI: ~/.gemini), or drop them on the page: they are indexed in this browser and kept for the next visit.
+					OpenCode's sessions are in a database this page cannot read: <code>lookback serve</code> shows them.
 				</p>
 			) : null}
 			<div class="local-actions">
@@ -110,7 +115,16 @@ export function LocalSources({ db, info, onInfo }: Props) {
 					</button>
 				) : null}
 				<input id="pick-folder" ref={folderInput} type="file" {...{ webkitdirectory: true }} disabled={busy} onChange={onFiles} hidden />
-				<input id="pick-files" ref={filesInput} type="file" multiple accept=".jsonl,.gz" disabled={busy} onChange={onFiles} hidden />
+				<input
+					id="pick-files"
+					ref={filesInput}
+					type="file"
+					multiple
+					accept=".jsonl,.gz,.zst,.json"
+					disabled={busy}
+					onChange={onFiles}
+					hidden
+				/>
 				<input id="pick-index" ref={indexInput} type="file" disabled={busy} onChange={onFiles} hidden />
 			</div>
 			{progress ? (
@@ -123,6 +137,12 @@ export function LocalSources({ db, info, onInfo }: Props) {
 				<p id="scan-report" data-seen={report.seen} data-parsed={report.parsed} data-added={report.added} data-grown={report.grown}>
 					Read {plural(report.parsed, "file")} ({report.added} new, {report.grown} grown
 					{report.rewritten ? `, ${report.rewritten} rewritten` : ""}, {megabytes(report.bytesRead)}); {report.unchanged} unchanged.
+				</p>
+			) : null}
+			{report?.opencode.length ? (
+				<p id="opencode-note" class="changed">
+					Not read: {report.opencode.join(", ")}. OpenCode keeps its sessions in this database, which this page cannot read; run{" "}
+					<code>lookback serve</code> on this computer to index them and read them here.
 				</p>
 			) : null}
 			{report && report.problems.length + report.skipped.length + report.warnings.length > 0 ? (
