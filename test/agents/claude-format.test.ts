@@ -3,13 +3,13 @@
  * paths rewritten) and lines of older releases (2.0's sub-agents beside sessions, 1.0's summaries and sidechains).
  */
 
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LookbackIndex, memorySource, memoryStorage } from "../../src/core/index.js";
 import { loadEngine } from "../../src/node/engine.js";
 import { readFileRange } from "../../src/node/file-range.js";
-import { assistant, base, indexed, projects, S1, S2, user } from "./claude-lines.js";
+import { assistant, base, indexed, projects, S1, S2, spilledProject, user } from "./claude-lines.js";
 
 const FIXTURE = join(import.meta.dirname, "..", "fixtures", "claude", "projects");
 const SESSION = "803bb4c1-76e6-4594-9fb6-45953cf58af7";
@@ -129,21 +129,7 @@ describe("Claude Code's format", () => {
 	});
 
 	it("indexes the whole of an output kept in tool-results/, read from beside the session wherever the config folder moved", async () => {
-		const spilled = `${Array.from({ length: 20_000 }, (_, i) => i).join("\n")}\nthe capybara is at the end\n`;
-		const result = [
-			{ type: "tool_result", tool_use_id: "toolu_1", content: "<persisted-output>\nOutput too large (110KB). Preview:\n0\n1\n2" },
-		];
-		const root = projects({
-			[`${S1}.jsonl`]: [
-				user("u1", null, "count to twenty thousand"),
-				assistant("a1", "u1", "msg_1", [{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "seq 0 19999" } }]),
-				user("u2", "a1", result, {
-					toolUseResult: { persistedOutputPath: `/old/home/.claude/projects/-home-user-app/${S1}/tool-results/b1.txt` },
-				}),
-			],
-		});
-		mkdirSync(join(root, "-home-user-app", S1, "tool-results"), { recursive: true });
-		writeFileSync(join(root, "-home-user-app", S1, "tool-results", "b1.txt"), spilled);
+		const root = spilledProject("the capybara is at the end");
 		const { index } = await indexed(root);
 		expect(index.search({ query: "capybara" }).results[0]).toMatchObject({ sessionId: S1, role: "tool", entryId: "u2" });
 	});

@@ -55,3 +55,27 @@ export async function indexed(projects: string) {
 	const report = await index.sync(source);
 	return { index, source, report };
 }
+
+/**
+ * A projects folder whose one session ran a tool with output too long to inline: Claude Code kept it whole in
+ * `<session>/tool-results/`, a preview in the transcript (by a path that names another machine's config folder).
+ * The output ends with `last`; its result is entry u2.
+ */
+export function spilledProject(last: string): string {
+	const spilled = `${Array.from({ length: 20_000 }, (_, i) => i).join("\n")}\n${last}\n`;
+	const preview = [
+		{ type: "tool_result", tool_use_id: "toolu_1", content: "<persisted-output>\nOutput too large (110KB). Preview:\n0\n1\n2" },
+	];
+	const root = projects({
+		[`${S1}.jsonl`]: [
+			user("u1", null, "count to twenty thousand"),
+			assistant("a1", "u1", "msg_1", [{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "seq 0 19999" } }]),
+			user("u2", "a1", preview, {
+				toolUseResult: { persistedOutputPath: `/old/home/.claude/projects/${PROJECT}/${S1}/tool-results/b1.txt` },
+			}),
+		],
+	});
+	mkdirSync(join(root, PROJECT, S1, "tool-results"), { recursive: true });
+	writeFileSync(join(root, PROJECT, S1, "tool-results", "b1.txt"), spilled);
+	return root;
+}

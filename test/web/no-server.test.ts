@@ -15,7 +15,7 @@ import { generateCorpus } from "../../bench/gen-corpus.mjs";
 import type { SessionSummary } from "../../src/core/index.js";
 import { openNodeIndex } from "../../src/node/open.js";
 import { serveViewer } from "../../src/node/serve.js";
-import { assistant, PROJECT, projects, S1, user } from "../agents/claude-lines.js";
+import { S1, spilledProject } from "../agents/claude-lines.js";
 import { launchChromium, serve } from "../browser.js";
 import { FIXTURES } from "../helpers.js";
 import { assistantMessage, newSession, sessionWith, userMessage } from "../pi-sessions.js";
@@ -540,21 +540,7 @@ describe("no-server mode", () => {
 	});
 
 	it("indexes the whole of a Claude Code tool output kept beside its session in tool-results/, as the command line does", async () => {
-		const spilled = `${Array.from({ length: 20_000 }, (_, i) => i).join("\n")}\nthe capybaraSpill is at the end\n`;
-		const preview = [
-			{ type: "tool_result", tool_use_id: "toolu_1", content: "<persisted-output>\nOutput too large (110KB). Preview:\n0\n1" },
-		];
-		const root = projects({
-			[`${S1}.jsonl`]: [
-				user("u1", null, "count to twenty thousand"),
-				assistant("a1", "u1", "msg_1", [{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "seq 0 19999" } }]),
-				user("u2", "a1", preview, {
-					toolUseResult: { persistedOutputPath: `/elsewhere/.claude/projects/${PROJECT}/${S1}/tool-results/b1.txt` },
-				}),
-			],
-		});
-		mkdirSync(join(root, PROJECT, S1, "tool-results"), { recursive: true });
-		writeFileSync(join(root, PROJECT, S1, "tool-results", "b1.txt"), spilled);
+		const root = spilledProject("the capybaraSpill is at the end");
 		const page = await open(await staticServer());
 		await pickFolder(page, root);
 		await page.fill("#query", "capybaraSpill");
