@@ -30,6 +30,7 @@ import {
 } from "../core/index.js";
 import { CopyReader, copyName, syncAsync, writeCopy } from "./archive-copies.js";
 import { ForgottenList } from "./archive-forgotten.js";
+import { ArchiveInStep } from "./archive-in-step.js";
 import { type ArchiveRecord, Manifest } from "./archive-manifest.js";
 import { IndexLocks } from "./index-locks.js";
 import { sleepSync } from "./process-identity.js";
@@ -73,15 +74,32 @@ export class FileArchive implements SessionArchive {
 	readonly keeping: boolean;
 	private readonly waitMs: number;
 
+	/** Whether a sync need read the state (archive-in-step.ts), for the index the archive serves. */
+	private readonly steps?: ArchiveInStep;
+
+	/** `indexPath`: the index this archive serves, for a sync to tell that neither changed (`mark`, `inStep`). */
 	constructor(
 		readonly dir: string,
-		options: { keeping?: boolean; waitMs?: number } = {},
+		options: { keeping?: boolean; waitMs?: number; indexPath?: string } = {},
 	) {
 		this.keeping = options.keeping ?? true;
 		this.waitMs = options.waitMs ?? DEFAULTS.writeWaitMs;
 		this.manifest = new Manifest(join(dir, "manifest.jsonl"));
 		this.forgotten = new ForgottenList(join(dir, "forgotten.jsonl"));
 		this.locks = new IndexLocks(join(dir, "manifest"));
+		if (options.indexPath) this.steps = new ArchiveInStep(options.indexPath, [this.manifest.path, this.forgotten.path]);
+	}
+
+	mark(): string | undefined {
+		return this.steps?.mark();
+	}
+
+	noteInStep(mark: string, walked: string): void {
+		this.steps?.note(mark, walked);
+	}
+
+	inStep(mark: string, walked: string): boolean {
+		return this.steps?.holds(mark, walked) ?? false;
 	}
 
 	describe(): string {

@@ -77,10 +77,11 @@ const OFF = new Set(["off", "0", "false", "no", "none"]);
 function archiveOf(indexPath: string, given: string | false | undefined, env: Env = process.env): FileArchive {
 	const beside = join(dirname(resolve(indexPath)), "archive");
 	if (given === false) return new FileArchive(beside, { keeping: false });
-	if (given) return new FileArchive(resolve(given));
+	const serving = { indexPath: resolve(indexPath) };
+	if (given) return new FileArchive(resolve(given), serving);
 	const setting = env.LOOKBACK_ARCHIVE?.trim();
 	if (setting && OFF.has(setting.toLowerCase())) return new FileArchive(beside, { keeping: false });
-	return new FileArchive(setting ? resolve(setting) : beside);
+	return new FileArchive(setting ? resolve(setting) : beside, serving);
 }
 
 /** The session roots of a Pi install. */

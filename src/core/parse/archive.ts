@@ -83,6 +83,19 @@ export interface SessionArchive {
 	release(): Promise<void>;
 	/** Bytes [start, end) of an archived file, as its source returned them (cut at the bytes held). */
 	read(path: string, start: number, end: number): Promise<Uint8Array>;
+	/**
+	 * A token of the archive and of the index it serves as they are now (which files, how long, how many commits),
+	 * taken before a sync reads what the index holds: a later token differs once either was written. Optional: an
+	 * archive without it is read at every sync.
+	 */
+	mark?(): string | undefined;
+	/**
+	 * Say that a sync read the archive's state under `mark` and found nothing to do, the walk as `walked` says
+	 * (sync/in-step.ts): every file the index holds had its current copy, and the archive held nothing to index.
+	 */
+	noteInStep?(mark: string, walked: string): void;
+	/** Whether the last `noteInStep` was under this mark and walk: nothing of the archive or the index changed since. */
+	inStep?(mark: string, walked: string): boolean;
 }
 
 /**

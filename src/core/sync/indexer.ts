@@ -15,6 +15,7 @@ import { indexBytes, metaValue, setMeta } from "../store/stats.js";
 import { type Transactions, transactions } from "../store/transactions.js";
 import { documentOf, FileSync, knownFile, readInChunks } from "./file-sync.js";
 import { archivedToIndex, type FromArchive, isForgotten, needsKeeping, purgeMoved, type Stamp, settleUnseen, unseenFiles } from "./gone.js";
+import { archiveMark, walkedFacts, walkMatchesIndex } from "./in-step.js";
 import { changedBy, emptyReport, type SyncProgress, type SyncReport, skip } from "./report.js";
 import { SessionWriter } from "./session-writer.js";
 import { knownStamps, remakeStamps, stampsStale } from "./stamps.js";
@@ -133,6 +134,8 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	let known: Map<string, Stamp>;
 	/** Estimates made from the prices of an older lookback are made again, once. */
 	let stalePrices = false;
+	// Taken before what the index holds is read: a commit or a copy made after it makes the next token differ.
+	const mark = archiveMark(source.archive);
 	try {
 		known = tx.read(db, () => {
 			stalePrices = pricesStale(db);
@@ -144,7 +147,12 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 		return report;
 	}
 	const archive = source.archive;
-	const kept = await archiveState(archive, report);
+	const oversized = (file: SessionFileInfo) => file.size > maxFileBytes && !readInChunks(file);
+	const walked = mark === undefined ? undefined : walkedFacts(source, walk);
+	const asIndexed = walked !== undefined && walkMatchesIndex(walk, known, source, unchanged, oversized);
+	// Nothing changed since a sync that read the archive and found nothing to do: its state would decide nothing now.
+	const inStep = asIndexed && mark !== undefined && walked !== undefined && archive?.inStep?.(mark, walked) === true;
+	const kept = inStep ? undefined : await archiveState(archive, report);
 	const now = options.now ?? Date.now;
 	/** The copies to bring up to date: none when the archive is turned off. */
 	const copies = archive?.keeping ? kept : undefined;
@@ -160,7 +168,7 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	for (const file of files) {
 		const stamp = known.get(file.path);
 		// Another agent's append-only files are read in bounded chunks whatever their size (Codex rollouts reach 2 GB).
-		if (file.size > maxFileBytes && !readInChunks(file)) {
+		if (oversized(file)) {
 			skip(report, { path: file.path, reason: "oversized", detail: `${file.size} bytes` });
 			done++;
 		} else if (unchanged(file, stamp) && stamp?.goneAt === null && !needsKeeping(copies, file)) {
@@ -172,8 +180,11 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 			workBytes += before && file.size >= before.size ? file.size - before.size : file.size;
 		}
 	}
-	// An archive that cannot be read settles nothing: a file it may hold is neither purged nor marked gone.
+	// An archive that cannot be read settles nothing: a file it may hold is neither purged nor marked gone. (One in
+	// step is not read: nothing is unseen then.)
 	const unseen = archive && !kept ? [] : unseenFiles(known, { ...walk, files: live }, source, kept);
+	if (kept && asIndexed && mark !== undefined && walked !== undefined && !stalePrices)
+		if (todo.length === 0 && unseen.length === 0 && fromArchive.length === 0) archive?.noteInStep?.(mark, walked);
 	const missing = new Set(walk.missingRoots ?? []);
 	const seen = new Set(walk.files.map((f) => f.path));
 	const missingWithFiles = [

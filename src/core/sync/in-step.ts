@@ -1,0 +1,56 @@
+/**
+ * A sync that finds nothing changed need not read the archive's state. That state (its manifest: a line per file
+ * kept, 2.4 MB at 5,294 files) tells which files need their copy brought up to date, which archived files come back
+ * into a rebuilt index and which vanished files are gone rather than purged; a sync that read it and found nothing
+ * to do says so to the archive (`noteInStep`), under a token of the archive and the index taken before it read what
+ * the index holds (`mark`). A later sync whose token and walk are the same, and whose walk again finds every file
+ * as indexed, would decide the same from the same state: nothing. It reads the state only when one of them differs.
+ * Reading it was 16–20 ms of a one-shot command at 2 GB.
+ */
+
+import type { SessionArchive } from "../parse/archive.js";
+import type { SessionFileInfo, SessionSource, WalkResult } from "../parse/source.js";
+import type { Stamp } from "./gone.js";
+
+/** What of a walk the archive's decisions depend on besides its files: the roots, those settled, the agents left out. */
+export function walkedFacts(source: SessionSource, walk: WalkResult): string {
+	const sorted = (xs: readonly string[]) => [...xs].sort();
+	return JSON.stringify([
+		sorted(source.roots()),
+		sorted([...walk.completeRoots, ...(walk.missingRoots ?? [])]),
+		sorted(source.leftOut?.() ?? []),
+	]);
+}
+
+/**
+ * Whether the walk found every indexed file as indexed and nothing else: each file walked is indexed, unchanged
+ * and not gone (or one the index skips for its size), each file indexed under a root walked fully or missing was
+ * walked or is gone already, and none is of an agent left out.
+ */
+export function walkMatchesIndex(
+	walk: WalkResult,
+	known: ReadonlyMap<string, Stamp>,
+	source: SessionSource,
+	unchanged: (file: SessionFileInfo, stamp: Stamp | undefined) => boolean,
+	skipped: (file: SessionFileInfo) => boolean,
+): boolean {
+	const seen = new Set<string>();
+	for (const f of walk.files) {
+		if (skipped(f)) continue;
+		const stamp = known.get(f.path);
+		if (!stamp || stamp.goneAt !== null || !unchanged(f, stamp)) return false;
+		seen.add(f.path);
+	}
+	const settled = new Set([...walk.completeRoots, ...(walk.missingRoots ?? [])]);
+	const leftOut = new Set<string>(source.leftOut?.() ?? []);
+	for (const [path, k] of known) {
+		if (leftOut.has(k.agent)) return false;
+		if (k.goneAt === null && settled.has(k.root) && !seen.has(path)) return false;
+	}
+	return true;
+}
+
+/** The archive's token, when it keeps copies and can give one. */
+export function archiveMark(archive: SessionArchive | undefined): string | undefined {
+	return archive?.keeping ? archive.mark?.() : undefined;
+}
