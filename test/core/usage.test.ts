@@ -113,6 +113,21 @@ describe("usage of Pi's sessions", () => {
 		index.close();
 	});
 
+	it("leaves out a file with no session id whether or not it reads the sessions for the filter", async () => {
+		const { index } = await indexOf();
+		const linear = index.usage({ by: "session" }).rows.find((r) => r.key === SAMPLE.linear)!;
+		// No session lacks an id: the sums are read from the hours alone, and are the hand totals.
+		expect(index.usage({ by: "day", utc: true }).total).toEqual(PI_TOTAL);
+		index.db.run("UPDATE sessions SET session_id = NULL WHERE session_id = ?", [SAMPLE.linear]);
+		for (const by of ["day", "model", "session", "project"] as const) {
+			const { total } = index.usage({ by, utc: true });
+			expect(total.messages).toBe(PI_TOTAL.messages - linear.messages);
+			expect(total.sessions).toBe(PI_TOTAL.sessions - 1);
+			expect(total.costUsd).toBeCloseTo(PI_TOTAL.costUsd - linear.costUsd, 5);
+		}
+		index.close();
+	});
+
 	it("groups by model, agent, project, day, week and month, each summing to the total", async () => {
 		const { index } = await indexOf();
 		const byModel = index.usage({ by: "model" });
