@@ -7,7 +7,26 @@
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { Database } from "../../src/core/index.js";
+import { search } from "../../src/core/search/search.js";
 import { assistant, indexed, jsonl, PROJECT, projects, S1, user } from "./claude-lines.js";
+
+/** The database with the text of every statement it prepares or runs kept. */
+function recording(db: Database): { db: Database; sql: string[] } {
+	const sql: string[] = [];
+	const proxy = new Proxy(db, {
+		get(target, name) {
+			const value = Reflect.get(target, name, target);
+			if (typeof value !== "function") return value;
+			if (name !== "prepare" && name !== "exec" && name !== "run") return value.bind(target);
+			return (query: string, ...rest: unknown[]) => {
+				sql.push(query);
+				return value.call(target, query, ...rest);
+			};
+		},
+	});
+	return { db: proxy, sql };
+}
 
 const side = { isSidechain: true };
 const task = (id: string, prompt: string) => ({ type: "tool_use", id, name: "Task", input: { description: "look", prompt } });
@@ -86,5 +105,24 @@ describe("Claude Code 1.0.x inline sidechains", () => {
 		expect(sub).toMatchObject({ sessionId: "agent-7f3e9a21", kind: "subagent", branchState: "active", spawnedBySessionId: S1 });
 		// Nothing of it was hung on the parent's Task call.
 		expect(index.read(S1).messages.map((m) => m.entryId)).toEqual(["u1", "a1"]);
+	});
+
+	it("reads a session's tree for a hit's spawning call only when the hit is on an abandoned branch", async () => {
+		// The real 2.1.332 files: the tool's result before the /compact is compacted, on no side branch. Reading every
+		// entry of the session for each such hit made queries over Claude Code's sessions 1.3× slower.
+		const { index } = await indexed(join(import.meta.dirname, "..", "fixtures", "claude", "projects"));
+		const compacted = recording(index.db);
+		const hit = search(compacted.db, { query: "pgbouncer transaction", role: "tool" }).results[0];
+		expect(hit.branchState).toBe("compacted");
+		expect(compacted.sql.some((q) => /SELECT entry_id, parent_id, type FROM entries/.test(q))).toBe(false);
+		const sidechains = await indexed(projects({ [`${S1}.jsonl`]: LINES }));
+		const abandoned = recording(sidechains.index.db);
+		expect(search(abandoned.db, { query: "okapis grazing" }).results[0]).toMatchObject({
+			branchState: "abandoned",
+			spawnedByEntryId: "a1",
+		});
+		expect(abandoned.sql.some((q) => /SELECT entry_id, parent_id, type FROM entries/.test(q))).toBe(true);
+		index.close();
+		sidechains.index.close();
 	});
 });
