@@ -37,7 +37,9 @@ export function shapeResults(
 		// ones included, that read made queries over Claude Code's sessions 1.3× slower.
 		const spawnedByEntryId =
 			spawningEntryOf(db, row) ??
-			(hit.state === STATE_CODE.abandoned && formatOf(row.agent).sideConversations ? sidechainSpawner(db, session, hit.entry_id) : undefined);
+			(hit.state === STATE_CODE.abandoned && formatOf(row.agent).sideConversations
+				? sidechainSpawner(db, session, hit.entry_id)
+				: undefined);
 		const stored = storedEntry(db, hit.id);
 		return {
 			...sessionSummary(row),
