@@ -14,10 +14,12 @@ import {
 	type SyncWarning,
 	type WalkedFolders,
 	type WalkResult,
-	walkClaude,
-	walkCodex,
-	walkGemini,
 } from "../core/index.js";
+// From their own modules, not the core's barrel: they are read as this module loads (AGENT_WALKS), and a loader that
+// runs modules as CommonJS (Pi's jiti, when dist/ is older than the sources) may hand out the barrel half made.
+import { walkClaude } from "../core/parse/layout-claude.js";
+import { walkCodex } from "../core/parse/layout-codex.js";
+import { walkGemini } from "../core/parse/layout-gemini.js";
 import { diskWalk, type Found, listDir, type WalkSink } from "./walk-dirs.js";
 import { walkOpencode } from "./walk-opencode.js";
 

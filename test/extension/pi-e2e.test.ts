@@ -4,7 +4,7 @@
  * extension and writes the tool result into its session file, which we read back.
  */
 import { execFile, spawn } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EXTENSION, PI_RELEASES, REPO, useFakeModel } from "../agents.js";
@@ -58,10 +58,10 @@ function toolResults(agentDir: string): { text: string; isError: boolean; detail
 		.map((e) => ({ text: e.message.content[0].text, isError: e.message.isError, details: e.message.details }));
 }
 
-async function callTool(params: object) {
+async function callTool(params: object, extension = EXTENSION) {
 	const home = piHome();
 	const run = await pi(
-		["--provider", "fake", "--model", "fake-model", "-e", EXTENSION, "-p", `CALL session_search ${JSON.stringify(params)}`],
+		["--provider", "fake", "--model", "fake-model", "-e", extension, "-p", `CALL session_search ${JSON.stringify(params)}`],
 		home.env,
 		home.cwd,
 	);
@@ -93,6 +93,14 @@ describe.each(PI_RELEASES)("session_search in the real $name", (each) => {
 		});
 		expect(reply.results[0].context.window.length).toBeGreaterThan(2);
 		expect(run.stdout).toContain("TOOL RESULT:");
+	});
+
+	it("answers from the sources where no dist/ is built (a clone pulled and not built again): the work in Pi's process, loaded by Pi's jiti", async () => {
+		const copy = tempDir("sources-only");
+		for (const part of ["src", "wasm", "package.json"]) cpSync(join(REPO, part), join(copy, part), { recursive: true });
+		symlinkSync(join(REPO, "node_modules"), join(copy, "node_modules"));
+		const { reply, run } = await callTool({ query: "RabbitMQ quorum" }, join(copy, "src", "extension", "index.ts"));
+		expect(reply?.results[0], run.stderr).toMatchObject({ sessionId: SAMPLE.branched, branchState: "abandoned" });
 	});
 
 	it("takes queryVariants: a hit only a variant finds says so", async () => {
