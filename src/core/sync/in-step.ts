@@ -9,7 +9,7 @@
  */
 
 import type { SessionArchive } from "../parse/archive.js";
-import type { SessionFileInfo, SessionSource, WalkResult } from "../parse/source.js";
+import type { SessionSource, WalkResult } from "../parse/source.js";
 import type { Stamp } from "./gone.js";
 
 /** What of a walk the archive's decisions depend on besides its files: the roots, those settled, the agents left out. */
@@ -23,24 +23,15 @@ export function walkedFacts(source: SessionSource, walk: WalkResult): string {
 }
 
 /**
- * Whether the walk found every indexed file as indexed and nothing else: each file walked is indexed, unchanged
- * and not gone (or one the index skips for its size), each file indexed under a root walked fully or missing was
- * walked or is gone already, and none is of an agent left out.
+ * Whether every file indexed under a root walked fully or missing, of an agent not left out, was walked or is gone
+ * already: with every file walked found as indexed (the sync's plan, nothing to read), the walk and the index agree.
  */
-export function walkMatchesIndex(
-	walk: WalkResult,
+export function everyIndexedWalked(
 	known: ReadonlyMap<string, Stamp>,
+	walk: WalkResult,
 	source: SessionSource,
-	unchanged: (file: SessionFileInfo, stamp: Stamp | undefined) => boolean,
-	skipped: (file: SessionFileInfo) => boolean,
+	seen: ReadonlySet<string>,
 ): boolean {
-	const seen = new Set<string>();
-	for (const f of walk.files) {
-		if (skipped(f)) continue;
-		const stamp = known.get(f.path);
-		if (!stamp || stamp.goneAt !== null || !unchanged(f, stamp)) return false;
-		seen.add(f.path);
-	}
 	const settled = new Set([...walk.completeRoots, ...(walk.missingRoots ?? [])]);
 	const leftOut = new Set<string>(source.leftOut?.() ?? []);
 	for (const [path, k] of known) {

@@ -15,7 +15,7 @@ import { indexBytes, metaValue, setMeta } from "../store/stats.js";
 import { type Transactions, transactions } from "../store/transactions.js";
 import { documentOf, FileSync, knownFile, readInChunks } from "./file-sync.js";
 import { archivedToIndex, type FromArchive, isForgotten, needsKeeping, purgeMoved, type Stamp, settleUnseen, unseenFiles } from "./gone.js";
-import { archiveMark, walkedFacts, walkMatchesIndex } from "./in-step.js";
+import { archiveMark, everyIndexedWalked, walkedFacts } from "./in-step.js";
 import { changedBy, emptyReport, type SyncProgress, type SyncReport, skip } from "./report.js";
 import { SessionWriter } from "./session-writer.js";
 import { knownStamps, remakeStamps, stampsStale } from "./stamps.js";
@@ -148,48 +148,58 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	}
 	const archive = source.archive;
 	const oversized = (file: SessionFileInfo) => file.size > maxFileBytes && !readInChunks(file);
-	const walked = mark === undefined ? undefined : walkedFacts(source, walk);
-	const asIndexed = walked !== undefined && walkMatchesIndex(walk, known, source, unchanged, oversized);
-	// Nothing changed since a sync that read the archive and found nothing to do: its state would decide nothing now.
-	const inStep = asIndexed && mark !== undefined && walked !== undefined && archive?.inStep?.(mark, walked) === true;
-	const kept = inStep ? undefined : await archiveState(archive, report);
 	const now = options.now ?? Date.now;
-	/** The copies to bring up to date: none when the archive is turned off. */
-	const copies = archive?.keeping ? kept : undefined;
-	// A forgotten session is never indexed again, even while its agent keeps the file.
-	const live = kept ? walk.files.filter((f) => !isForgotten(kept.forgotten, f.path)) : walk.files;
-	const fromArchive: FromArchive[] = kept ? archivedToIndex(kept, source, walk, known, now()) : [];
-	const goneSince = new Map(fromArchive.map((f) => [f.path, f.goneAt]));
-	// Oldest first, so that entry rowids follow recency (newest-window ranking relies on it).
-	const files = [...live, ...fromArchive].sort((a, b) => a.mtimeMs - b.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-	const todo: SessionFileInfo[] = [];
-	let done = walk.files.length - live.length;
-	let workBytes = 0;
-	for (const file of files) {
-		const stamp = known.get(file.path);
-		// Another agent's append-only files are read in bounded chunks whatever their size (Codex rollouts reach 2 GB).
-		if (oversized(file)) {
-			skip(report, { path: file.path, reason: "oversized", detail: `${file.size} bytes` });
-			done++;
-		} else if (unchanged(file, stamp) && stamp?.goneAt === null && !needsKeeping(copies, file)) {
-			report.unchanged++;
-			done++;
-		} else {
-			todo.push(file);
-			const before = known.get(file.path);
-			workBytes += before && file.size >= before.size ? file.size - before.size : file.size;
+	/** What the sync has to do, as the archive's state decides (undefined: none read, or none to read). */
+	const plan = (kept: ArchiveState | undefined) => {
+		/** The copies to bring up to date: none when the archive is turned off. */
+		const copies = archive?.keeping ? kept : undefined;
+		// A forgotten session is never indexed again, even while its agent keeps the file.
+		const live = kept ? walk.files.filter((f) => !isForgotten(kept.forgotten, f.path)) : walk.files;
+		const fromArchive: FromArchive[] = kept ? archivedToIndex(kept, source, walk, known, now()) : [];
+		const todo: SessionFileInfo[] = [];
+		const tooLarge: SessionFileInfo[] = [];
+		let unchangedFiles = 0;
+		let workBytes = 0;
+		for (const file of live.length === walk.files.length && fromArchive.length === 0 ? live : [...live, ...fromArchive]) {
+			const stamp = known.get(file.path);
+			// Another agent's append-only files are read in bounded chunks whatever their size (Codex rollouts reach 2 GB).
+			if (oversized(file)) tooLarge.push(file);
+			else if (unchanged(file, stamp) && stamp?.goneAt === null && !needsKeeping(copies, file)) unchangedFiles++;
+			else {
+				todo.push(file);
+				workBytes += stamp && file.size >= stamp.size ? file.size - stamp.size : file.size;
+			}
 		}
-	}
+		// Oldest first, so that entry rowids follow recency (newest-window ranking relies on it). Only what is read is sorted.
+		todo.sort((a, b) => a.mtimeMs - b.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+		return { kept, live, fromArchive, todo, tooLarge, unchangedFiles, workBytes };
+	};
+	const walked = mark === undefined ? undefined : walkedFacts(source, walk);
+	const noted = mark !== undefined && walked !== undefined && archive?.inStep?.(mark, walked) === true;
+	let work = plan(noted ? undefined : await archiveState(archive, report));
+	/** The paths walked, made when first needed. */
+	let seenPaths: Set<string> | undefined;
+	const seen = () => (seenPaths ??= new Set(walk.files.map((f) => f.path)));
+	// Nothing changed since a sync that read the archive and found nothing to do (every file as indexed, every indexed
+	// file walked): its state would decide nothing now, and is not read. Otherwise it is, and decides.
+	const inStep = noted && work.todo.length === 0 && everyIndexedWalked(known, walk, source, seen());
+	if (noted && !inStep) work = plan(await archiveState(archive, report));
+	const { kept, live, fromArchive, todo, workBytes } = work;
+	const copies = archive?.keeping ? kept : undefined;
+	for (const file of work.tooLarge) skip(report, { path: file.path, reason: "oversized", detail: `${file.size} bytes` });
+	report.unchanged += work.unchangedFiles;
+	let done = walk.files.length - live.length + work.tooLarge.length + work.unchangedFiles;
+	const goneSince = new Map(fromArchive.map((f) => [f.path, f.goneAt]));
 	// An archive that cannot be read settles nothing: a file it may hold is neither purged nor marked gone. (One in
 	// step is not read: nothing is unseen then.)
 	const unseen = archive && !kept ? [] : unseenFiles(known, { ...walk, files: live }, source, kept);
-	if (kept && asIndexed && mark !== undefined && walked !== undefined && !stalePrices)
-		if (todo.length === 0 && unseen.length === 0 && fromArchive.length === 0) archive?.noteInStep?.(mark, walked);
+	if (kept && mark !== undefined && walked !== undefined && !stalePrices && todo.length === 0 && unseen.length === 0)
+		if (fromArchive.length === 0 && everyIndexedWalked(known, walk, source, seen())) archive?.noteInStep?.(mark, walked);
 	const missing = new Set(walk.missingRoots ?? []);
-	const seen = new Set(walk.files.map((f) => f.path));
-	const missingWithFiles = [
-		...new Set([...known.entries()].filter(([p, k]) => !seen.has(p) && missing.has(k.root)).map(([, k]) => k.root)),
-	];
+	const missingWithFiles =
+		missing.size === 0
+			? []
+			: [...new Set([...known.entries()].filter(([p, k]) => !seen().has(p) && missing.has(k.root)).map(([, k]) => k.root))];
 	if (missingWithFiles.length > 0) {
 		report.warnings.push({
 			kind: "incomplete-walk",
@@ -199,7 +209,7 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	}
 	// Said once the work is known, before any of it: a host decides from `workBytes` whether to wait for this sync.
 	const total = walk.files.length + fromArchive.length;
-	if (total > 0) options.onProgress?.({ done, total, bytesRead: 0, workBytes, path: files[done - 1]?.path ?? "" });
+	if (total > 0) options.onProgress?.({ done, total, bytesRead: 0, workBytes, path: "" });
 
 	let entriesIndexed = 0;
 	let entriesCopied = 0;
