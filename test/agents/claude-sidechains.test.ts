@@ -114,14 +114,14 @@ describe("Claude Code 1.0.x inline sidechains", () => {
 		const compacted = recording(index.db);
 		const hit = search(compacted.db, { query: "pgbouncer transaction", role: "tool" }).results[0];
 		expect(hit.branchState).toBe("compacted");
-		expect(compacted.sql.some((q) => /SELECT entry_id, parent_id, type FROM entries/.test(q))).toBe(false);
+		expect(compacted.sql.some((q) => /SELECT entry_id, parent_id, seq, type FROM entries/.test(q))).toBe(false);
 		const sidechains = await indexed(projects({ [`${S1}.jsonl`]: LINES }));
 		const abandoned = recording(sidechains.index.db);
 		expect(search(abandoned.db, { query: "okapis grazing" }).results[0]).toMatchObject({
 			branchState: "abandoned",
 			spawnedByEntryId: "a1",
 		});
-		expect(abandoned.sql.some((q) => /SELECT entry_id, parent_id, type FROM entries/.test(q))).toBe(true);
+		expect(abandoned.sql.some((q) => /SELECT entry_id, parent_id, seq, type FROM entries/.test(q))).toBe(true);
 		index.close();
 		sidechains.index.close();
 	});

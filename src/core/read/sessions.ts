@@ -2,7 +2,7 @@
 
 import { DEFAULTS } from "../defaults.js";
 import { LookbackError } from "../errors.js";
-import { activeLeaf, type BranchState, branchThrough, pathToRoot, SIDE_ENTRY_TYPE, type TreeNode } from "../parse/branch.js";
+import { activeLeaf, type BranchState, branchThrough, pathToRoot, type TreeNode } from "../parse/branch.js";
 import { type Role, wholeTextOfLine } from "../parse/entry-text.js";
 import { filterSql, type SessionFilter } from "../query/session-filter.js";
 import type { ReadRange } from "../search/search.js";
@@ -304,18 +304,15 @@ export function spawningEntryOf(db: Database, row: SessionRow): string | undefin
  * (claude-format.ts), or undefined when the entry is in none or the files do not say.
  */
 export function sidechainSpawner(db: Database, sessionRowId: number, entryId: string): string | undefined {
-	const rows = queryAll<{ entry_id: string; parent_id: string | null; type: string }>(
+	const nodes = queryAll<{ entry_id: string; parent_id: string | null; seq: number; type: string }>(
 		db,
-		"SELECT entry_id, parent_id, type FROM entries WHERE session = ? ORDER BY seq",
+		"SELECT entry_id, parent_id, seq, type FROM entries WHERE session = ? ORDER BY seq",
 		[sessionRowId],
-	);
-	const byId = new Map(rows.map((r) => [r.entry_id, r]));
-	const seen = new Set<string>();
-	for (let at = byId.get(entryId); at && !seen.has(at.entry_id); at = at.parent_id === null ? undefined : byId.get(at.parent_id)) {
-		if (at.type === SIDE_ENTRY_TYPE) return at.parent_id ?? undefined;
-		seen.add(at.entry_id);
-	}
-	return undefined;
+	).map(entryNode);
+	const index = new Map(nodes.map((n) => [n.id, n]));
+	const entry = index.get(entryId);
+	// The side entry nearest above it: the last on its path from the root.
+	return (entry && pathToRoot(entry, index).findLast((n) => n.side)?.parentId) ?? undefined;
 }
 
 /**

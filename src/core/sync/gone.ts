@@ -42,6 +42,11 @@ function movedKey(path: string): string | undefined {
 	return sessionIdFromFileName(stem) !== undefined ? stem.replace(/^(ses_[0-9A-Za-z]+)\.json$/, "$1") : undefined;
 }
 
+/** The roots whose every file is known to the walk: those walked fully, and those missing (nothing under them is). */
+export function settledRoots(walk: WalkResult): string[] {
+	return [...walk.completeRoots, ...(walk.missingRoots ?? [])];
+}
+
 /** Whether a file's copy in the archive is behind the file. */
 export function needsKeeping(state: ArchiveState | undefined, file: SessionFileInfo): boolean {
 	if (!state) return false;
@@ -65,7 +70,7 @@ export function archivedToIndex(
 	now: number,
 ): FromArchive[] {
 	const roots = new Set(source.roots());
-	const settled = new Set([...walk.completeRoots, ...(walk.missingRoots ?? [])]);
+	const settled = new Set(settledRoots(walk));
 	const leftOut = new Set<string>(source.leftOut?.() ?? []);
 	const seen = new Set(walk.files.map((f) => f.path));
 	// The names of the live files, made only for a copy that passes the cheaper tests (in a no-change sync, none).

@@ -10,16 +10,12 @@
 
 import type { SessionArchive } from "../parse/archive.js";
 import type { SessionSource, WalkResult } from "../parse/source.js";
-import type { Stamp } from "./gone.js";
+import { type Stamp, settledRoots } from "./gone.js";
 
 /** What of a walk the archive's decisions depend on besides its files: the roots, those settled, the agents left out. */
 export function walkedFacts(source: SessionSource, walk: WalkResult): string {
 	const sorted = (xs: readonly string[]) => [...xs].sort();
-	return JSON.stringify([
-		sorted(source.roots()),
-		sorted([...walk.completeRoots, ...(walk.missingRoots ?? [])]),
-		sorted(source.leftOut?.() ?? []),
-	]);
+	return JSON.stringify([sorted(source.roots()), sorted(settledRoots(walk)), sorted(source.leftOut?.() ?? [])]);
 }
 
 /**
@@ -32,7 +28,7 @@ export function everyIndexedWalked(
 	source: SessionSource,
 	seen: ReadonlySet<string>,
 ): boolean {
-	const settled = new Set([...walk.completeRoots, ...(walk.missingRoots ?? [])]);
+	const settled = new Set(settledRoots(walk));
 	const leftOut = new Set<string>(source.leftOut?.() ?? []);
 	for (const [path, k] of known) {
 		if (leftOut.has(k.agent)) return false;

@@ -21,6 +21,7 @@ import {
 	type UsageFilter,
 	type UsageRow,
 	type UsageTotals,
+	usageFrom,
 	usageWhere,
 	withModelNames,
 } from "./report.js";
@@ -180,10 +181,10 @@ function stack(rows: { p: string; k: string | number; cost: number; tokens: numb
  * answer that made it): the calls are `lookback usage`'s `toolCalls` under the same filter.
  */
 function toolCounts(db: Database, filter: UsageFilter): Dashboard["tools"] {
-	const { where, params } = usageWhere(filter);
+	const { from, params } = usageFrom(db, filter, { table: TOOL_HOURS });
 	const byTool = queryAll<ToolCount>(
 		db,
-		`SELECT h.tool, sum(h.calls) AS calls, sum(h.errors) AS errors FROM ${TOOL_HOURS} h JOIN sessions s ON s.id = h.session WHERE ${where} GROUP BY h.tool ORDER BY calls DESC, h.tool`,
+		`SELECT h.tool, sum(h.calls) AS calls, sum(h.errors) AS errors ${from} GROUP BY h.tool ORDER BY calls DESC, h.tool`,
 		params,
 	);
 	return {

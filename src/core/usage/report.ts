@@ -97,7 +97,7 @@ const HAS_ID = "s.session_id IS NOT NULL";
  * session lacks an id, which one lookup in its index tells; the join then reads the sessions' pages for nothing
  * (9 of the 30 ms of a grouping at 2 GB on wasm, twice in a report).
  */
-function usageFrom(
+export function usageFrom(
 	db: Database,
 	filter: UsageFilter,
 	options: { table?: string; keyOnSessions?: boolean } = {},
