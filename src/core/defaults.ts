@@ -34,6 +34,12 @@ export const DEFAULTS = {
 	 * `about`, `route`, `layout`, `timeout`), tens of thousands of entries at 2 GB that a query must read and rank.
 	 */
 	substringMinCharsAmongWords: 4,
+	/**
+	 * A plain word of this many characters also matches indexed words that contain it anywhere (an identifier as
+	 * typed, `tateSto`, and a word alone always do); a shorter one among others only those it begins, and in a
+	 * question none: `text` → `context`, `plain` → `explain` matched shared boilerplate, not the word.
+	 */
+	infixMinChars: 8,
 	/** How many indexed words one query word may expand to (shortest first). */
 	substringMaxExpansions: 24,
 	/**

@@ -47,7 +47,7 @@ export function tiers(
 	typed: CompileOptions,
 	which: "all" | "as typed" = "all",
 ): Tiers {
-	const options = { ...typed, absent: vocab.absent };
+	const options = { ...typed, absent: vocab.absent, prefixes: vocab.prefixed };
 	const exact = compileQuery(root, vocab.expand, options);
 	if (!exact.ok) return { error: exact.error };
 	let found = run(db, exact.query, plan, "entries_fts");
@@ -105,8 +105,9 @@ export function byMostWords(
 	const matches: string[] = [];
 	for (const unit of [...new Set(units)]) {
 		const node: QueryNode = { kind: "word", text: unit, prefix: false };
-		const head = compileQuery(node, vocab.expand, { forms: vocab.forms, absent: vocab.absent, queryWords: units.length });
-		const deep = compileQuery(node, vocab.expand, { forms: vocab.forms, positions: false, queryWords: units.length });
+		const each = { forms: vocab.forms, prefixes: vocab.prefixed, queryWords: units.length };
+		const head = compileQuery(node, vocab.expand, { ...each, absent: vocab.absent });
+		const deep = compileQuery(node, vocab.expand, { ...each, positions: false });
 		if (!head.ok || !deep.ok || head.query.matchesNothing) continue;
 		words.push({ match: head.query.match, deepMatch: deep.query.match });
 		for (const t of head.query.terms) terms.add(t);
