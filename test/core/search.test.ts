@@ -31,8 +31,11 @@ describe("search", () => {
 		expect(some.notice).toBe("no session has every word; ranked by the words they have, rare words weighing most");
 		expect(some.fallbacks).toEqual(["words"]);
 		expect(ids(some)[0]).toBe(SAMPLE.decision);
+		// Quoted, the words must be there as written: no session has "snorkel", so the plain words answer, and say so.
 		const strict = index.search({ query: '"busyTimeout" "snorkel"' });
-		expect(ids(strict)).toEqual([]);
+		expect(strict.reading).toBe("words");
+		expect(strict.notice).toMatch(/^read as plain words: the query's operators matched nothing/);
+		expect(ids(strict)).toEqual([SAMPLE.bash]);
 	});
 
 	it("ORs with OR", () => {
@@ -51,7 +54,10 @@ describe("search", () => {
 
 	it("matches a quoted phrase only in order", () => {
 		expect(ids(index.search({ query: '"database is locked"' }))).toEqual([SAMPLE.bash]);
-		expect(ids(index.search({ query: '"locked is database"' }))).toEqual([]);
+		const unordered = index.search({ query: '"locked is database"' });
+		expect(unordered.reading).toBe("words");
+		expect(ids(unordered)[0]).toBe(SAMPLE.bash);
+		expect(index.search({ query: '"database is locked"' }).reading).toBe("keywords");
 	});
 
 	it("matches a prefix", () => {
@@ -65,7 +71,11 @@ describe("search", () => {
 	});
 
 	it("matches a quoted word exactly, without substrings", () => {
-		expect(ids(index.search({ query: '"tateSto"' }))).toEqual([]);
+		expect(index.search({ query: '"stateStore"' }).reading).toBe("keywords");
+		// Nothing has the fragment as a word: its plain reading (which expands it) answers, and says so.
+		const quoted = index.search({ query: '"tateSto"' });
+		expect(quoted.reading).toBe("words");
+		expect(ids(quoted)).toContain(SAMPLE.linear);
 	});
 
 	it("finds 1-, 2- and 3-character Chinese", () => {

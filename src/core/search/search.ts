@@ -12,7 +12,7 @@ import { errorMessage } from "../errors.js";
 import type { BranchState } from "../parse/branch.js";
 import type { Role } from "../parse/entry-text.js";
 import type { CompileOptions } from "../query/compile.js";
-import { parseQuery, type QueryNode } from "../query/parser.js";
+import { parseQuery, type QueryNode, type Reading } from "../query/parser.js";
 import { plainWords, replaceWords, subjectOnly, typoFixes } from "../query/rewrite.js";
 import { filterSql, type SessionFilter } from "../query/session-filter.js";
 import { searchVocabulary, type Vocab } from "../query/vocabulary.js";
@@ -85,6 +85,13 @@ export interface SearchResponse {
 	fallbacks?: string[];
 	/** Set when the query matched so many entries that only its newest this-many matches were ranked. */
 	rankedNewest?: number;
+	/**
+	 * How the query was read (README, "Queries"): `keywords` with their syntax, a `question`'s words (only quotes
+	 * count, the words around it left out), or its plain `words` when the keyword reading found nothing and they did.
+	 */
+	reading?: Reading | "words";
+	/** The words around a question that were left out (`can you find`, `not sure when it was`). */
+	leftOut?: string[];
 }
 
 /** How a query is run; a later form is tried only when the one before fails with an SQL error. */
@@ -107,19 +114,33 @@ function attempts(root: QueryNode): Attempt[] {
 /** A typo correction: the query run instead, and the notice that says so. */
 export type Correction = Pick<SearchResponse, "correctedQuery" | "notice">;
 
-export function correct(db: Database, query: string, root: QueryNode, vocab: Vocab): { root: QueryNode; corrected: Correction } {
+/** `asWords`: the tree is the query's plain words (its quotes and operators set aside), the corrected text theirs. */
+export function correct(
+	db: Database,
+	query: string,
+	root: QueryNode,
+	vocab: Vocab,
+	asWords = false,
+): { root: QueryNode; corrected: Correction } {
 	const fixes = typoFixes(db, root, vocab);
 	if (fixes.size === 0) return { root, corrected: {} };
-	let text = query;
+	let text = asWords ? treeWords(root).join(" ") : query;
 	for (const [from, to] of fixes) text = text.replace(from, to);
 	const typed = [...fixes.keys()].map((w) => `"${w}"`).join(", ");
+	const keep = asWords ? "" : ` (search "${[...fixes.keys()][0]}" in quotes to keep it)`;
 	return {
 		root: replaceWords(root, fixes),
-		corrected: {
-			correctedQuery: text,
-			notice: `showing results for "${text}": nothing has ${typed} (search "${[...fixes.keys()][0]}" in quotes to keep it)`,
-		},
+		corrected: { correctedQuery: text, notice: `showing results for "${text}": nothing has ${typed}${keep}` },
 	};
+}
+
+/** The words and phrases of a tree, as typed. */
+function treeWords(node: QueryNode): string[] {
+	return node.kind === "word" || node.kind === "phrase"
+		? [node.text]
+		: node.kind === "not"
+			? treeWords(node.item)
+			: node.items.flatMap(treeWords);
 }
 
 function joined(...notices: (string | undefined)[]): string {
@@ -145,9 +166,30 @@ function searchOne(db: Database, request: SearchRequest): SearchResponse {
 	const response: SearchResponse = { query: request.query, results: [], totalSessions: 0 };
 	const parsed = parseQuery(request.query);
 	if (!parsed.ok) return { ...response, error: parsed.error };
-
 	const vocab = searchVocabulary(db);
-	const { root, corrected } = correct(db, request.query, parsed.root, vocab);
+	const read = { reading: parsed.reading, ...(parsed.leftOut ? { leftOut: parsed.leftOut } : {}) };
+	const found = { ...response, ...searchTree(db, request.query, parsed.root, vocab, plan, false), ...read };
+	// A reading that finds nothing never wins over the plain words of the query when they find something.
+	if (found.results.length > 0 || found.error || !parsed.words) return found;
+	const words = searchTree(db, request.query, parsed.words, vocab, plan, true);
+	if (words.error || !words.results?.length) return found;
+	const notice = joined(
+		`read as plain words: the query's ${parsed.reading === "question" ? "quotes" : "operators"} matched nothing`,
+		words.notice,
+	);
+	return { ...response, ...words, ...read, reading: "words", notice };
+}
+
+/** One reading of the query searched: its attempts, tiers and fallbacks. */
+function searchTree(
+	db: Database,
+	query: string,
+	tree: QueryNode,
+	vocab: Vocab,
+	plan: SearchPlan,
+	asWords: boolean,
+): Partial<SearchResponse> {
+	const { root, corrected } = correct(db, query, tree, vocab, asWords);
 	const run: Run = { db, root, vocab, plan, corrected };
 	let lastError = "";
 	for (const attempt of attempts(root)) {
@@ -155,16 +197,16 @@ function searchOne(db: Database, request: SearchRequest): SearchResponse {
 			// A question's other tiers are its subject words' (answer): they find whatever these would, and more.
 			const t = tiers(db, attempt.root, vocab, plan, attempt.options, subjectOnly(attempt.root) ? "as typed" : "all");
 			if ("error" in t) {
-				if (!attempt.simplified) return { ...response, error: t.error }; // the retries are for SQL errors, not for empty queries
+				if (!attempt.simplified) return { error: t.error }; // the retries are for SQL errors, not for empty queries
 				lastError = t.error;
 				continue;
 			}
-			return { ...response, ...answer(run, t, attempt) };
+			return answer(run, t, attempt);
 		} catch (error) {
 			lastError = errorMessage(error);
 		}
 	}
-	return { ...response, error: `cannot run this query: ${lastError}` };
+	return { error: `cannot run this query: ${lastError}` };
 }
 
 /** What one search works with: the query after typo corrections, its vocabulary and its plan. */
