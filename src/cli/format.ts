@@ -11,6 +11,7 @@ import {
 	type SessionSummary,
 	type SessionView,
 	type SyncReport,
+	sessionsThatMatch,
 	shortTime,
 	thousands,
 } from "../core/index.js";
@@ -64,9 +65,28 @@ function title(s: SessionSummary): string {
 	return s.name ?? oneLine(s.firstPrompt, 60) ?? s.sessionId;
 }
 
+/** An empty reply and why: the filters that hid matches as the flags that set them, the words no session has, what to try. */
+function formatEmpty(response: SearchResponse, style: Style): string {
+	const lines = [`no session matches "${response.query}"`];
+	const why = response.why;
+	for (const h of why?.hiddenBy ?? [])
+		lines.push(`  --${h.filter} ${h.value} hid ${sessionsThatMatch(h.sessions)}: leave it out to see them`);
+	if (why?.withoutFilters) lines.push(`  the filters together hid ${sessionsThatMatch(why.withoutFilters)}`);
+	if (why?.missing.length) lines.push(`  no session has ${why.missing.map((w) => `"${w}"`).join(", ")}`);
+	for (const q of why?.tryQueries ?? []) lines.push(`  try: lookback search ${shellWord(q)}`);
+	if (why && why.hiddenBy.length === 0 && !why.withoutFilters && why.missing.length === 0 && why.tryQueries.length === 0)
+		lines.push(`  ${why.message}`);
+	return `${lines.map((l, i) => (i === 0 ? l : style.dim(l))).join("\n")}\n`;
+}
+
+/** A query as one word of a POSIX shell command line, to copy. */
+function shellWord(text: string): string {
+	return /^[\w./:@=,+-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
+}
+
 export function formatSearch(response: SearchResponse, style: Style): string {
 	if (response.error) return `${style.warn("no search:")} ${response.error}\n`;
-	if (response.results.length === 0) return `no session matches "${response.query}"\n`;
+	if (response.results.length === 0) return formatEmpty(response, style);
 	const lines: string[] = [];
 	response.results.forEach((hit, i) => {
 		const facts = [hit.agent, hit.project || "—", day(hit.time ?? hit.modified), `${hit.hits} hit${hit.hits === 1 ? "" : "s"}`, hit.role];

@@ -71,8 +71,10 @@ usage:
   lookback serve [--port N]            the browser viewer on 127.0.0.1 (read-only)
   lookback mcp                         an MCP server on stdio for Claude Code, Codex, Gemini CLI, OpenCode, Cursor
 
-query:   words are ANDed; OR, NOT or -word, "a phrase", prefix*, (groups).
-         A word of 3+ letters also finds words containing it (tateSto finds stateStore);
+query:   keywords, or a question in your own words (the words around it are left out).
+         Words are ANDed; OR, AND, NOT in capitals, "a phrase", prefix*, (groups around an
+         operator), -word in a short keyword query; brackets, flags (tail -F), paths are words.
+         An identifier also finds words containing it (tateSto finds stateStore);
          Chinese/Japanese of any length works; "quoted" words match exactly.
 filters: --since T --until T   a date (2026-07-30), ISO datetime, or age (30m, 6h, 3d, 2w)
          --project P           substring of the session's cwd or name

@@ -231,6 +231,29 @@ describe("search", () => {
 		expect(ids(index.search({ query: "NEAR(amqplib" }))).toEqual([SAMPLE.branched]);
 	});
 
+	it("says why a reply is empty: the filter that hid how many matches, the words no session has, what to try", () => {
+		const hidden = index.search({ query: "RabbitMQ", since: "2026-11-01" });
+		expect(hidden.results).toEqual([]);
+		expect(hidden.why).toMatchObject({ hiddenBy: [{ filter: "since", value: "2026-11-01", sessions: 1 }], missing: [] });
+		expect(hidden.why?.message).toBe("since 2026-11-01 hid 1 session that matches");
+		// Two filters: each alone is tried without the other.
+		const two = index.search({ query: "RabbitMQ", since: "2026-11-01", project: "webshop" });
+		expect(two.why?.hiddenBy).toEqual([{ filter: "since", value: "2026-11-01", sessions: 1 }]);
+		const both = index.search({ query: "RabbitMQ", until: "2026-10-01", project: "inventory" });
+		expect(both.why?.hiddenBy.map((h) => h.filter).sort()).toEqual([]);
+		expect(both.why?.withoutFilters).toBe(1);
+		const excluded = index.search({ query: "amqplib", exclude: () => true });
+		expect(excluded.why?.hiddenBy).toEqual([{ filter: "exclude", value: "the calling session's own messages", sessions: 1 }]);
+		const missing = index.search({ query: '"RabbitMQ" "zzqxv"' });
+		expect(missing.results.length).toBe(1); // the plain words find it
+		const none = index.search({ query: "zzqxv qqwwvv" });
+		expect(none.why).toMatchObject({ hiddenBy: [], missing: ["zzqxv", "qqwwvv"], tryQueries: [] });
+		expect(none.why?.message).toBe('no session has "zzqxv", "qqwwvv"');
+		const oneMissing = index.search({ query: "amqplib zzqxv", role: "tool" });
+		expect(oneMissing.why?.hiddenBy).toEqual([{ filter: "role", value: "tool", sessions: 1 }]);
+		expect(index.search({ query: "amqplib" }).why).toBeUndefined();
+	});
+
 	it("ranks a very common query among its newest matches only, and says so", () => {
 		const full = index.search({ query: "the", limit: 50 });
 		expect(full.rankedNewest).toBeUndefined();

@@ -47,7 +47,7 @@ const firstListShown = once(() => {
 
 type Listing =
 	| { kind: "recent"; sessions: SessionSummary[] }
-	| { kind: "results"; query: string; hits: SearchHit[]; notice?: string; error?: string };
+	| { kind: "results"; query: string; hits: SearchHit[]; notice?: string; error?: string; why?: string };
 
 function App() {
 	const [view, setView] = useState<ViewState>(() => readViewState(location.search));
@@ -167,7 +167,7 @@ function App() {
 							(request) => db.call("search", request),
 							{ query: view.q, ...filters, role: view.role || undefined, branch: view.branch || undefined },
 							100,
-							(r) => show({ kind: "results", query: view.q, hits: r.results, notice: r.notice, error: r.error }),
+							(r) => show({ kind: "results", query: view.q, hits: r.results, notice: r.notice, error: r.error, why: r.why?.message }),
 						);
 				} catch (error) {
 					if (current) setListing({ kind: "results", query: view.q, hits: [], error: (error as Error).message });
@@ -299,7 +299,9 @@ function App() {
 						<p class="notice">{listing.error ?? listing.notice}</p>
 					) : null}
 					{listing && rows.length === 0 && !(listing.kind === "results" && listing.error) ? (
-						<p class="notice">{listing.kind === "results" ? "no session matches" : "no sessions"}</p>
+						<p class="notice">
+							{listing.kind === "results" ? `no session matches${listing.why ? `: ${listing.why}` : ""}` : "no sessions"}
+						</p>
 					) : null}
 					<VirtualList
 						items={rows}

@@ -25,6 +25,7 @@ const SESSION = "session|sessions|conversation|conversations|chat|chats|thread|t
 const ASKING =
 	"find|finding|search|searching|look|looking|locate|show|showing|get|pull|dig|fetch|give|tell|remind|help|check|bring|list|point";
 const THINKING = "think|thought|believe|guess|suppose|recall|remember|remembered|reckon|know";
+const SESSION_WORDS = new Set(SESSION.split("|"));
 const WHEN = "when|where|which|what|how|if|whether|exactly|why|who";
 const SUBJECT = "it|that|this|we|i|you|they|there";
 const BE = "was|were|is|did|happened|went|had";
@@ -40,6 +41,7 @@ const PHRASES: Slot[][] = [
 	`${ASKING}|search_for|look_for|look_up|pull_up|dig_up|show_me|find_me|give_me|help_me_find ${DETERMINER}? ${SESSION} ${WHEN}|that|about|with|on|of|in?`,
 	`in|from|during|on|of? ${DETERMINER} ${SESSION} ${WHEN}|that|about|with|we|i|in|where|on|of?`,
 	`the|that|this one|time ${WHEN}|that|with|about`,
+	`${SESSION} where|when|in_which|that|about|with|we|i|you|on|of|from`,
 	`i|we ${THINKING} that|it?`,
 	`i'm|im|i_am pretty|fairly|quite|almost? sure that|it?`,
 	`not|unsure|never sure|quite|remember|sure|certain ${WHEN}? ${SUBJECT}? ${BE}?`,
@@ -244,6 +246,9 @@ export function fillerMask(words: string[], question = false): boolean[] {
 	const first = mask.indexOf(false);
 	const opens = bare.slice(0, Math.max(0, first)).every((w) => SINGLE.has(w));
 	const subject = bare.some((w, i) => i > first && !mask[i] && w.length >= 3);
+	// `… the RabbitMQ session?`: a question ending in what it asks for.
+	const last = mask.lastIndexOf(false);
+	if (question && last > 0 && SESSION_WORDS.has(bare[last]) && mask.slice(0, last).includes(false)) mask[last] = true;
 	if (question && opens && OPENING.has(bare[first]) && subject) mask[first] = true;
 	return mask;
 }

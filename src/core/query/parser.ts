@@ -152,7 +152,9 @@ function readsAsQuestion(input: string): boolean {
 
 /** A question's tree: its words and quoted phrases ANDed, the words around it left out. */
 function questionTree(input: string): { root?: QueryNode; leftOut: string[]; onlyAsking: boolean } {
-	const pieces = piecesOf(input).flatMap((p) => (p.quoted ? [p] : p.text.split(/[()]+/).map((text) => ({ text, quoted: false }))));
+	const pieces = piecesOf(input)
+		.flatMap((p) => (p.quoted ? [p] : p.text.split(/[()]+/).map((text) => ({ text, quoted: false }))))
+		.filter((p) => p.quoted || bareWord(p.text));
 	const words = pieces.map((p) => (p.quoted ? "\u0000" : p.text));
 	const mask = fillerMask(words, true);
 	const leftOut: string[] = [];

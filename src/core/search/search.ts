@@ -21,6 +21,7 @@ import type { Database } from "../store/engine.js";
 import { entriesFrom, type SearchPlan } from "./run.js";
 import { byMostWords, merge, type Tiers, tiers } from "./tiers.js";
 import { fusedSearch, phrasingsOf } from "./variants.js";
+import { type WhyEmpty, whyEmpty } from "./why-empty.js";
 
 /** Bytes [start, end) of a session file, read synchronously; undefined when the file cannot be read. */
 export type ReadRange = (path: string, start: number, end: number) => Uint8Array | undefined;
@@ -91,7 +92,9 @@ export interface SearchResponse {
 	 */
 	reading?: Reading | "words";
 	/** The words around a question that were left out (`can you find`, `not sure when it was`). */
-	leftOut?: string[];
+	wordsLeftOut?: string[];
+	/** When nothing was found: which filter hid how many sessions that match, which words no session has, what to try. */
+	why?: WhyEmpty;
 }
 
 /** How a query is run; a later form is tried only when the one before fails with an SQL error. */
@@ -147,9 +150,12 @@ function joined(...notices: (string | undefined)[]): string {
 	return notices.filter(Boolean).join("; ");
 }
 
-/** Run a search. Bad filters throw LookbackError("bad-argument"); a bad query gives `error` in the response. */
+/** Run a search. Bad filters throw LookbackError("bad-argument"); a bad query gives `error` in the response; an empty one says why. */
 export function search(db: Database, request: SearchRequest): SearchResponse {
-	return phrasingsOf(request).length > 1 ? fusedSearch(db, request, searchOne) : searchOne(db, request);
+	const run = (r: SearchRequest) => (phrasingsOf(r).length > 1 ? fusedSearch(db, r, searchOne) : searchOne(db, r));
+	const response = run(request);
+	const why = whyEmpty(db, request, response, run);
+	return why ? { ...response, why } : response;
 }
 
 function searchOne(db: Database, request: SearchRequest): SearchResponse {
@@ -167,7 +173,7 @@ function searchOne(db: Database, request: SearchRequest): SearchResponse {
 	const parsed = parseQuery(request.query);
 	if (!parsed.ok) return { ...response, error: parsed.error };
 	const vocab = searchVocabulary(db);
-	const read = { reading: parsed.reading, ...(parsed.leftOut ? { leftOut: parsed.leftOut } : {}) };
+	const read = { reading: parsed.reading, ...(parsed.leftOut ? { wordsLeftOut: parsed.leftOut } : {}) };
 	const found = { ...response, ...searchTree(db, request.query, parsed.root, vocab, plan, false), ...read };
 	// A reading that finds nothing never wins over the plain words of the query when they find something.
 	if (found.results.length > 0 || found.error || !parsed.words) return found;
