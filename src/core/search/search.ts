@@ -18,6 +18,8 @@ import { filterSql, type SessionFilter } from "../query/session-filter.js";
 import { searchVocabulary, type Vocab } from "../query/vocabulary.js";
 import type { SessionSummary } from "../read/session-rows.js";
 import type { Database } from "../store/engine.js";
+import { queryAll } from "../store/engine.js";
+import { SHARED_TEXT_KEY } from "../store/schema.js";
 import { entriesFrom, type SearchPlan } from "./run.js";
 import { byMostWords, merge, type Tiers, tiers } from "./tiers.js";
 import { fusedSearch, phrasingsOf } from "./variants.js";
@@ -168,6 +170,7 @@ function searchOne(db: Database, request: SearchRequest): SearchResponse {
 		exclude: request.exclude,
 		readRange: request.readRange,
 		entries: entriesFrom(db),
+		shared: queryAll(db, "SELECT 1 FROM meta WHERE key = ?", [SHARED_TEXT_KEY]).length > 0,
 	};
 	const response: SearchResponse = { query: request.query, results: [], totalSessions: 0 };
 	const parsed = parseQuery(request.query);

@@ -1,7 +1,7 @@
 /**
  * One query run in tiers: as typed (with substrings) first; while sessions are missing, its other word forms,
- * then the whole text of cut entries (words without positions), each tier only adding sessions after those
- * found. And the fallback of a question no entry has every word of: entries ranked by the words they have.
+ * then the whole text of cut entries (words without positions), then the boilerplate many sessions share, each
+ * tier only adding sessions after those found. And the fallback of a question no entry has every word of: entries ranked by the words they have.
  */
 
 import { type CompiledQuery, type CompileOptions, compileQuery } from "../query/compile.js";
@@ -21,9 +21,9 @@ export type Found = Pick<SearchResponse, "results" | "totalSessions" | "rankedNe
 /** What the tiers found and the FTS5 expression of the query as typed, or why the query cannot be compiled. */
 export type Tiers = { found: Found; match: string; fallbacks: string[] } | { error: string };
 
-function run(db: Database, query: CompiledQuery, plan: SearchPlan, table: Table): Found {
+function run(db: Database, query: CompiledQuery, plan: SearchPlan, table: Table, shared = false): Found {
 	if (query.matchesNothing) return { results: [], totalSessions: 0 };
-	const { candidates, rankedNewest } = rankedCandidates(db, query, plan, table);
+	const { candidates, rankedNewest } = rankedCandidates(db, query, plan, table, shared);
 	return { ...shapeResults(db, candidates, query, plan, table), rankedNewest };
 }
 
@@ -68,6 +68,11 @@ export function tiers(
 		found = more.found;
 		if (more.added > 0) fallbacks.push("deep");
 	}
+	if (found.results.length >= plan.limit || !plan.shared) return { found, match: exact.query.match, fallbacks };
+	// Last, the boilerplate many sessions share (sync/shared-text.ts): after every session's own words.
+	const more = merge(found, run(db, exact.query, plan, "entries_fts", true), plan.limit);
+	found = more.found;
+	if (more.added > 0) fallbacks.push("shared");
 	return { found, match: exact.query.match, fallbacks };
 }
 

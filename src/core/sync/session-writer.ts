@@ -8,12 +8,13 @@ import type { SessionEntry } from "../parse/session-format.js";
 import { encodeBody } from "../store/body-codec.js";
 import type { Database } from "../store/engine.js";
 import { queryAll, queryOne } from "../store/engine.js";
-import { entryNode, STATE_CODE } from "../store/schema.js";
+import { entryNode, FTS_COLUMNS, STATE_CODE } from "../store/schema.js";
 import { cjkIndexForm } from "../text/cjk.js";
 import { stem } from "../text/stem.js";
 import { toEpochMs } from "../text/time.js";
 import { distinctTokens, foldWord, isPlainWord, isVocabularyWord, wordsOf } from "../text/words.js";
 import { Copies } from "./copies.js";
+import { SHARED_ROLES, SharedText, type SplitText } from "./shared-text.js";
 import { UsageWriter } from "./usage-writer.js";
 
 const MESSAGE_TYPES = "('user','assistant','toolResult','bashExecution','custom')";
@@ -33,6 +34,8 @@ export class SessionWriter {
 	private readonly updateState: Statement;
 	private readonly usage: UsageWriter;
 	private readonly copies: Copies;
+	private readonly shared: SharedText;
+	private readonly deleteFts: Statement;
 	/** Vocabulary words written by this writer (its transaction). */
 	readonly seenWords = new Set<string>();
 	private readonly vocabStart: number;
@@ -51,11 +54,16 @@ export class SessionWriter {
 			"INSERT INTO entries(id, session, seq, entry_id, parent_id, type, role, ts, kept, tool, chars, ukey, body, off, len, deep) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		);
 		this.insertDeep = db.prepare("INSERT INTO entries_deep(rowid, words) VALUES (?,?)");
-		this.insertFts = db.prepare(`INSERT INTO entries_fts(rowid, ${ROLES.join(", ")}) VALUES (?${",?".repeat(ROLES.length)})`);
+		this.insertFts = db.prepare(`INSERT INTO entries_fts(rowid, ${FTS_COLUMNS.join(", ")}) VALUES (?${",?".repeat(FTS_COLUMNS.length)})`);
+		this.deleteFts = db.prepare("DELETE FROM entries_fts WHERE rowid = ?");
 		this.insertVocab = db.prepare("INSERT OR IGNORE INTO vocab(term, stem) VALUES (?,?)");
 		this.updateState = db.prepare("UPDATE entries SET state = ? WHERE id = ?");
 		this.usage = new UsageWriter(db);
 		this.copies = new Copies(db);
+		this.shared = new SharedText(db, (entry, role, split) => {
+			this.deleteFts.run([entry]);
+			this.writeFts(entry, { [role]: split.own }, split.shared);
+		});
 		this.vocabStart = queryOne<{ m: number }>(db, "SELECT coalesce(max(id), 0) AS m FROM vocab")?.m ?? 0;
 		this.nextRowid = (queryOne<{ m: number }>(db, "SELECT coalesce(max(id), 0) AS m FROM entries")?.m ?? 0) + 1;
 	}
@@ -74,6 +82,9 @@ export class SessionWriter {
 			const rowid = this.nextRowid++;
 			const ukey = text ? this.copies.key(session, entry.id) : null;
 			const copy = ukey !== null && this.copies.holder(ukey, entry.id) !== undefined;
+			// Before the entry's row: a block it makes shared has the entries holding it indexed again.
+			const split: SplitText | undefined =
+				text && !copy && SHARED_ROLES.includes(text.role) ? this.shared.add(session, text.columns[text.role] ?? "") : undefined;
 			this.insertEntry.run([
 				rowid,
 				session,
@@ -102,7 +113,8 @@ export class SessionWriter {
 				continue;
 			}
 			if (!text) continue;
-			this.insertFts.run([rowid, ...ROLES.map((role) => cjkIndexForm(text.columns[role] ?? ""))]);
+			if (split) this.writeFts(rowid, { [text.role]: split.own }, split.shared);
+			else this.writeFts(rowid, text.columns, "");
 			// A cut entry's whole text goes in as its distinct words (a table without positions needs no more),
 			// taken from the uncut text, so no word is split where the stored head ends.
 			if (text.whole !== undefined) {
@@ -117,6 +129,11 @@ export class SessionWriter {
 			}
 			this.entriesIndexed++;
 		}
+	}
+
+	/** An entry's FTS row: its own words by role, and the boilerplate it shares with many sessions. */
+	private writeFts(rowid: number, columns: Partial<Record<(typeof ROLES)[number], string>>, shared: string): void {
+		this.insertFts.run([rowid, ...ROLES.map((role) => cjkIndexForm(columns[role] ?? "")), cjkIndexForm(shared)]);
 	}
 
 	private addWords(words: string[]): void {
@@ -168,6 +185,7 @@ export class SessionWriter {
 	/** Remove a session and everything indexed from it. */
 	purgeSession(session: number): void {
 		this.copies.handOver(session, (held, copy) => this.usage.traded(held, copy));
+		this.shared.purge(session);
 		this.usage.purge(session);
 		// A copy has no rows of its own in the FTS tables.
 		this.db.run(
@@ -184,7 +202,8 @@ export class SessionWriter {
 	/** Make new vocabulary words findable by substring, then release the statements. */
 	finish(): void {
 		this.db.run("INSERT INTO vocab_fts(rowid, term) SELECT id, term FROM vocab WHERE id > ?", [this.vocabStart]);
-		for (const stmt of [this.insertEntry, this.insertFts, this.insertDeep, this.insertVocab, this.updateState]) stmt.free();
+		for (const stmt of [this.insertEntry, this.insertFts, this.deleteFts, this.insertDeep, this.insertVocab, this.updateState]) stmt.free();
+		this.shared.finish();
 		this.usage.finish();
 		this.copies.finish();
 	}
