@@ -57,8 +57,9 @@ describe("shared boilerplate", () => {
 				.sort(),
 		).toEqual([...boiler].sort());
 		expect(r.fallbacks).toEqual(["shared"]);
-		// Found by what they say themselves, the boilerplate sessions come first again.
-		expect(index.search({ query: "flaky login widgetry" }).results.map((h) => h.sessionId)).toHaveLength(4);
+		// Found by what they say themselves (two of the words), the boilerplate sessions come first again.
+		const mixed = index.search({ query: "flaky login widgetry" }).results.map((h) => h.sessionId);
+		expect(mixed.slice(0, 4).sort()).toEqual([...boiler].sort());
 		index.close();
 	});
 

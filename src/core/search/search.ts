@@ -177,10 +177,11 @@ function searchOne(db: Database, request: SearchRequest): SearchResponse {
 	if (!parsed.ok) return { ...response, error: parsed.error };
 	const vocab = searchVocabulary(db);
 	const read = { reading: parsed.reading, ...(parsed.leftOut ? { wordsLeftOut: parsed.leftOut } : {}) };
-	const found = { ...response, ...searchTree(db, request.query, parsed.root, vocab, plan, false), ...read };
+	const question = parsed.reading === "question";
+	const found = { ...response, ...searchTree(db, request.query, parsed.root, vocab, plan, { question, asWords: false }), ...read };
 	// A reading that finds nothing never wins over the plain words of the query when they find something.
 	if (found.results.length > 0 || found.error || !parsed.words) return found;
-	const words = searchTree(db, request.query, parsed.words, vocab, plan, true);
+	const words = searchTree(db, request.query, parsed.words, vocab, plan, { question, asWords: true });
 	if (words.error || !words.results?.length) return found;
 	const notice = joined(
 		`read as plain words: the query's ${parsed.reading === "question" ? "quotes" : "operators"} matched nothing`,
@@ -196,10 +197,10 @@ function searchTree(
 	tree: QueryNode,
 	vocab: Vocab,
 	plan: SearchPlan,
-	asWords: boolean,
+	{ question, asWords }: { question: boolean; asWords: boolean },
 ): Partial<SearchResponse> {
 	const { root, corrected } = correct(db, query, tree, vocab, asWords);
-	const run: Run = { db, root, vocab, plan, corrected };
+	const run: Run = { db, root, vocab, plan, corrected, question };
 	let lastError = "";
 	for (const attempt of attempts(root)) {
 		try {
@@ -225,44 +226,74 @@ interface Run {
 	vocab: Vocab;
 	plan: SearchPlan;
 	corrected: Correction;
+	/** The query reads as a question (parser.ts). */
+	question: boolean;
 }
 
-/** What the tiers found; when nothing, the subject words of a question, then the most of its words. */
+/**
+ * What the tiers found; when sessions are missing, the subject words of a question; when no session was found by
+ * its own words (nothing, or only in boilerplate many sessions share), the most of its words, before that boilerplate.
+ */
 function answer(
-	{ db, root, vocab, plan, corrected }: Run,
+	{ db, root, vocab, plan, corrected, question }: Run,
 	t: Exclude<Tiers, { error: string }>,
 	attempt: Attempt,
 ): Partial<SearchResponse> {
 	const fallbacks = [...(corrected.correctedQuery ? ["typo"] : []), ...t.fallbacks];
 	let found = t.found;
+	let match = t.match;
+	let said: string | undefined;
+	const shared = new Set(t.shared);
 	const subject = found.results.length < plan.limit && found.rankedNewest === undefined ? subjectOnly(root) : undefined;
 	if (subject) {
 		// Every subject word, the question words left out ("why did we pick sql.js" → "pick sql.js"), after the
 		// sessions that have every word as typed: with their forms and in cut middles too.
 		const s = tiers(db, subject, vocab, plan, attempt.options);
 		if (!("error" in s) && s.found.results.length > 0) {
+			for (const path of s.shared) shared.add(path);
 			if (found.results.length === 0) {
-				const notice = joined(corrected.notice, "no session has every word; these have every word but the question words");
-				return { ...s.found, match: s.match, ...corrected, notice, fallbacks: [...fallbacks, ...s.fallbacks, "subject-words"] };
+				({ found, match } = s);
+				said = "no session has every word; these have every word but the question words";
+				fallbacks.push(...s.fallbacks, "subject-words");
+			} else {
+				const more = merge(found, s.found, plan.limit);
+				found = more.found;
+				if (more.added > 0) fallbacks.push(...s.fallbacks, "subject-words");
 			}
-			const more = merge(found, s.found, plan.limit);
-			found = more.found;
-			if (more.added > 0) fallbacks.push(...s.fallbacks, "subject-words");
 		}
 	}
-	if (found.results.length === 0) {
+	if (
+		question &&
+		found.results.length < plan.limit &&
+		found.rankedNewest === undefined &&
+		!found.results.every((r) => shared.has(r.path))
+	) {
+		// A question is its words, not a strict AND: the sessions that have most of them (across their entries) come next.
 		const loose = byMostWords(db, root, vocab, plan);
 		if (loose) {
-			const notice = joined(corrected.notice, loose.notice);
+			const more = merge(found, loose.found, plan.limit);
+			found = more.found;
+			if (more.added > 0) fallbacks.push(loose.fallback);
+		}
+	} else if (found.results.every((r) => shared.has(r.path))) {
+		const loose = byMostWords(db, root, vocab, plan);
+		if (loose) {
+			// Found only with boilerplate's help: those with some of the words in their own text too come first, then
+			// the sessions with some of the words in their own text, then those with them in boilerplate only.
+			const own = new Set(loose.found.results.map((r) => r.path));
+			const both = found.results.filter((r) => own.has(r.path));
+			const first = merge({ ...found, results: both }, loose.found, plan.limit);
+			const more = merge(first.found, found, plan.limit);
 			return {
-				...loose.found,
+				...more.found,
+				totalSessions: Math.max(found.totalSessions + first.added, loose.found.totalSessions),
 				match: loose.match,
-				notice,
+				notice: joined(corrected.notice, loose.notice),
 				...(corrected.correctedQuery ? { correctedQuery: corrected.correctedQuery } : {}),
-				fallbacks: [...fallbacks, loose.fallback],
+				fallbacks: [...fallbacks.filter((f) => found.results.length > 0 || f !== "shared"), loose.fallback],
 			};
 		}
 	}
-	const notice = joined(corrected.notice, attempt.simplified ? "the query was simplified to run" : undefined) || undefined;
-	return { ...found, match: t.match, ...corrected, notice, ...(fallbacks.length > 0 ? { fallbacks } : {}) };
+	const notice = joined(corrected.notice, said, attempt.simplified ? "the query was simplified to run" : undefined) || undefined;
+	return { ...found, match, ...corrected, notice, ...(fallbacks.length > 0 ? { fallbacks } : {}) };
 }
