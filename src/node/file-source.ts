@@ -8,9 +8,9 @@
 import { realpathSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join, sep } from "node:path";
+import { readOpencodeDocument } from "../agents/opencode/node/walk.js";
 import { type AgentKind, isBesideFile, LookbackError, type SessionSource } from "../core/index.js";
 import { sessionPathInRoots } from "./paths.js";
-import { readOpencodeDocument } from "./walk-opencode.js";
 import { type SessionRoot, walkRoots } from "./walk-roots.js";
 
 export type { SessionRoot } from "./walk-roots.js";

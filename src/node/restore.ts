@@ -10,12 +10,12 @@
 
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readSync, statSync, unlinkSync, utimesSync, writeSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { type OpencodeImport, restoreOpencode } from "../agents/opencode/node/restore.js";
 import { DEFAULTS, LookbackError, type SessionSummary } from "../core/index.js";
 import type { ArchiveRecord } from "./archive-manifest.js";
 import { syncDir } from "./archive-manifest.js";
 import type { FileArchive } from "./archive-store.js";
 import type { NodeIndex } from "./open.js";
-import { type OpencodeImport, restoreOpencode } from "./opencode-restore.js";
 
 /** What became of one file. */
 export interface RestoredFile {

@@ -6,6 +6,12 @@
 
 import { statSync } from "node:fs";
 import { join, sep } from "node:path";
+// From their own modules, not the core's barrel: they are read as this module loads (AGENT_WALKS), and a loader that
+// runs modules as CommonJS (Pi's jiti, when dist/ is older than the sources) may hand out the barrel half made.
+import { walkClaude } from "../agents/claude/layout.js";
+import { walkCodex } from "../agents/codex/layout.js";
+import { walkGemini } from "../agents/gemini/layout.js";
+import { walkOpencode } from "../agents/opencode/node/walk.js";
 import {
 	type AgentKind,
 	isTmpSessionFolder,
@@ -15,13 +21,7 @@ import {
 	type WalkedFolders,
 	type WalkResult,
 } from "../core/index.js";
-// From their own modules, not the core's barrel: they are read as this module loads (AGENT_WALKS), and a loader that
-// runs modules as CommonJS (Pi's jiti, when dist/ is older than the sources) may hand out the barrel half made.
-import { walkClaude } from "../core/parse/layout-claude.js";
-import { walkCodex } from "../core/parse/layout-codex.js";
-import { walkGemini } from "../core/parse/layout-gemini.js";
 import { diskWalk, type Found, listDir, type WalkSink } from "./walk-dirs.js";
-import { walkOpencode } from "./walk-opencode.js";
 
 /** The walk of an agent with a layout of its own, under its root (the layouts in core, shared with the page's picked folders). */
 type AgentWalk = (root: string, base: Omit<Found, "path">, sink: WalkSink) => Promise<void>;

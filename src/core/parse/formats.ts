@@ -4,11 +4,11 @@
  * One module per format does the reading; this file only picks it and cuts the bytes into lines.
  */
 
-import { claudeFormat } from "./claude-format.js";
-import { codexFormat } from "./codex-format.js";
-import { geminiFormat } from "./gemini-format.js";
+import { claudeFormat } from "../../agents/claude/format.js";
+import { codexFormat } from "../../agents/codex/format.js";
+import { geminiFormat } from "../../agents/gemini/format.js";
+import { opencodeFormat } from "../../agents/opencode/format.js";
 import { parseJsonObject, splitLines } from "./jsonl.js";
-import { opencodeFormat } from "./opencode-format.js";
 import { type ParsedChunk, type ParseState, parseSessionLines } from "./session-format.js";
 import type { AgentKind } from "./source.js";
 

@@ -1,5 +1,10 @@
 /** Session files → entries: where files come from (each agent's folder layout), the lenient JSONL reader, Pi's and omp's formats, branches, and an entry's searchable text. */
 
+export { claudeProject, isClaudeProject, walkClaude } from "../../agents/claude/layout.js";
+export { codexArchived, isRollout, rollouts, walkCodex } from "../../agents/codex/layout.js";
+export { geminiProject, geminiProjects, isGeminiChats, walkGemini } from "../../agents/gemini/layout.js";
+export { type OmpMetadata, readOmpMetadata } from "../../agents/omp/metadata.js";
+export { isOpencodeDbName } from "../../agents/opencode/layout.js";
 export type {
 	ArchivedFile,
 	ArchiveState,
@@ -13,11 +18,6 @@ export { keptCurrent } from "./archive.js";
 export { BRANCH_STATES, type BranchState, branchStates, branchThrough, contextStart, pathToRoot, type TreeNode } from "./branch.js";
 export { ROLES, type Role } from "./entry-text.js";
 export { type Found, folderOf, inFolder, isBesideFile, type LayoutWalk, type Listing } from "./layout.js";
-export { claudeProject, isClaudeProject, walkClaude } from "./layout-claude.js";
-export { codexArchived, isRollout, rollouts, walkCodex } from "./layout-codex.js";
-export { geminiProject, geminiProjects, isGeminiChats, walkGemini } from "./layout-gemini.js";
-export { isOpencodeDbName } from "./layout-opencode.js";
-export { type OmpMetadata, readOmpMetadata } from "./omp-metadata.js";
 export {
 	AGENT_KINDS,
 	type AgentKind,

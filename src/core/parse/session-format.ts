@@ -1,7 +1,7 @@
 /** Pi's session file format (v1, v2, v3) read into one in-memory shape; session files are never written. */
 
+import { isTitleSlotLine, slotLineTitle } from "../../agents/omp/title-slot.js";
 import { parseJsonObject } from "./jsonl.js";
-import { isTitleSlotLine, slotLineTitle } from "./omp-format.js";
 
 const CURRENT_SESSION_VERSION = 3;
 

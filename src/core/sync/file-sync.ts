@@ -4,10 +4,10 @@
  */
 
 import { gunzipSync } from "fflate";
+import { codexThreadNames } from "../../agents/codex/format.js";
+import { agentOfFile, slotBytesTitle, titleSlotLength } from "../../agents/omp/title-slot.js";
 import { DEFAULTS } from "../defaults.js";
-import { codexThreadNames } from "../parse/codex-format.js";
 import { formatOf, isPiFormat, type ParsedBytes, parseBytes, type SessionFormat, sniffAgent } from "../parse/formats.js";
-import { agentOfFile, slotBytesTitle, titleSlotLength } from "../parse/omp-format.js";
 import { newParseState, type ParseState, type SessionEntry, sessionIdFromFileName } from "../parse/session-format.js";
 import type { AgentKind, SessionFileInfo, SessionSource } from "../parse/source.js";
 import type { Database } from "../store/engine.js";

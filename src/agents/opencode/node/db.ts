@@ -7,11 +7,11 @@
  * `{info, messages: [{info, parts}]}`), which src/core/parse/opencode-format.ts reads.
  */
 
-import { type Database, type EngineFiles, errorMessage, LookbackError, mountEngineFiles, openAt } from "../core/index.js";
-import { hostIo, loadEngine, type NodeEngine } from "./engine.js";
-import { boundedPart, type OpencodeDocument, type OpencodeMessage } from "./opencode-render.js";
-import { sleepSync } from "./process-identity.js";
-import { WalSnapshot } from "./wal-snapshot.js";
+import { type Database, type EngineFiles, errorMessage, LookbackError, mountEngineFiles, openAt } from "../../../core/index.js";
+import { hostIo, loadEngine, type NodeEngine } from "../../../node/engine.js";
+import { sleepSync } from "../../../node/process-identity.js";
+import { WalSnapshot } from "../../../node/wal-snapshot.js";
+import { boundedPart, type OpencodeDocument, type OpencodeMessage } from "./render.js";
 
 /** Identities of the mounted database files: SQLite shares lock state between connections to one (device, inode). */
 let nextIno = 1000;

@@ -6,8 +6,8 @@
  * whole file is one branch but for what a compaction or a rollback leaves behind. Read into Pi's entry shape.
  */
 
-import type { LineOffsets, SessionFormat } from "./formats.js";
-import { parseJsonObject } from "./jsonl.js";
+import type { LineOffsets, SessionFormat } from "../../core/parse/formats.js";
+import { parseJsonObject } from "../../core/parse/jsonl.js";
 import {
 	asRecord,
 	asString,
@@ -22,8 +22,8 @@ import {
 	untestedVersion,
 	usageEntry,
 	userEntry,
-} from "./pi-shape.js";
-import type { ParsedChunk, ParseState, SessionEntry } from "./session-format.js";
+} from "../../core/parse/pi-shape.js";
+import type { ParsedChunk, ParseState, SessionEntry } from "../../core/parse/session-format.js";
 
 /** The newest Codex CLI release whose files were read in tests; a newer one is named once in the sync report. */
 const CODEX_TESTED_VERSION = "0.171.0";

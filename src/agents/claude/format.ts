@@ -4,9 +4,9 @@
  * `message.id`), and two thirds of a modern file bookkeeping that is skipped. Read into Pi's entry shape.
  */
 
-import { SIDE_ENTRY_TYPE } from "./branch.js";
-import type { LineOffsets, SessionFormat } from "./formats.js";
-import { parseJsonObject } from "./jsonl.js";
+import { SIDE_ENTRY_TYPE } from "../../core/parse/branch.js";
+import type { LineOffsets, SessionFormat } from "../../core/parse/formats.js";
+import { parseJsonObject } from "../../core/parse/jsonl.js";
 import {
 	asRecord,
 	asString,
@@ -21,8 +21,8 @@ import {
 	toolResultEntry,
 	untestedVersion,
 	userEntry,
-} from "./pi-shape.js";
-import type { ParsedChunk, ParseState, SessionEntry } from "./session-format.js";
+} from "../../core/parse/pi-shape.js";
+import type { ParsedChunk, ParseState, SessionEntry } from "../../core/parse/session-format.js";
 
 /** The newest Claude Code release whose files were read in tests; a newer one is named once in the sync report. */
 const CLAUDE_TESTED_VERSION = "2.1.332";

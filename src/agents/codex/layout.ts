@@ -7,7 +7,7 @@
  * their own; which session they belong to is read from their first line.
  */
 
-import { type Found, ifThere, inFolder, type LayoutWalk } from "./layout.js";
+import { type Found, ifThere, inFolder, type LayoutWalk } from "../../core/parse/layout.js";
 
 /** sessions/YYYY/MM/DD: how deep dated folders are followed. */
 const MAX_DEPTH = 4;

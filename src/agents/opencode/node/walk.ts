@@ -9,12 +9,12 @@
 
 import { statSync } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
-import { isOpencodeDbName, LookbackError } from "../core/index.js";
-import { OpencodeDb } from "./opencode-db.js";
-import { legacyDocument, walkLegacyTree } from "./opencode-legacy.js";
-import { documentBytes } from "./opencode-render.js";
-import { databaseOf, OPENCODE_MAX_NESTING } from "./paths.js";
-import { type Found, listDir, type WalkSink } from "./walk-dirs.js";
+import { isOpencodeDbName, LookbackError } from "../../../core/index.js";
+import { databaseOf, OPENCODE_MAX_NESTING } from "../../../node/paths.js";
+import { type Found, listDir, type WalkSink } from "../../../node/walk-dirs.js";
+import { OpencodeDb } from "./db.js";
+import { legacyDocument, walkLegacyTree } from "./legacy.js";
+import { documentBytes } from "./render.js";
 
 /** The sessions of one database, at `<database>/<id>` (a sub-agent under its parent's path); their ids go into `seen`. */
 async function walkDb(db: string, base: Omit<Found, "path">, seen: Set<string>, sink: WalkSink): Promise<void> {

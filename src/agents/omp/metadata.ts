@@ -4,8 +4,8 @@
  * copy of the bytes (never written); any table or column may be missing in older omp versions.
  */
 
-import type { Database, SqlJsStatic } from "../store/engine.js";
-import { queryAll } from "../store/engine.js";
+import type { Database, SqlJsStatic } from "../../core/store/engine.js";
+import { queryAll } from "../../core/store/engine.js";
 
 export interface OmpMetadata {
 	titles: Map<string, string>;

@@ -9,8 +9,8 @@
  * entry shape, with each answer's model, provider and usage as Pi writes them.
  */
 
-import type { SessionFormat } from "./formats.js";
-import { parseJsonObject } from "./jsonl.js";
+import type { SessionFormat } from "../../core/parse/formats.js";
+import { parseJsonObject } from "../../core/parse/jsonl.js";
 import {
 	asRecord,
 	asString,
@@ -25,8 +25,8 @@ import {
 	untestedVersion,
 	usageEntry,
 	userEntry,
-} from "./pi-shape.js";
-import type { ParsedChunk, ParseState, SessionEntry } from "./session-format.js";
+} from "../../core/parse/pi-shape.js";
+import type { ParsedChunk, ParseState, SessionEntry } from "../../core/parse/session-format.js";
 
 /** The newest OpenCode whose sessions were read in tests (test/agents/opencode-cli.test.ts). */
 const OPENCODE_TESTED_VERSION = "1.18.33";

@@ -8,9 +8,9 @@
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type { WalkedFolders } from "../core/index.js";
-import { boundedPart, type OpencodeDocument, type OpencodeMessage } from "./opencode-render.js";
-import type { Found, WalkSink } from "./walk-dirs.js";
+import type { WalkedFolders } from "../../../core/index.js";
+import type { Found, WalkSink } from "../../../node/walk-dirs.js";
+import { boundedPart, type OpencodeDocument, type OpencodeMessage } from "./render.js";
 
 function jsonObject(path: string): Record<string, unknown> | undefined {
 	try {

@@ -10,8 +10,8 @@
  * branch, compacted. Read into Pi's entry shape.
  */
 
-import type { SessionFormat } from "./formats.js";
-import { parseJsonObject } from "./jsonl.js";
+import type { SessionFormat } from "../../core/parse/formats.js";
+import { parseJsonObject } from "../../core/parse/jsonl.js";
 import {
 	asRecord,
 	asString,
@@ -25,8 +25,8 @@ import {
 	plainText,
 	toolResultEntry,
 	userEntry,
-} from "./pi-shape.js";
-import type { ParsedChunk, ParseState, SessionEntry } from "./session-format.js";
+} from "../../core/parse/pi-shape.js";
+import type { ParsedChunk, ParseState, SessionEntry } from "../../core/parse/session-format.js";
 
 /** One message of the chat: its last record, the message before it (by id), its place of first appearance. */
 interface Slot {

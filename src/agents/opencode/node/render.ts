@@ -6,7 +6,7 @@
  * within what its text can add to the index.
  */
 
-import { DEFAULTS } from "../core/index.js";
+import { DEFAULTS } from "../../../core/index.js";
 
 export interface OpencodeMessage {
 	info: Record<string, unknown> | null;

@@ -4,8 +4,8 @@
  * it, so a file that has one is omp's, whatever folder it is in.
  */
 
-import { parseJsonObject } from "./jsonl.js";
-import type { AgentKind } from "./source.js";
+import { parseJsonObject } from "../../core/parse/jsonl.js";
+import type { AgentKind } from "../../core/parse/source.js";
 
 const SLOT_BYTES = 256;
 const SLOT_START = new TextEncoder().encode('{"type":"title"');

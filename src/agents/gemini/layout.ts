@@ -5,7 +5,7 @@
  * read once, as the `.jsonl`), and sub-agents' chats in `chats/<parentSessionId>/<id>.jsonl`.
  */
 
-import { type Found, folderOf, ifThere, inFolder, type LayoutWalk, type Listing } from "./layout.js";
+import { type Found, folderOf, ifThere, inFolder, type LayoutWalk, type Listing } from "../../core/parse/layout.js";
 
 function isChat(name: string): boolean {
 	return name.startsWith("session-") && (name.endsWith(".jsonl") || name.endsWith(".json"));

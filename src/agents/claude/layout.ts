@@ -4,7 +4,7 @@
  * sessions (2.0.x). Spilled tool output (`<uuid>/tool-results/`) and workflow journals are not transcripts.
  */
 
-import { type Found, ifThere, inFolder, type LayoutWalk, type Listing } from "./layout.js";
+import { type Found, ifThere, inFolder, type LayoutWalk, type Listing } from "../../core/parse/layout.js";
 
 /** How deep sub-agents of sub-agents are followed (Claude Code nests them up to 5 levels). */
 const MAX_SUBAGENT_DEPTH = 6;
