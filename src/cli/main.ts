@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import {
 	AGENT_KINDS,
 	type AgentKind,
+	agentLabels,
 	DEFAULTS,
 	GONE_FILTERS,
 	type GoneFilter,
@@ -51,7 +52,7 @@ function webDir(): string {
 	return existsSync(join(beside, "app.js")) ? beside : fileURLToPath(new URL("../../dist/web/", import.meta.url));
 }
 
-const HELP = `lookback — search every past session of Pi, omp, Claude Code, Codex, Gemini CLI and OpenCode
+const HELP = `lookback — search every past session of ${agentLabels()}
 
 usage:
   lookback index                       index new and changed sessions (progress on a terminal)

@@ -5,7 +5,6 @@
  */
 
 import { parseJsonObject } from "../../core/parse/jsonl.js";
-import type { AgentKind } from "../../core/parse/source.js";
 
 const SLOT_BYTES = 256;
 const SLOT_START = new TextEncoder().encode('{"type":"title"');
@@ -32,9 +31,4 @@ export function isTitleSlotLine(line: Record<string, unknown>): boolean {
 /** The title of a parsed slot line, or undefined when empty. */
 export function slotLineTitle(line: Record<string, unknown>): string | undefined {
 	return typeof line.title === "string" && line.title.length > 0 ? line.title : undefined;
-}
-
-/** The agent that wrote a file: omp when it has a title slot, else what the walk said (default pi). */
-export function agentOfFile(slotBytes: number, walked: AgentKind | undefined): AgentKind {
-	return slotBytes > 0 ? "omp" : (walked ?? "pi");
 }

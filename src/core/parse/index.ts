@@ -1,10 +1,6 @@
-/** Session files → entries: where files come from (each agent's folder layout), the lenient JSONL reader, Pi's and omp's formats, branches, and an entry's searchable text. */
+/** Session files → entries: where files come from, the lenient JSONL reader, the shape every agent's format is read into (each agent's own in src/agents/), branches, and an entry's searchable text. */
 
-export { claudeProject, isClaudeProject, walkClaude } from "../../agents/claude/layout.js";
-export { codexArchived, isRollout, rollouts, walkCodex } from "../../agents/codex/layout.js";
-export { geminiProject, geminiProjects, isGeminiChats, walkGemini } from "../../agents/gemini/layout.js";
-export { type OmpMetadata, readOmpMetadata } from "../../agents/omp/metadata.js";
-export { isOpencodeDbName } from "../../agents/opencode/layout.js";
+export { AGENT_KINDS, AGENTS, type AgentKind, agentFacts, agentLabels, isAgentKind } from "../../agents/registry.js";
 export type {
 	ArchivedFile,
 	ArchiveState,
@@ -19,10 +15,6 @@ export { BRANCH_STATES, type BranchState, branchStates, branchThrough, contextSt
 export { ROLES, type Role } from "./entry-text.js";
 export { type Found, folderOf, inFolder, isBesideFile, type LayoutWalk, type Listing } from "./layout.js";
 export {
-	AGENT_KINDS,
-	type AgentKind,
-	isAgentKind,
-	isTmpSessionFolder,
 	memorySource,
 	type SessionFileInfo,
 	type SessionKind,

@@ -2,7 +2,8 @@
 
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { type OmpMetadata, readOmpMetadata, type SqlJsStatic } from "../../../core/index.js";
+import type { SqlJsStatic } from "../../../core/index.js";
+import { type OmpMetadata, readOmpMetadata } from "../metadata.js";
 
 /** Larger database files are not read for titles (they would only cost memory). */
 const MAX_DB_BYTES = 256 * 1024 * 1024;

@@ -11,11 +11,12 @@
 import { closeSync, fsyncSync, mkdtempSync, openSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LookbackError, opencodeImportHint, type SessionSummary } from "../../../core/index.js";
+import { LookbackError, type SessionSummary } from "../../../core/index.js";
 import type { ArchiveRecord } from "../../../node/archive-manifest.js";
 import { syncDir } from "../../../node/archive-manifest.js";
 import type { FileArchive } from "../../../node/archive-store.js";
 import type { RestoredFile, RestoreReply } from "../../../node/restore.js";
+import { opencodeImportHint } from "../import-hint.js";
 import { type OpencodeDocument, type RenderLosses, renderLosses } from "./render.js";
 
 /** What `opencode import` is to load: the command (from the session's folder), and what the archive's copy lacks. */

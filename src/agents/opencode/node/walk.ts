@@ -9,11 +9,12 @@
 
 import { statSync } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
-import { isOpencodeDbName, LookbackError } from "../../../core/index.js";
-import { databaseOf, OPENCODE_MAX_NESTING } from "../../../node/paths.js";
+import { LookbackError } from "../../../core/index.js";
 import { type Found, listDir, type WalkSink } from "../../../node/walk-dirs.js";
+import { isOpencodeDbName } from "../layout.js";
 import { OpencodeDb } from "./db.js";
 import { legacyDocument, walkLegacyTree } from "./legacy.js";
+import { databaseOf, OPENCODE_MAX_NESTING } from "./paths.js";
 import { documentBytes } from "./render.js";
 
 /** The sessions of one database, at `<database>/<id>` (a sub-agent under its parent's path); their ids go into `seen`. */
