@@ -171,7 +171,7 @@ export const claudeFormat: SessionFormat = {
 	sniff(first: Record<string, unknown>): boolean {
 		// Every Claude Code line has a type, and most name their session: the first is a prompt, a queued prompt or a mode
 		// line; before 2.1 often a file history snapshot (which names only its message), in 1.0.x a summary. Gemini CLI's
-		// first line names a session too, but has no type (gemini-format.ts's sniff).
+		// first line names a session too, but has no type (gemini/format.ts's sniff).
 		if (first.type === "summary") return typeof first.leafUuid === "string";
 		if (first.type === "file-history-snapshot") return typeof first.messageId === "string" && asRecord(first.snapshot) !== undefined;
 		return typeof first.type === "string" && typeof first.sessionId === "string";

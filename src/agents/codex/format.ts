@@ -15,15 +15,15 @@ import {
 	compactionEntry,
 	linkEntry,
 	metaEntry,
-	minus,
 	type PiBlock,
-	piUsage,
 	toolResultEntry,
 	untestedVersion,
-	usageEntry,
 	userEntry,
 } from "../../core/parse/pi-shape.js";
 import type { ParsedChunk, ParseState, SessionEntry } from "../../core/parse/session-format.js";
+import { type CodexState, codexState, type LineContext, type Place } from "./state.js";
+import { contentText, isInjected, outputFailed, outputText, parsedArguments } from "./text.js";
+import { answer, difference, totalsKey, usageFor } from "./usage.js";
 
 /** The newest Codex CLI release whose files were read in tests; a newer one is named once in the sync report. */
 const CODEX_TESTED_VERSION = "0.171.0";
@@ -51,119 +51,6 @@ const ITEMS_SKIPPED = new Set([
 	"ghost_snapshot",
 	"other",
 ]);
-
-/** Text the harness puts in the model's context as a user or developer message: meta, not the person's words. */
-const INJECTED = [
-	/^\s*<environment_context>/,
-	/^\s*<user_instructions>/,
-	/^\s*<permissions instructions>/,
-	/^\s*<skills_instructions>/,
-	/^\s*<subagent_notification>/,
-	/^\s*<turn_aborted>/,
-	/^\s*<user_shell_command>/,
-	/^\s*<collaboration_mode>/,
-	/^\s*<apps_instructions>/,
-	/^\s*<personality/,
-	/^\s*# AGENTS\.md instructions/,
-	/^\s*<INSTRUCTIONS>/,
-];
-
-function isInjected(text: string): boolean {
-	return INJECTED.some((re) => re.test(text));
-}
-
-/** What one parse of a Codex file carries from chunk to chunk. */
-interface CodexState {
-	/** Records read (a line counter for ids when no byte offsets are known). */
-	lines: number;
-	/** Tool name by call_id, to name the tool of a result. */
-	toolNames: Map<string, string>;
-	/** The person's last prompts: the same words mirrored by another record are indexed once. */
-	recentPrompts: string[];
-	/** For each user turn: the entry the turn hangs on (a rollback of n turns goes back to the n-th last). */
-	turns: (string | null)[];
-	/** A fork or sub-agent: the parent's replayed history is being skipped. */
-	replay: boolean;
-	/** A sub-agent's own records start at this ordinal (0.17x writes it in `session_meta`). */
-	ownFrom?: number;
-	/** This file's own thread id (its first `session_meta`). */
-	ownId?: string;
-	newestVersion?: string;
-	/** A name given to the thread in this chunk (`thread_name_updated`). */
-	title?: string;
-	/** The model of the turn (`turn_context`) and the provider of the session (`session_meta`). */
-	model?: string;
-	provider?: string;
-	/** The last model answer made in this chunk that has no usage yet: the usage reported after it is its own. */
-	answer?: SessionEntry;
-	/** 0.17x writes each response's usage (`token_usage_record`): then the running `token_count`s are not read. */
-	records: boolean;
-	/** The thread's running totals at the last `token_count`, to count what each adds. */
-	totals?: Record<string, unknown>;
-}
-
-function codexState(state: ParseState): CodexState {
-	state.format ??= { lines: 0, toolNames: new Map(), recentPrompts: [], turns: [], replay: false, records: false } satisfies CodexState;
-	return state.format as CodexState;
-}
-
-/** Text of a message's content blocks (`input_text`, `output_text`, `text`); images are counted, never indexed. */
-function contentText(content: unknown): string {
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	const parts: string[] = [];
-	let images = 0;
-	for (const raw of content) {
-		const block = asRecord(raw);
-		if (!block) continue;
-		if (typeof block.text === "string") parts.push(block.text);
-		else if (block.type === "input_image" || block.type === "image") images++;
-	}
-	return `${parts.join("\n")}${images > 0 ? "\n[image]" : ""}`.trim();
-}
-
-/** A tool's output: a string, `{content, success}`, or content blocks. */
-function outputText(output: unknown): string {
-	if (typeof output === "string") return output;
-	const record = asRecord(output);
-	if (record) {
-		if (typeof record.content === "string") return record.content;
-		if (Array.isArray(record.content)) return contentText(record.content);
-		if (typeof record.output === "string") return record.output;
-	}
-	if (Array.isArray(output)) return contentText(output);
-	return output === undefined ? "" : JSON.stringify(output);
-}
-
-/**
- * Whether a tool's output says it failed: `success: false` (releases before 0.17x), or a shell command's non-zero
- * exit, which 0.17x writes in the output's header (`Process exited with code N`) and older releases in a JSON
- * text's `metadata.exit_code` — as Pi marks a bash call that exits non-zero as an error.
- */
-function outputFailed(output: unknown): boolean {
-	if (asRecord(output)?.success === false) return true;
-	const text = outputText(output);
-	const header = /^Process exited with code (-?\d+)$/m.exec(text.slice(0, 300));
-	if (header) return header[1] !== "0";
-	if (!text.startsWith("{")) return false;
-	const code = asRecord(asRecord(parseJsonObject(text))?.metadata)?.exit_code;
-	return typeof code === "number" && code !== 0;
-}
-
-function parsedArguments(args: unknown): unknown {
-	if (typeof args !== "string") return args;
-	const obj = parseJsonObject(args);
-	return obj ?? args;
-}
-
-type Place = { id: string; parentId: string | null; seq: number; timestamp?: string };
-
-interface LineContext {
-	state: ParseState;
-	cs: CodexState;
-	id: string;
-	timestamp?: string;
-}
 
 export const codexFormat: SessionFormat = {
 	growth: "append",
@@ -367,60 +254,6 @@ function responseItem(item: Record<string, unknown>, c: LineContext, place: () =
 	}
 }
 
-/** A model answer, kept as the one the next usage report is for. */
-function answer(c: LineContext, entry: SessionEntry): SessionEntry {
-	c.cs.answer = entry;
-	return entry;
-}
-
-const TOKEN_FIELDS = ["input_tokens", "cached_input_tokens", "cache_write_input_tokens", "output_tokens", "reasoning_output_tokens"];
-
-/** A thread's running totals as a key: the same report read twice (a resumed run repeats the last one) counts once. */
-function totalsKey(thread: string, totals: Record<string, unknown> | undefined): string | undefined {
-	return totals ? `codex:${thread}:${TOKEN_FIELDS.map((f) => totals[f] ?? "").join(":")}` : undefined;
-}
-
-/** What running totals added since the previous ones (nothing when they did not grow: a repeated or reset report). */
-function difference(now: Record<string, unknown>, before: Record<string, unknown>): Record<string, unknown> | undefined {
-	const out: Record<string, unknown> = {};
-	let grew = false;
-	for (const f of TOKEN_FIELDS) {
-		const d = typeof now[f] === "number" && typeof before[f] === "number" ? (now[f] as number) - (before[f] as number) : now[f];
-		out[f] = d;
-		if (typeof d === "number" && d > 0) grew = true;
-	}
-	return grew ? out : undefined;
-}
-
-/**
- * One response's usage in Pi's shape (OpenAI's input tokens include the cached ones; reasoning is part of the output),
- * on the answer it was for when that answer is in this chunk, else as an entry of its own.
- */
-function usageFor(
-	c: LineContext,
-	place: () => Place,
-	u: Record<string, unknown> | undefined,
-	key: string | undefined,
-): SessionEntry | undefined {
-	if (!u) return undefined;
-	const message = {
-		model: c.cs.model,
-		provider: c.cs.provider ?? "openai",
-		usage: piUsage({
-			input: minus(u.input_tokens, u.cached_input_tokens, u.cache_write_input_tokens),
-			output: u.output_tokens,
-			cacheRead: u.cached_input_tokens,
-			cacheWrite: u.cache_write_input_tokens ?? 0,
-		}),
-	};
-	const target = c.cs.answer;
-	c.cs.answer = undefined;
-	if (!target) return usageEntry(place(), message, key);
-	Object.assign(target.raw.message as Record<string, unknown>, message);
-	if (key) target.usageKey = key;
-	return undefined;
-}
-
 /** The person's words, once: Codex mirrors a prompt as a response item and as an event. */
 function prompt(text: string, c: LineContext, place: () => Place): SessionEntry | undefined {
 	const recent = c.cs.recentPrompts;
@@ -477,16 +310,4 @@ function eventMessage(event: Record<string, unknown>, c: LineContext, place: () 
 			// Everything else (token counts, task start and end, the agent's message mirrored) is already in the response items.
 			return undefined;
 	}
-}
-
-/** Codex's `session_index.jsonl` (`{id, thread_name, updated_at}` a line, written by the TUI on a rename): thread id → name, the last line winning. */
-export function codexThreadNames(bytes: Uint8Array): Map<string, string> {
-	const names = new Map<string, string>();
-	for (const line of new TextDecoder().decode(bytes).split("\n")) {
-		const obj = line.trim() ? parseJsonObject(line) : undefined;
-		const id = asString(obj?.id);
-		const name = asString(obj?.thread_name);
-		if (id && name) names.set(id, name);
-	}
-	return names;
 }

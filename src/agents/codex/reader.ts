@@ -1,8 +1,9 @@
 /** How Codex's files are read: its rollouts, the thread names of its session index, its sub-agents' links by thread id. */
 
 import type { AgentReader } from "../agent.js";
-import { codexFormat, codexThreadNames } from "./format.js";
+import { codexFormat } from "./format.js";
 import { codexPicked } from "./picked.js";
+import { codexThreadNames } from "./thread-names.js";
 
 export const codexReader: AgentReader = {
 	format: codexFormat,

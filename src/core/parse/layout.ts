@@ -1,5 +1,5 @@
 /**
- * What the agents' folder layouts (layout-<agent>.ts) need of the place they walk, whatever it is: folders on disk
+ * What the agents' folder layouts (src/agents/<agent>/layout.ts) need of the place they walk, whatever it is: folders on disk
  * (src/node/walk-roots.ts) or the files a person picked in a page (web/src/picked-layout.ts). Each layout decides
  * which files of its agent's folders are sessions, and of which kind, the same way in both.
  */

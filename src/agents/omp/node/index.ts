@@ -13,5 +13,5 @@ export const ompNode: NodeAgent = {
 	},
 	walks: { archive: walkArchive },
 	sessionEndings: [{ ending: ".jsonl" }, { ending: ".jsonl.gz", what: "an omp archive" }],
-	env: [],
+	env: ["OMP_PROFILE", "PI_CONFIG_DIR", "XDG_DATA_HOME"],
 };

@@ -4,7 +4,7 @@
  * beside the database is ever created, written, checkpointed or locked, whatever engine holds lookback's index.
  * Every read runs on one snapshot and is run again on a new one when a checkpoint or a restart of the WAL may have
  * changed its pages meanwhile. A session is rendered as OpenCode's own export (`opencode export`:
- * `{info, messages: [{info, parts}]}`), which src/core/parse/opencode-format.ts reads.
+ * `{info, messages: [{info, parts}]}`), which ../format.ts reads.
  */
 
 import { type Database, type EngineFiles, errorMessage, LookbackError, mountEngineFiles, openAt } from "../../../core/index.js";

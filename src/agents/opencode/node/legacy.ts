@@ -2,7 +2,7 @@
  * OpenCode's JSON tree from before 1.2.0 (`<data>/storage`): `session/<projectID>/<sessionID>.json`, its messages in
  * `message/<sessionID>/<messageID>.json` and each message's parts in `part/<messageID>/<partID>.json`. OpenCode 1.2
  * copied the tree into its database at start (a copy since removed), so a tree may hold sessions the database
- * holds too: those are read from the database only. A session is one document (opencode-render.ts) whose path is
+ * holds too: those are read from the database only. A session is one document (render.ts) whose path is
  * its session file.
  */
 

@@ -1,7 +1,7 @@
 /**
  * `lookback restore` for an OpenCode session. lookback never writes OpenCode's database, so a gone session is
  * written as the file `opencode import <file>` loads: the JSON `opencode export <id>` prints (`{info, messages:
- * [{info, parts}]}`), which is the document the archive keeps (opencode-render.ts), less the rows that were no
+ * [{info, parts}]}`), which is the document the archive keeps (render.ts), less the rows that were no
  * JSON object (OpenCode 1.18.33's import decodes every message and part against its schema, and stops at one that
  * is not). Each session (and each sub-agent session it spawned) gets a file of its own in a new private folder of
  * the system's temp folder, so nothing is ever written over; the reply names the command that imports them, from

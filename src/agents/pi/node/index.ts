@@ -11,5 +11,5 @@ export const piNode: NodeAgent = {
 	},
 	walks: { nested: walkNested, flat: walkFlat },
 	sessionEndings: [{ ending: ".jsonl" }],
-	env: ["PI_CODING_AGENT_DIR"],
+	env: ["PI_CODING_AGENT_DIR", "PI_CODING_AGENT_SESSION_DIR"],
 };
