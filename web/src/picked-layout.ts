@@ -8,7 +8,7 @@
  * (browser-source.ts).
  */
 
-import type { PickedAt } from "../../src/agents/picked.js";
+import type { PickedAt, PickedFolders } from "../../src/agents/picked.js";
 import { AGENT_READERS } from "../../src/agents/readers.js";
 import { type Found, folderOf, inFolder, type LayoutWalk, type Listing, type SyncWarning } from "../../src/core/index.js";
 
@@ -41,8 +41,9 @@ function foldersOf(paths: Iterable<string>): Map<string, { files: Set<string>; d
 	return folders;
 }
 
-/** The agents' parts of the picked layout, in the registry's order. */
-const PICKED = AGENT_READERS.flatMap(([, reader]) => (reader.picked ? [reader.picked] : []));
+/** The agents' parts of the picked layout, in the registry's order (read when first asked, not as this module loads). */
+let picked: PickedFolders[] | undefined;
+const agentsPicked = () => (picked ??= AGENT_READERS.flatMap(([, reader]) => (reader.picked ? [reader.picked] : [])));
 
 /** Read the picked files (`files`: path → File) with the agents' layouts. */
 export async function pickedLayout(files: ReadonlyMap<string, File>): Promise<PickedLayout> {
@@ -91,21 +92,21 @@ export async function pickedLayout(files: ReadonlyMap<string, File>): Promise<Pi
 		const sub = (name: string) => inFolder(walk, dir, name);
 		// One folder of an agent, read whole by its layout (not "", where loose files were picked one by one).
 		if (dir !== "")
-			for (const agent of PICKED)
+			for (const agent of agentsPicked())
 				if (await agent.project?.(at)) {
 					claimed.push(dir);
 					return;
 				}
 		// An agent's own folder, or the folder that holds its sessions' folder: read as the command line walks that root.
 		const covered = new Set<string>();
-		for (const agent of PICKED) for (const name of (await agent.own?.(at)) ?? []) covered.add(name);
+		for (const agent of agentsPicked()) for (const name of (await agent.own?.(at)) ?? []) covered.add(name);
 		for (const name of covered) if (at.here.dirs.includes(name)) claimed.push(sub(name));
 		if (covered.size > 0 && dir !== "") {
 			// The rest of an agent's own folder is its history, logs and settings, never sessions.
 			claimed.push(dir);
 			return;
 		}
-		for (const agent of PICKED) await agent.loose?.(at);
+		for (const agent of agentsPicked()) await agent.loose?.(at);
 		for (const name of at.here.dirs) if (!covered.has(name)) await visit(sub(name));
 	}
 
@@ -116,5 +117,5 @@ export async function pickedLayout(files: ReadonlyMap<string, File>): Promise<Pi
 /** Whether a picked file is one an agent's layout takes (a session, or a file it reads beside them), by its picked path. */
 export function agentTakes(path: string): boolean {
 	const name = path.slice(path.lastIndexOf("/") + 1);
-	return PICKED.some((agent) => agent.takes?.(path, name));
+	return agentsPicked().some((agent) => agent.takes?.(path, name));
 }
