@@ -61,15 +61,22 @@ describe("a Codex 0.128.0 sub-agent forked with its parent's history", () => {
 		expect(report).toMatchObject({ added: 2, unknownRecords: 0, malformedLines: 0 });
 		const wc = index.search({ query: "wc -w notes.md" }).results;
 		const child = wc.find((h) => h.sessionId === CHILD);
-		expect(child).toMatchObject({ kind: "subagent", spawnedBySessionId: PARENT, firstPrompt: "CHILD count the words: SHELL wc -w notes.md" });
+		expect(child).toMatchObject({
+			kind: "subagent",
+			spawnedBySessionId: PARENT,
+			firstPrompt: "CHILD count the words: SHELL wc -w notes.md",
+		});
 		// Its prompt, its shell call, the call's output and its answer are its own (the parent's wait_agent result quotes the answer).
 		const own = index.searchSession(CHILD, { query: "notes", role: ["user", "assistant", "tool"] }).matches.map((m) => m.role);
 		expect(own).toEqual(["user", "assistant", "tool", "assistant"]);
 		const looked = index.search({ query: "Look around please", role: "user" }).results;
 		expect(looked.map((h) => [h.sessionId, h.hits])).toEqual([[PARENT, 1]]);
-		expect(index.read(CHILD).messages.filter((m) => m.role === "user").map((m) => m.text)).toEqual([
-			"CHILD count the words: SHELL wc -w notes.md",
-		]);
+		expect(
+			index
+				.read(CHILD)
+				.messages.filter((m) => m.role === "user")
+				.map((m) => m.text),
+		).toEqual(["CHILD count the words: SHELL wc -w notes.md"]);
 	});
 
 	it("counts its usage as what it added to the totals it carries on from its parent", async () => {

@@ -218,6 +218,11 @@ function readDocument(doc: Record<string, unknown>, state: ParseState): ParsedCh
 	const version = asString(info.version);
 	const titled = asString(info.title);
 	const title = titled && !PLACEHOLDER_TITLE.test(titled) ? titled : undefined;
+	// A fork's copies of its source's messages and parts are named as what they copy (node/forks.ts), as Pi's forks are.
+	const fork = asRecord(doc.forkOf);
+	const forkedFrom = asString(fork?.sessionID);
+	const copies = asRecord(fork?.ids) ?? {};
+	const named = (id: string) => asString(copies[id]) ?? id;
 	if (sessionId && !state.header) {
 		state.header = {
 			id: sessionId,
@@ -225,7 +230,7 @@ function readDocument(doc: Record<string, unknown>, state: ParseState): ParsedCh
 			timestamp: isoTime(timeOf(info)),
 			cwd: asString(info.directory),
 			...(title ? { title } : {}),
-			...(asString(info.parentID) ? { spawnedById: asString(info.parentID) } : {}),
+			...(asString(info.parentID) ? { spawnedById: asString(info.parentID) } : forkedFrom ? { parentSession: forkedFrom } : {}),
 		};
 	}
 	if (state.nextSeq === 0) state.nextSeq = 1;
@@ -235,14 +240,15 @@ function readDocument(doc: Record<string, unknown>, state: ParseState): ParsedCh
 	for (const raw of Array.isArray(doc.messages) ? doc.messages : []) {
 		const message = asRecord(raw);
 		const minfo = asRecord(message?.info);
-		const id = asString(minfo?.id);
-		if (!message || !minfo || !id) {
+		const ownId = asString(minfo?.id);
+		if (!message || !minfo || !ownId) {
 			tally.malformed++;
 			continue;
 		}
 		// A revert OpenCode has not yet carried out: this message and the ones after it are no longer the conversation.
-		if (id === revertAt) beforeRevert = chain.entries.at(-1)?.id ?? null;
-		const parts = partsOf(message, tally);
+		if (ownId === revertAt) beforeRevert = chain.entries.at(-1)?.id ?? null;
+		const id = named(ownId);
+		const parts = partsOf(message, tally).map((p) => (typeof p.id === "string" && copies[p.id] ? { ...p, id: named(p.id) } : p));
 		const timestamp = isoTime(timeOf(minfo));
 		if (minfo.role === "user") userMessage(id, parts, timestamp, chain);
 		else if (minfo.role === "assistant") assistantMessage(id, minfo, parts, timestamp, chain);

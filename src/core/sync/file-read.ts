@@ -32,9 +32,9 @@ export async function readSpilled(
 	}
 }
 
-/** The session a fork header names: Pi writes a path (its file name holds the id), omp may write the id itself. */
+/** The session a fork header names: Pi writes a path (its file name holds the id), omp, Codex and OpenCode the id itself. */
 export function parentIdOf(parentSession: string): string | undefined {
-	return sessionIdFromFileName(parentSession) ?? (/^[0-9a-zA-Z-]{8,}$/.test(parentSession) ? parentSession : undefined);
+	return sessionIdFromFileName(parentSession) ?? (/^[\w-]{8,}$/.test(parentSession) ? parentSession : undefined);
 }
 
 /** A sub-agent transcript that names its session only by id: that session's file beside it (Claude Code 2.0's `agent-<id>.jsonl`). */

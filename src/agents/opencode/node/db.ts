@@ -11,6 +11,7 @@ import { type Database, type EngineFiles, errorMessage, LookbackError, mountEngi
 import { hostIo, loadEngine, type NodeEngine } from "../../../node/engine.js";
 import { sleepSync } from "../../../node/process-identity.js";
 import { WalSnapshot } from "../../../node/wal-snapshot.js";
+import { forkSources, opencodeForkOf } from "./forks.js";
 import { boundedPart, type OpencodeDocument, type OpencodeMessage } from "./render.js";
 
 /** Identities of the mounted database files: SQLite shares lock state between connections to one (device, inode). */
@@ -94,6 +95,8 @@ export class OpencodeDb {
 	/** The sessions of the last listing, and the snapshot they were read from. */
 	private listed: OpencodeSessionStamp[] | undefined;
 	private listedAt: WalSnapshot | undefined;
+	/** Each fork's source session, as the last listing found them (forks.ts). */
+	private forkSources = new Map<string, string>();
 
 	private constructor(
 		readonly path: string,
@@ -207,14 +210,21 @@ export class OpencodeDb {
 				const cols = columnsOf(db, "session");
 				if (!cols.has("id")) throw new LookbackError("io", `${this.path} has no session table: not an OpenCode database`);
 				const pick = (name: string) => (cols.has(name) ? name : "NULL");
-				const counts = new Map<string, { n: number; last: number }>();
+				const counts = new Map<string, { n: number; first: number; last: number }>();
 				if (columnsOf(db, "message").has("session_id"))
-					for (const r of rows(db, "SELECT session_id AS s, count(*) AS n, max(time_created) AS last FROM message GROUP BY session_id"))
-						counts.set(String(r.s), { n: Number(r.n), last: Number(r.last) || 0 });
-				return rows(
+					for (const r of rows(
+						db,
+						"SELECT session_id AS s, count(*) AS n, min(time_created) AS first, max(time_created) AS last FROM message GROUP BY session_id",
+					))
+						counts.set(String(r.s), { n: Number(r.n), first: Number(r.first), last: Number(r.last) || 0 });
+				const listed = rows(
 					db,
-					`SELECT id, ${pick("parent_id")} AS parent, ${pick("directory")} AS dir, ${pick("time_updated")} AS updated FROM session`,
-				).map((r) => {
+					`SELECT id, ${pick("parent_id")} AS parent, ${pick("directory")} AS dir, ${pick("time_updated")} AS updated, ${pick("time_created")} AS created FROM session`,
+				);
+				this.forkSources = forkSources(
+					listed.map((r) => ({ id: String(r.id), first: counts.get(String(r.id))?.first, created: num(r.created) ?? 0 })),
+				);
+				return listed.map((r) => {
 					const c = counts.get(String(r.id));
 					return {
 						id: String(r.id),
@@ -260,7 +270,8 @@ export class OpencodeDb {
 				const data = parseJson(p.data);
 				message.parts.push(data ? boundedPart({ id: p.id, sessionID: id, messageID: p.message_id, ...data }) : null);
 			}
-			return { info: sessionInfo(row), messages };
+			const fork = opencodeForkOf((sql, params) => rows(db, sql, params), id, this.forkSources);
+			return { info: sessionInfo(row), messages, ...(fork ? { forkOf: fork } : {}) };
 		}, false);
 	}
 
