@@ -177,7 +177,8 @@ function replayed(obj: Record<string, unknown>, cs: CodexState): boolean {
 		cs.replay = false;
 		return false;
 	}
-	if (obj.type === "event_msg" && payload?.type === "token_count") cs.totals = asRecord(asRecord(payload.info)?.total_token_usage) ?? cs.totals;
+	if (obj.type === "event_msg" && payload?.type === "token_count")
+		cs.totals = asRecord(asRecord(payload.info)?.total_token_usage) ?? cs.totals;
 	return true;
 }
 
