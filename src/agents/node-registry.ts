@@ -7,6 +7,7 @@
 import { claudeNode } from "./claude/node/index.js";
 import { codexNode } from "./codex/node/index.js";
 import { geminiNode } from "./gemini/node/index.js";
+import { kiloNode } from "./kilo/node/index.js";
 import type { AgentWalk, NodeAgent } from "./node-agent.js";
 import { ompNode } from "./omp/node/index.js";
 import { opencodeNode } from "./opencode/node/index.js";
@@ -20,6 +21,7 @@ const NODE_AGENTS: Record<AgentKind, NodeAgent> = {
 	codex: codexNode,
 	gemini: geminiNode,
 	opencode: opencodeNode,
+	kilo: kiloNode,
 };
 
 /** An agent's Node part. */

@@ -8,6 +8,7 @@ import type { AgentReader } from "./agent.js";
 import { claudeReader } from "./claude/reader.js";
 import { codexReader } from "./codex/reader.js";
 import { geminiReader } from "./gemini/reader.js";
+import { kiloReader } from "./kilo/reader.js";
 import { ompReader } from "./omp/reader.js";
 import { opencodeReader } from "./opencode/reader.js";
 import { piReader } from "./pi/reader.js";
@@ -20,6 +21,7 @@ const READERS: Record<AgentKind, AgentReader> = {
 	codex: codexReader,
 	gemini: geminiReader,
 	opencode: opencodeReader,
+	kilo: kiloReader,
 };
 
 /** An agent's reader (Pi's for an agent not named: a file of a folder given by hand, before its first line is read). */
