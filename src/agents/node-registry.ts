@@ -10,6 +10,7 @@ import { geminiNode } from "./gemini/node/index.js";
 import { kiloNode } from "./kilo/node/index.js";
 import type { AgentWalk, NodeAgent } from "./node-agent.js";
 import { ompNode } from "./omp/node/index.js";
+import { openclawNode } from "./openclaw/node/index.js";
 import { opencodeNode } from "./opencode/node/index.js";
 import { piNode } from "./pi/node/index.js";
 import { AGENT_KINDS, type AgentKind } from "./registry.js";
@@ -22,6 +23,7 @@ const NODE_AGENTS: Record<AgentKind, NodeAgent> = {
 	gemini: geminiNode,
 	opencode: opencodeNode,
 	kilo: kiloNode,
+	openclaw: openclawNode,
 };
 
 /** An agent's Node part. */

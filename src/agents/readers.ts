@@ -10,6 +10,7 @@ import { codexReader } from "./codex/reader.js";
 import { geminiReader } from "./gemini/reader.js";
 import { kiloReader } from "./kilo/reader.js";
 import { ompReader } from "./omp/reader.js";
+import { openclawReader } from "./openclaw/reader.js";
 import { opencodeReader } from "./opencode/reader.js";
 import { piReader } from "./pi/reader.js";
 import { AGENT_KINDS, type AgentKind } from "./registry.js";
@@ -22,6 +23,7 @@ const READERS: Record<AgentKind, AgentReader> = {
 	gemini: geminiReader,
 	opencode: opencodeReader,
 	kilo: kiloReader,
+	openclaw: openclawReader,
 };
 
 /** An agent's reader (Pi's for an agent not named: a file of a folder given by hand, before its first line is read). */

@@ -11,6 +11,7 @@ import { codex } from "./codex/agent.js";
 import { gemini } from "./gemini/agent.js";
 import { kilo } from "./kilo/agent.js";
 import { omp } from "./omp/agent.js";
+import { openclaw } from "./openclaw/agent.js";
 import { opencode } from "./opencode/agent.js";
 import { pi } from "./pi/agent.js";
 
@@ -23,6 +24,7 @@ export const AGENTS = [
 	opencode,
 	// wave 2b
 	kilo,
+	openclaw,
 ] as const;
 
 export type AgentKind = (typeof AGENTS)[number]["kind"];
