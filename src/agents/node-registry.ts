@@ -6,6 +6,7 @@
 
 import { claudeNode } from "./claude/node/index.js";
 import { codexNode } from "./codex/node/index.js";
+import { droidNode } from "./droid/node/index.js";
 import { geminiNode } from "./gemini/node/index.js";
 import { kiloNode } from "./kilo/node/index.js";
 import type { AgentWalk, NodeAgent } from "./node-agent.js";
@@ -24,6 +25,7 @@ const NODE_AGENTS: Record<AgentKind, NodeAgent> = {
 	opencode: opencodeNode,
 	kilo: kiloNode,
 	openclaw: openclawNode,
+	droid: droidNode,
 };
 
 /** An agent's Node part. */

@@ -8,6 +8,7 @@
 import type { AgentFacts } from "./agent.js";
 import { claude } from "./claude/agent.js";
 import { codex } from "./codex/agent.js";
+import { droid } from "./droid/agent.js";
 import { gemini } from "./gemini/agent.js";
 import { kilo } from "./kilo/agent.js";
 import { omp } from "./omp/agent.js";
@@ -25,6 +26,7 @@ export const AGENTS = [
 	// wave 2b
 	kilo,
 	openclaw,
+	droid,
 ] as const;
 
 export type AgentKind = (typeof AGENTS)[number]["kind"];
