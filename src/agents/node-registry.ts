@@ -11,6 +11,7 @@ import type { AgentWalk, NodeAgent } from "./node-agent.js";
 import { ompNode } from "./omp/node/index.js";
 import { opencodeNode } from "./opencode/node/index.js";
 import { piNode } from "./pi/node/index.js";
+import { qwenNode } from "./qwen/node/index.js";
 import { AGENT_KINDS, type AgentKind } from "./registry.js";
 
 const NODE_AGENTS: Record<AgentKind, NodeAgent> = {
@@ -20,6 +21,7 @@ const NODE_AGENTS: Record<AgentKind, NodeAgent> = {
 	codex: codexNode,
 	gemini: geminiNode,
 	opencode: opencodeNode,
+	qwen: qwenNode,
 };
 
 /** An agent's Node part. */

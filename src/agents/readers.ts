@@ -11,6 +11,7 @@ import { geminiReader } from "./gemini/reader.js";
 import { ompReader } from "./omp/reader.js";
 import { opencodeReader } from "./opencode/reader.js";
 import { piReader } from "./pi/reader.js";
+import { qwenReader } from "./qwen/reader.js";
 import { AGENT_KINDS, type AgentKind } from "./registry.js";
 
 const READERS: Record<AgentKind, AgentReader> = {
@@ -20,6 +21,7 @@ const READERS: Record<AgentKind, AgentReader> = {
 	codex: codexReader,
 	gemini: geminiReader,
 	opencode: opencodeReader,
+	qwen: qwenReader,
 };
 
 /** An agent's reader (Pi's for an agent not named: a file of a folder given by hand, before its first line is read). */

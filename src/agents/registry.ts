@@ -12,8 +12,9 @@ import { gemini } from "./gemini/agent.js";
 import { omp } from "./omp/agent.js";
 import { opencode } from "./opencode/agent.js";
 import { pi } from "./pi/agent.js";
+import { qwen } from "./qwen/agent.js";
 
-export const AGENTS = [pi, omp, claude, codex, gemini, opencode] as const;
+export const AGENTS = [pi, omp, claude, codex, gemini, opencode, qwen] as const;
 
 export type AgentKind = (typeof AGENTS)[number]["kind"];
 
