@@ -6,6 +6,7 @@
 
 import { claudeNode } from "./claude/node/index.js";
 import { codexNode } from "./codex/node/index.js";
+import { copilotNode } from "./copilot/node/index.js";
 import { geminiNode } from "./gemini/node/index.js";
 import type { AgentWalk, NodeAgent } from "./node-agent.js";
 import { ompNode } from "./omp/node/index.js";
@@ -22,6 +23,7 @@ const NODE_AGENTS: Record<AgentKind, NodeAgent> = {
 	gemini: geminiNode,
 	opencode: opencodeNode,
 	qwen: qwenNode,
+	copilot: copilotNode,
 };
 
 /** An agent's Node part. */

@@ -1,0 +1,6 @@
+/** How GitHub Copilot CLI's files are read. */
+
+import type { AgentReader } from "../agent.js";
+import { copilotFormat } from "./format.js";
+
+export const copilotReader: AgentReader = { format: copilotFormat };
