@@ -6,6 +6,7 @@
 
 import { claudeNode } from "./claude/node/index.js";
 import { codexNode } from "./codex/node/index.js";
+import { continueNode } from "./continue/node/index.js";
 import { copilotNode } from "./copilot/node/index.js";
 import { geminiNode } from "./gemini/node/index.js";
 import type { AgentWalk, NodeAgent } from "./node-agent.js";
@@ -24,6 +25,7 @@ const NODE_AGENTS: Record<AgentKind, NodeAgent> = {
 	opencode: opencodeNode,
 	qwen: qwenNode,
 	copilot: copilotNode,
+	continue: continueNode,
 };
 
 /** An agent's Node part. */

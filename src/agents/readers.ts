@@ -7,6 +7,7 @@
 import type { AgentReader } from "./agent.js";
 import { claudeReader } from "./claude/reader.js";
 import { codexReader } from "./codex/reader.js";
+import { continueReader } from "./continue/reader.js";
 import { copilotReader } from "./copilot/reader.js";
 import { geminiReader } from "./gemini/reader.js";
 import { ompReader } from "./omp/reader.js";
@@ -24,6 +25,7 @@ const READERS: Record<AgentKind, AgentReader> = {
 	opencode: opencodeReader,
 	qwen: qwenReader,
 	copilot: copilotReader,
+	continue: continueReader,
 };
 
 /** An agent's reader (Pi's for an agent not named: a file of a folder given by hand, before its first line is read). */

@@ -8,6 +8,7 @@
 import type { AgentFacts } from "./agent.js";
 import { claude } from "./claude/agent.js";
 import { codex } from "./codex/agent.js";
+import { continueCli } from "./continue/agent.js";
 import { copilot } from "./copilot/agent.js";
 import { gemini } from "./gemini/agent.js";
 import { omp } from "./omp/agent.js";
@@ -15,7 +16,7 @@ import { opencode } from "./opencode/agent.js";
 import { pi } from "./pi/agent.js";
 import { qwen } from "./qwen/agent.js";
 
-export const AGENTS = [pi, omp, claude, codex, gemini, opencode, qwen, copilot] as const;
+export const AGENTS = [pi, omp, claude, codex, gemini, opencode, qwen, copilot, continueCli] as const;
 
 export type AgentKind = (typeof AGENTS)[number]["kind"];
 

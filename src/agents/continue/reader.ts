@@ -1,0 +1,6 @@
+/** How Continue's files are read. */
+
+import type { AgentReader } from "../agent.js";
+import { continueFormat } from "./format.js";
+
+export const continueReader: AgentReader = { format: continueFormat };
