@@ -5,6 +5,7 @@
  */
 
 import { claudeNode } from "./claude/node/index.js";
+import { clineNode } from "./cline/node/index.js";
 import { codexNode } from "./codex/node/index.js";
 import { continueNode } from "./continue/node/index.js";
 import { copilotNode } from "./copilot/node/index.js";
@@ -26,6 +27,7 @@ const NODE_AGENTS: Record<AgentKind, NodeAgent> = {
 	qwen: qwenNode,
 	copilot: copilotNode,
 	continue: continueNode,
+	cline: clineNode,
 };
 
 /** An agent's Node part. */

@@ -6,6 +6,7 @@
 
 import type { AgentReader } from "./agent.js";
 import { claudeReader } from "./claude/reader.js";
+import { clineReader } from "./cline/reader.js";
 import { codexReader } from "./codex/reader.js";
 import { continueReader } from "./continue/reader.js";
 import { copilotReader } from "./copilot/reader.js";
@@ -26,6 +27,7 @@ const READERS: Record<AgentKind, AgentReader> = {
 	qwen: qwenReader,
 	copilot: copilotReader,
 	continue: continueReader,
+	cline: clineReader,
 };
 
 /** An agent's reader (Pi's for an agent not named: a file of a folder given by hand, before its first line is read). */

@@ -7,6 +7,7 @@
 
 import type { AgentFacts } from "./agent.js";
 import { claude } from "./claude/agent.js";
+import { cline } from "./cline/agent.js";
 import { codex } from "./codex/agent.js";
 import { continueCli } from "./continue/agent.js";
 import { copilot } from "./copilot/agent.js";
@@ -16,7 +17,7 @@ import { opencode } from "./opencode/agent.js";
 import { pi } from "./pi/agent.js";
 import { qwen } from "./qwen/agent.js";
 
-export const AGENTS = [pi, omp, claude, codex, gemini, opencode, qwen, copilot, continueCli] as const;
+export const AGENTS = [pi, omp, claude, codex, gemini, opencode, qwen, copilot, continueCli, cline] as const;
 
 export type AgentKind = (typeof AGENTS)[number]["kind"];
 
