@@ -2,5 +2,6 @@
 
 import type { AgentReader } from "../agent.js";
 import { continueFormat } from "./format.js";
+import { continuePicked } from "./picked.js";
 
-export const continueReader: AgentReader = { format: continueFormat };
+export const continueReader: AgentReader = { format: continueFormat, picked: continuePicked };

@@ -2,5 +2,6 @@
 
 import type { AgentReader } from "../agent.js";
 import { copilotFormat } from "./format.js";
+import { copilotPicked } from "./picked.js";
 
-export const copilotReader: AgentReader = { format: copilotFormat };
+export const copilotReader: AgentReader = { format: copilotFormat, picked: copilotPicked };
