@@ -10,8 +10,11 @@ import { clineReader } from "./cline/reader.js";
 import { codexReader } from "./codex/reader.js";
 import { continueReader } from "./continue/reader.js";
 import { copilotReader } from "./copilot/reader.js";
+import { droidReader } from "./droid/reader.js";
 import { geminiReader } from "./gemini/reader.js";
+import { kiloReader } from "./kilo/reader.js";
 import { ompReader } from "./omp/reader.js";
+import { openclawReader } from "./openclaw/reader.js";
 import { opencodeReader } from "./opencode/reader.js";
 import { piReader } from "./pi/reader.js";
 import { qwenReader } from "./qwen/reader.js";
@@ -24,6 +27,9 @@ const READERS: Record<AgentKind, AgentReader> = {
 	codex: codexReader,
 	gemini: geminiReader,
 	opencode: opencodeReader,
+	kilo: kiloReader,
+	openclaw: openclawReader,
+	droid: droidReader,
 	qwen: qwenReader,
 	copilot: copilotReader,
 	continue: continueReader,
