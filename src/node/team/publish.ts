@@ -220,7 +220,7 @@ function stateDir(indexPath: string, remote: string, name: string): string {
 async function stallForTests(env: Env, log: (line: string) => void): Promise<void> {
 	if (env.LOOKBACK_TEST_PUBLISH_STALL !== "1") return;
 	log("lookback: (test) packs sent, manifest not yet switched");
-	await new Promise<void>(() => undefined);
+	await new Promise<void>(() => setInterval(() => undefined, 1000));
 }
 
 export async function publish(
