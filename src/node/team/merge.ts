@@ -30,7 +30,10 @@ function note<T>(fanned: FannedOut<T>): TeamNote {
 	return { shards: fanned.answers.map((a) => a.shard), unreachable: fanned.problems };
 }
 
-export function mergeSearch(query: string, fanned: FannedOut<SearchResponse>, limit: number): TeamSearchResponse {
+export function mergeSearch(query: string, all: FannedOut<SearchResponse>, limit: number): TeamSearchResponse {
+	// A word one shard has as typed is no typo: the shards that corrected it to a word of their own are left out.
+	const asTyped = all.answers.some((a) => !a.value.correctedQuery && a.value.results.length > 0);
+	const fanned = asTyped ? { ...all, answers: all.answers.filter((a) => !a.value.correctedQuery) } : all;
 	const ranked: { hit: Shard<SearchHit>; key: number; order: number }[] = [];
 	let order = 0;
 	for (const { shard, value } of fanned.answers) {
@@ -56,7 +59,7 @@ export function mergeSearch(query: string, fanned: FannedOut<SearchResponse>, li
 		...(notices.length > 0 ? { notice: notices.join("; ") } : {}),
 		...(first?.correctedQuery ? { correctedQuery: first.correctedQuery } : {}),
 		...(fallbacks.length > 0 ? { fallbacks } : {}),
-		...note(fanned),
+		...note(all),
 	};
 }
 
