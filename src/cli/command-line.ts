@@ -37,7 +37,7 @@ const COMMANDS: Record<string, { positionals: "none" | "one" | "optional" | "man
 	usage: { positionals: "none", options: ["since", "until", "project", "agent", "by", "limit", "utc", "remote"] },
 	serve: { positionals: "none", options: ["port", "remote"] },
 	publish: { positionals: "one", options: ["as"] },
-	mcp: { positionals: "none", options: [] },
+	mcp: { positionals: "none", options: ["remote"] },
 };
 const COMMON = new Set(["index", "agent-dir", "omp-agent-dir", "sessions-dir", "no-agent", "engine"]);
 

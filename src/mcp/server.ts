@@ -31,6 +31,8 @@ export interface McpServerOptions {
 	log: (line: string) => void;
 	/** Redact every reply unless a call says `redact: false` (the person's LOOKBACK_REDACT setting). */
 	redact?: boolean;
+	/** Answer from a team's bucket (`--remote`, `LOOKBACK_REMOTE`) rather than this machine's index. */
+	remote?: string;
 }
 
 const INSTRUCTIONS = `lookback searches every past coding-agent session on this machine (Pi, oh-my-pi, Claude Code, Codex, Gemini CLI, OpenCode). Use search_sessions when the user refers to earlier work ("like we did last week", "the bug we fixed", "what did we decide about X") instead of asking them to paste it; then read_session to read what a result found.`;
@@ -51,7 +53,7 @@ function toolError(error: unknown): CallToolResult {
 export async function serveMcp(options: McpServerOptions): Promise<void> {
 	// A client searches in bursts, and between them most often nothing changed: the folders are watched.
 	const index = new HostIndex(options.index, { watch: true });
-	const ctx: ToolContext = { index, cwd: options.cwd };
+	const ctx: ToolContext = { index, cwd: options.cwd, ...(options.remote ? { remote: options.remote } : {}) };
 	let runs: Promise<typeof import("./tool-runs.js")> | undefined;
 	const toolRuns = () => (runs ??= import("./tool-runs.js"));
 	const server = new Server(

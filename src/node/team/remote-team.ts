@@ -190,6 +190,14 @@ export class RemoteTeam {
 		});
 	}
 
+	/** A call of one shard. */
+	async call<T>(shard: string, method: string, args: unknown[]): Promise<T> {
+		const slot = this.shards.get(shard);
+		if (!slot) throw new LookbackError("remote", `no shard ${shard} in ${this.store.describe}`);
+		await slot.opened;
+		return (await this.send(slot.worker, { type: "call", id: 0, shard, method, args })) as T;
+	}
+
 	/** A call of every shard (or of those named), each answering or failing alone. */
 	async fanOut<T>(method: string, args: unknown[], only?: (shard: string) => boolean): Promise<FannedOut<T>> {
 		if (Date.now() - this.readAt > REFRESH_MS) {

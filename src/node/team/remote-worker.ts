@@ -18,6 +18,8 @@ import {
 	openAt,
 	type ReadRange,
 } from "../../core/index.js";
+import { browseReply, readPage, readWhole, scroll } from "../../core/replies/index.js";
+import { hitContext } from "../../core/replies/messages.js";
 import { useDeflater } from "../../core/store/body-codec.js";
 import { loadEngine, type NodeEngine } from "../engine.js";
 import { type FetchPages, ShardFile, shardFiles } from "./shard-file.js";
@@ -120,6 +122,13 @@ const CALLS: Record<string, Call> = {
 	usage: ({ index }, [request]) => index.usage(request as Parameters<LookbackIndex["usage"]>[0]),
 	dashboard: ({ index }, [request]) => index.dashboard(request as Parameters<LookbackIndex["dashboard"]>[0]),
 	overview: ({ index }) => index.overview(),
+	// The tools' replies (the MCP server's and the Pi tool's, remote-replies.ts), over the shard's own lines.
+	context: ({ index, readRange }, [hit]) => hitContext(index, hit as { path: string; entryId: string }, { readRange }),
+	readWhole: ({ index, readRange }, [ref, options]) => readWhole(index, ref as string, { ...(options as object), readRange }),
+	scroll: ({ index, readRange }, [ref, options]) =>
+		scroll(index, ref as string, { ...(options as Parameters<typeof scroll>[2]), readRange }),
+	readPage: ({ index, readRange }, [ref, options]) => readPage(index, ref as string, { ...(options as object), readRange }),
+	browseReply: ({ index }, [options]) => browseReply(index, options as Parameters<typeof browseReply>[1]),
 };
 
 export function runRemoteWorker(): void {
