@@ -21,10 +21,11 @@ describe("lookback mcp over a team", () => {
 			ids[name] = session(m, `gecko ${name} timeout`, `middle of ${name}`);
 			ranJson(await lookback(["publish", bucket, "--as", name, "--json", ...m.args]));
 		}
-		for (const [how, options] of [
+		const ways: [string, { env?: Record<string, string>; extraArgs?: string[] }][] = [
 			["LOOKBACK_REMOTE", { env: { LOOKBACK_REMOTE: bucket } }],
 			["--remote", { extraArgs: ["--remote", bucket] }],
-		] as const) {
+		];
+		for (const [how, options] of ways) {
 			const s = await startServer(agentDir(), options);
 			servers.push(s);
 			const found = json(await call(s, "search_sessions", { query: "gecko timeout" }));
