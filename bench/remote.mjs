@@ -9,12 +9,12 @@
 // small change (3 sessions grown). The machine is shared: say so with the figures.
 
 import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { cpSync, createReadStream, existsSync, linkSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { namedArgs } from "./args.mjs";
@@ -23,11 +23,15 @@ import { appendToFiles } from "./gen-corpus.mjs";
 
 const args = namedArgs(process.argv.slice(2));
 const MB = Number(args.mb ?? 500);
-const SHARDS = String(args.shards ?? "5,20,50").split(",").map(Number);
-const [MIN_MS, MAX_MS] = String(args.latency ?? "20-50").split("-").map(Number);
+const SHARDS = String(args.shards ?? "5,20,50")
+	.split(",")
+	.map(Number);
+const [MIN_MS, MAX_MS] = String(args.latency ?? "20-50")
+	.split("-")
+	.map(Number);
 const RUNS = Number(args.runs ?? 5);
 const CLI = resolve("dist/cli.js");
-const WORK = resolve("bench", "remote-work");
+const WORK = resolve("bench", "remote-work", `${MB}mb`);
 const QUERIES = ["zanzibarRetryPolicy", "DHTDynamicResolverV2", "acquireConfigPatch timeout", "error", '"connect ECONNREFUSED"'];
 
 const pct = (values, p) => {
@@ -38,7 +42,10 @@ const mb = (bytes) => `${(bytes / 1e6).toFixed(bytes < 1e7 ? 2 : 1)} MB`;
 
 /** Run the CLI; its JSON reply. Not synchronously: the delaying server answers from this process's event loop. */
 async function lookback(argv, env = {}) {
-	const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...argv, "--json"], { env: { ...process.env, ...env }, maxBuffer: 1 << 28 });
+	const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...argv, "--json"], {
+		env: { ...process.env, ...env },
+		maxBuffer: 1 << 28,
+	});
 	return JSON.parse(stdout);
 }
 
@@ -105,7 +112,9 @@ async function mcpClient(remote) {
 const { dir } = benchCorpus(MB);
 const sessions = join(dir, "sessions");
 mkdirSync(WORK, { recursive: true });
-console.log(`remote search over a ${MB} MB corpus split among N machines, ${MIN_MS}–${MAX_MS} ms added per request (${new Date().toISOString().slice(0, 10)})`);
+console.log(
+	`remote search over a ${MB} MB corpus split among N machines, ${MIN_MS}–${MAX_MS} ms added per request (${new Date().toISOString().slice(0, 10)})`,
+);
 
 for (const n of SHARDS) {
 	const root = split(sessions, n);
@@ -114,7 +123,8 @@ for (const n of SHARDS) {
 	if (!existsSync(join(bucket, "lookback-team.json")) || readdirSync(join(bucket, "shards")).length < machines.length) {
 		const t = performance.now();
 		let bytes = 0;
-		for (const m of machines) bytes += (await lookback(["publish", pathToFileURL(bucket).href, "--as", m, ...machineArgs(join(root, m))])).uploadedBytes;
+		for (const m of machines)
+			bytes += (await lookback(["publish", pathToFileURL(bucket).href, "--as", m, ...machineArgs(join(root, m))])).uploadedBytes;
 		console.log(`N=${n}: published ${machines.length} shards, ${mb(bytes)} in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 	}
 	const server = await delayingServer(WORK);
@@ -146,7 +156,9 @@ for (const n of SHARDS) {
 	await server.close();
 	const line = (name, s) =>
 		`  ${name}: p50 ${pct(s.ms, 50).toFixed(0)} ms, p95 ${pct(s.ms, 95).toFixed(0)} ms; requests p50 ${pct(s.requests, 50)} (p95 ${pct(s.requests, 95)}); bytes p50 ${mb(pct(s.bytes, 50))} (p95 ${mb(pct(s.bytes, 95))})`;
-	console.log(`N=${n} shards (${QUERIES.length} queries × ${RUNS})\n${line("cold (a new process each)", cold)}\n${line("warm (one MCP server)   ", warm)}`);
+	console.log(
+		`N=${n} shards (${QUERIES.length} queries × ${RUNS})\n${line("cold (a new process each)", cold)}\n${line("warm (one MCP server)   ", warm)}`,
+	);
 }
 
 // Publish time and bytes: the whole corpus as one machine, first and after a small change.
@@ -158,7 +170,9 @@ const bucket = pathToFileURL(join(one, "bucket")).href;
 const oneArgs = machineArgs(join(one, "m00"));
 let t = performance.now();
 const first = await lookback(["publish", bucket, "--as", "all", ...oneArgs]);
-console.log(`publish of all ${MB} MB as one shard: ${((performance.now() - t) / 1000).toFixed(1)} s, sent ${mb(first.uploadedBytes)} of a ${mb(first.shardBytes)} shard`);
+console.log(
+	`publish of all ${MB} MB as one shard: ${((performance.now() - t) / 1000).toFixed(1)} s, sent ${mb(first.uploadedBytes)} of a ${mb(first.shardBytes)} shard`,
+);
 const grown = appendToFiles({ dir: join(one, "m00"), count: 3, seed: 5 });
 t = performance.now();
 const again = await lookback(["publish", bucket, "--as", "all", ...oneArgs]);

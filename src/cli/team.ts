@@ -5,8 +5,8 @@
  */
 
 import { DEFAULTS, LookbackError } from "../core/index.js";
+import { mergeBrowse, mergeSearch, mergeUsage, type TeamNote } from "../core/team/merge.js";
 import { type NodeIndex, openNodeIndex } from "../node/open.js";
-import { mergeBrowse, mergeSearch, mergeUsage, type TeamNote } from "../node/team/merge.js";
 import { publish } from "../node/team/publish.js";
 import { RemoteTeam } from "../node/team/remote-team.js";
 import { intOption, option, type ParsedArgs } from "./args.js";

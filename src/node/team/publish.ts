@@ -16,10 +16,6 @@ import { createHash, randomBytes } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { errorMessage, LookbackError } from "../../core/errors.js";
-import type { NodeIndex } from "../open.js";
-import type { Env } from "../paths.js";
-import type { ByteRanges } from "../snapshot-layout.js";
-import { updateShard } from "./shard-build.js";
 import {
 	checkShardName,
 	type Extent,
@@ -30,7 +26,11 @@ import {
 	type ShardManifest,
 	TEAM_KEY,
 	type TeamListing,
-} from "./shard-format.js";
+} from "../../core/team/shard-format.js";
+import type { NodeIndex } from "../open.js";
+import type { Env } from "../paths.js";
+import type { ByteRanges } from "../snapshot-layout.js";
+import { updateShard } from "./shard-build.js";
 import { type ObjectStore, storeOf } from "./store.js";
 
 /** Packs are cut at this size: one PUT each, a few at a time. */

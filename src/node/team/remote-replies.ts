@@ -10,7 +10,7 @@ import { LookbackError } from "../../core/errors.js";
 import type { BrowseOptions, BrowseReply, SearchRequest, SearchResponse } from "../../core/index.js";
 import { type DiscoveryReply, toolHit } from "../../core/replies/discovery.js";
 import type { HitContext } from "../../core/replies/messages.js";
-import { mergeSearch, type TeamNote } from "./merge.js";
+import { mergeSearch, type TeamNote } from "../../core/team/merge.js";
 import type { RemoteTeam } from "./remote-team.js";
 
 /** What a tool asks of a team: a search, a session's messages (whole, a window, a page), a list. */

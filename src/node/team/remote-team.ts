@@ -10,22 +10,18 @@
 
 import { Worker } from "node:worker_threads";
 import { errorMessage, LookbackError } from "../../core/errors.js";
+import type { FannedOut, ShardProblem } from "../../core/team/merge.js";
+import { manifestKey, parseManifest, parseTeam, type ShardManifest, TEAM_KEY } from "../../core/team/shard-format.js";
 import { builtFile } from "../built-files.js";
 import type { Env } from "../paths.js";
 import type { FromWorker, ToWorker } from "./remote-worker.js";
 import { HEADER_BYTES } from "./remote-worker.js";
-import { manifestKey, parseManifest, parseTeam, type ShardManifest, TEAM_KEY } from "./shard-format.js";
 import { type ObjectStore, storeOf } from "./store.js";
 
 /** Worker threads a team is read with, at most: each holds its engine (~20 MB) and its shards' page caches. */
 const MAX_WORKERS = 8;
 /** A long-lived host reads the manifests again after this long, before its next call. */
 const REFRESH_MS = 30_000;
-
-export interface ShardProblem {
-	shard: string;
-	error: string;
-}
 
 /** Requests and bytes fetched, for the bench and `--json` replies. */
 export interface TransferCounters {
@@ -38,12 +34,6 @@ interface ShardSlot {
 	manifest: ShardManifest;
 	worker: number;
 	opened: Promise<void>;
-}
-
-/** The answers of one call over every shard: each shard's value, or its problem. */
-export interface FannedOut<T> {
-	answers: { shard: string; value: T }[];
-	problems: ShardProblem[];
 }
 
 function workerFile(): string | URL {

@@ -21,9 +21,9 @@ import {
 import { browseReply, readPage, readWhole, scroll } from "../../core/replies/index.js";
 import { hitContext } from "../../core/replies/messages.js";
 import { useDeflater } from "../../core/store/body-codec.js";
+import { type FetchPages, ShardFile, shardFiles } from "../../core/team/shard-file.js";
+import { packKey, type ShardManifest } from "../../core/team/shard-format.js";
 import { loadEngine, type NodeEngine } from "../engine.js";
-import { type FetchPages, ShardFile, shardFiles } from "./shard-file.js";
-import { packKey, type ShardManifest } from "./shard-format.js";
 
 /** A worker waits this long for its parent's fetch before it gives up on the shard. */
 const FETCH_TIMEOUT_MS = 30_000;

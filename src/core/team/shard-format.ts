@@ -5,13 +5,16 @@
  *   shards/<name>/manifest.json        one shard: its pages, where each lies, what to read first
  *   shards/<name>/packs/<sha256>.pack  pages of the shard's SQLite file, named by their content, never rewritten
  *
- * A shard is a read-optimised lookback index (read-snapshot.ts: 64 KiB pages, laid out for ranges), redacted,
+ * A shard is a read-optimised lookback index (src/node/read-snapshot.ts: 64 KiB pages, laid out for ranges), redacted,
  * cut into its pages. A manifest maps runs of pages (extents) to runs of pages in packs: a publish uploads only
- * pages no pack of the last publish holds, in new packs, then switches the one manifest (README, "A team's history").
+ * pages no pack of the last publish holds, in new packs, then switches the one manifest (README, "A team's history"). Read by the node layer
+ * (src/node/team) and the viewer (web/src/team-index.ts) alike.
  */
 
-import { LookbackError } from "../../core/errors.js";
-import type { ByteRanges } from "../snapshot-layout.js";
+import { LookbackError } from "../errors.js";
+
+/** Bytes of the file [start, end) each (src/node/snapshot-layout.ts). */
+type ByteRanges = [number, number][];
 
 export const TEAM_KEY = "lookback-team.json";
 export const manifestKey = (name: string) => `shards/${name}/manifest.json`;

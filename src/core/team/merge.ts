@@ -10,8 +10,20 @@
  * never passes an earlier hit of the same shard): each hit is taken at the worst score of its shard's hits so far.
  */
 
-import type { SearchHit, SearchResponse, SessionSummary, UsageReport, UsageRow, UsageTotals } from "../../core/index.js";
-import type { FannedOut, ShardProblem } from "./remote-team.js";
+import type { SessionSummary } from "../read/session-rows.js";
+import type { SearchHit, SearchResponse } from "../search/search.js";
+import type { UsageReport, UsageRow, UsageTotals } from "../usage/report.js";
+
+export interface ShardProblem {
+	shard: string;
+	error: string;
+}
+
+/** The answers of one call over every shard: each shard's value, or its problem. */
+export interface FannedOut<T> {
+	answers: { shard: string; value: T }[];
+	problems: ShardProblem[];
+}
 
 export type Shard<T> = T & { shard: string };
 

@@ -1,12 +1,12 @@
 /**
  * A shard's SQLite file read through its manifest, as a read-only backend of the engine's filesystem (see
- * src/core/store/engine-files.ts): the Node counterpart of the viewer's web/src/range-files.ts, over packs. SQLite reads
- * synchronously, so the bytes come from a synchronous fetch (`FetchPages`: in a worker thread, which waits while its
- * parent fetches, remote-worker.ts). Pages are cached (LRU); a run of misses fetches more of the same extent at once
+ * ../store/engine-files.ts), over packs: what web/src/range-files.ts does for one file. SQLite reads synchronously,
+ * so the bytes come from a synchronous fetch (`FetchPages`): in Node a worker thread that waits while its parent
+ * fetches (src/node/team/remote-worker.ts), in the viewer's Web Worker a synchronous XMLHttpRequest. Pages are cached (LRU); a run of misses fetches more of the same extent at once
  * (read-ahead doubling up to 256 KiB), as one query's pages of a laid-out shard lie mostly in order.
  */
 
-import type { EngineFiles } from "../../core/index.js";
+import type { EngineFiles } from "../store/engine-files.js";
 import { PageMap, type ShardManifest } from "./shard-format.js";
 
 /** Byte ranges of packs fetched in one go: [pack key, start, end) each; resolves to their bytes, or throws. */
