@@ -30,7 +30,7 @@ export class ShardFile {
 	constructor(
 		readonly manifest: ShardManifest,
 		private readonly fetchPages: FetchPages,
-		cacheBytes = 32 << 20,
+		cacheBytes = 8 << 20,
 	) {
 		this.map = new PageMap(manifest);
 		this.maxPages = Math.max(8, Math.floor(cacheBytes / manifest.pageBytes));

@@ -18,8 +18,12 @@ import type { FromWorker, ToWorker } from "./remote-worker.js";
 import { HEADER_BYTES } from "./remote-worker.js";
 import { type ObjectStore, storeOf } from "./store.js";
 
-/** Worker threads a team is read with, at most: each holds its engine (~20 MB) and its shards' page caches. */
-const MAX_WORKERS = 8;
+/**
+ * Worker threads a team is read with, at most: each holds its engine and its shards' page caches (8 MB each). A
+ * worker mostly waits on its fetches, and a shard's requests follow one another, so more workers, more shards read
+ * side by side: the shards a worker holds multiply a cold query's time (docs/team.md, "Scale").
+ */
+const MAX_WORKERS = Number(process.env.LOOKBACK_REMOTE_WORKERS) || 16;
 /** A long-lived host reads the manifests again after this long, before its next call. */
 const REFRESH_MS = 30_000;
 
