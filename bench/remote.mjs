@@ -161,7 +161,8 @@ for (const n of SHARDS) {
 	);
 }
 
-// Publish time and bytes: the whole corpus as one machine, first and after a small change.
+// Publish time and bytes: the whole corpus as one machine, first and after a small change (`--publish no`: not again).
+if (args.publish === "no") process.exit(0);
 // A copy of the corpus (the small change appends to its files: never to the corpus itself, nor to links of it).
 const one = join(WORK, "one-machine");
 rmSync(one, { recursive: true, force: true });
