@@ -5,17 +5,18 @@
  * with other bytes is refused, one with the same bytes is left as it is. The file is written beside its place
  * under a private name, synced, and linked in (which fails rather than replace a file that appeared meanwhile).
  * An OpenCode session lives in OpenCode's database, which lookback never writes: it is written to a new file
- * for `opencode import` instead (opencode-restore.ts).
+ * for `opencode import` instead: an agent whose restore differs says how (`NodeAgent.restore`, src/agents/opencode/node/restore.ts).
  */
 
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readSync, statSync, unlinkSync, utimesSync, writeSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { nodeAgent } from "../agents/node-registry.js";
+import type { OpencodeImport } from "../agents/opencode/node/restore.js";
 import { DEFAULTS, LookbackError, type SessionSummary } from "../core/index.js";
 import type { ArchiveRecord } from "./archive-manifest.js";
 import { syncDir } from "./archive-manifest.js";
 import type { FileArchive } from "./archive-store.js";
 import type { NodeIndex } from "./open.js";
-import { type OpencodeImport, restoreOpencode } from "./opencode-restore.js";
 
 /** What became of one file. */
 export interface RestoredFile {
@@ -115,7 +116,8 @@ function restoreSession(archive: FileArchive, sessions: readonly SessionSummary[
 			"session-not-found",
 			`the archive ${archive.dir} holds no copy of ${session.path}${archive.keeping ? "" : " (the archive is turned off)"}`,
 		);
-	if (session.agent === "opencode") return restoreOpencode(archive, sessions, records);
+	const own = nodeAgent(session.agent).restore;
+	if (own) return own(archive, sessions, records);
 	for (const r of records) {
 		if (r && !inside(r.path, roots))
 			throw new LookbackError(

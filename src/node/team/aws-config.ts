@@ -11,7 +11,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { Env } from "../paths.js";
+import type { Env } from "../home.js";
 
 interface AwsCredentials {
 	accessKeyId: string;

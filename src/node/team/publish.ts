@@ -27,8 +27,8 @@ import {
 	TEAM_KEY,
 	type TeamListing,
 } from "../../core/team/shard-format.js";
+import type { Env } from "../home.js";
 import type { NodeIndex } from "../open.js";
-import type { Env } from "../paths.js";
 import type { ByteRanges } from "../snapshot-layout.js";
 import { updateShard } from "./shard-build.js";
 import { type ObjectStore, storeOf } from "./store.js";

@@ -13,7 +13,7 @@ import { errorMessage, LookbackError } from "../../core/errors.js";
 import type { FannedOut, ShardProblem } from "../../core/team/merge.js";
 import { manifestKey, parseManifest, parseTeam, type ShardManifest, TEAM_KEY } from "../../core/team/shard-format.js";
 import { builtFile } from "../built-files.js";
-import type { Env } from "../paths.js";
+import type { Env } from "../home.js";
 import type { FromWorker, ToWorker } from "./remote-worker.js";
 import { HEADER_BYTES } from "./remote-worker.js";
 import { type ObjectStore, storeOf } from "./store.js";

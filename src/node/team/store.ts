@@ -9,7 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AwsClient } from "aws4fetch";
 import { LookbackError } from "../../core/errors.js";
-import type { Env } from "../paths.js";
+import type { Env } from "../home.js";
 import { awsSettings } from "./aws-config.js";
 
 export interface ObjectStore {

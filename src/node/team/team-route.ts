@@ -7,7 +7,7 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorMessage, LookbackError } from "../../core/errors.js";
-import type { Env } from "../paths.js";
+import type { Env } from "../home.js";
 import { storeOf } from "./store.js";
 
 const KEYS = /^(lookback-team\.json|shards\/[A-Za-z0-9][A-Za-z0-9._-]{0,63}\/(manifest\.json|packs\/[0-9a-f]{32}\.pack))$/;
