@@ -120,10 +120,13 @@ export async function serveMcp(options: McpServerOptions): Promise<void> {
 
 	// The handshake is answered before anything is opened; the first index starts once it is done, and the tools'
 	// runs load meanwhile.
+	// A team's server (--remote) reads shards, not this machine's index: no first sync, its runs over the shards load.
 	server.oninitialized = () =>
 		setImmediate(() => {
-			index.warmUp();
-			toolRuns().catch(() => undefined);
+			if (!options.remote) index.warmUp();
+			toolRuns()
+				.then(() => (options.remote ? import("./remote-runs.js") : undefined))
+				.catch(() => undefined);
 		});
 
 	const closed = new Promise<void>((resolve) => {

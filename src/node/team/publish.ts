@@ -197,7 +197,14 @@ async function listShard(store: ObjectStore, name: string): Promise<number> {
 	let writes = 0;
 	for (let round = 0; round < 8; round++) {
 		const bytes = await store.get(TEAM_KEY);
-		const listed = bytes ? parseTeam(bytes, `${store.describe}/${TEAM_KEY}`).shards : [];
+		// A listing caught half-written (a store whose PUT is not atomic: s3rver writes in place) or damaged is made
+		// again from the manifests present, which it only ever names.
+		let listed: string[] = [];
+		try {
+			listed = bytes ? parseTeam(bytes, `${store.describe}/${TEAM_KEY}`).shards : [];
+		} catch {
+			listed = [];
+		}
 		const present = (await store.list("shards/"))
 			.map((key) => /^shards\/([^/]+)\/manifest\.json$/.exec(key)?.[1])
 			.filter((n): n is string => n !== undefined);
