@@ -7,7 +7,7 @@
 import { boundedJson, LookbackError } from "../core/index.js";
 import { teamBrowse, teamDiscover, teamRead } from "../node/team/remote-replies.js";
 import { RemoteTeam } from "../node/team/remote-team.js";
-import { modeOf } from "./modes.js";
+import { modeOf, searchRequest } from "./modes.js";
 import type { SessionSearchParams } from "./params.js";
 import type { ToolRun } from "./run-tool.js";
 import { summaryLines } from "./summary-lines.js";
@@ -30,22 +30,7 @@ export async function runRemoteSearch(url: string, params: SessionSearchParams):
 	let reply: object;
 	switch (mode) {
 		case "discovery":
-			reply = await teamDiscover(
-				team,
-				{
-					query: params.query ?? "",
-					variants: params.queryVariants,
-					project: params.project,
-					since: params.since,
-					until: params.until,
-					role: params.role,
-					agent: params.agent,
-					limit: params.limit,
-					scope: params.scope,
-					gone: params.gone,
-				},
-				params.detail === "full",
-			);
+			reply = await teamDiscover(team, searchRequest(params), params.detail === "full");
 			break;
 		case "read":
 			reply = await teamRead(team, "readWhole", params.sessionId!, { branchTip: params.branchTip });
