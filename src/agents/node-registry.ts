@@ -3,6 +3,7 @@
  * without one does not compile. Read only inside functions, never as a module loads (a loader that runs the sources
  * as CommonJS, Pi's jiti, may hand out a module half made while the imports go round).
  */
+// Made by scripts/agent-lists.mjs from registry.ts: run it after adding an agent there, never edit by hand.
 
 import { claudeNode } from "./claude/node/index.js";
 import { codexNode } from "./codex/node/index.js";

@@ -2,7 +2,8 @@
  * The agents lookback reads, listed once: their order is the order of `AGENT_KINDS` (the CLI's `--agent` values and
  * help, the tool's and MCP's enums, the viewer's filter, README's table) and of every question asked of each agent
  * (which format claims a file first). An agent's reader and its Node part are keyed by the same kinds
- * (readers.ts, node-registry.ts), so a kind listed here without them does not compile. See DESIGN.md, "Agents".
+ * (readers.ts, node-registry.ts, both written from this file by scripts/agent-lists.mjs), so a kind listed here
+ * without them does not compile. See DESIGN.md, "Agents".
  */
 
 import type { AgentFacts } from "./agent.js";

@@ -17,12 +17,9 @@ export function formatRestore(reply: RestoreReply, style: Style): string {
 					: "left as it is (another file is there)";
 		return `${style.bold(what)} ${f.path} ${style.dim(`(${f.bytes} bytes)`)}`;
 	});
-	const load = reply.opencodeImport;
+	const load = reply.load;
 	if (load) {
-		lines.push(
-			"lookback never writes OpenCode's database: these files are the sessions as `opencode export` prints them, which `opencode import` loads:",
-			`  ${load.command}`,
-		);
+		lines.push(load.note, `  ${load.command}`);
 		const lost = [
 			...(load.lost.files > 0 ? [`${load.lost.files} inlined file${load.lost.files === 1 ? "" : "s"} kept as their type only`] : []),
 			...(load.lost.cutTexts > 0

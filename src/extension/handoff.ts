@@ -120,7 +120,7 @@ async function restoreRow(opened: NodeIndex, row: OverlayRow, ctx: ExtensionCont
 		await reindex();
 		const written = reply.files.filter((f) => f.outcome === "written");
 		// An OpenCode session is written to a file for `opencode import`, never into OpenCode's database.
-		const where = reply.opencodeImport ? `${written[0]?.path ?? row.path} for \`opencode import\`` : row.path;
+		const where = reply.load ? `${written[0]?.path ?? row.path} for \`${reply.load.by}\`` : row.path;
 		ctx.ui.notify(
 			`lookback: restored "${row.title}" (${written.length} file${written.length === 1 ? "" : "s"}) to ${where}; ${reply.resumeHint.replace(/^lookback restore \S+ && /, "")} resumes it`,
 			"info",

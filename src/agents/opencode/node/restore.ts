@@ -20,10 +20,11 @@ import { opencodeImportHint } from "../import-hint.js";
 import { type OpencodeDocument, type RenderLosses, renderLosses } from "./render.js";
 
 /** What `opencode import` is to load: the command (from the session's folder), and what the archive's copy lacks. */
-export interface OpencodeImport {
-	command: string;
-	lost: RenderLosses;
-}
+/** OpenCode's part of `RestoreReply.load`: its files are loaded by `opencode import`. */
+const IMPORTED_BY = {
+	by: "opencode import",
+	note: "lookback never writes OpenCode's database: these files are the sessions as `opencode export` prints them, which `opencode import` loads:",
+};
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -99,6 +100,6 @@ export function restoreOpencode(
 		session,
 		files,
 		resumeHint: opencodeImportHint(written, session.cwd, resumed),
-		opencodeImport: { command: opencodeImportHint(written, session.cwd), lost },
+		load: { command: opencodeImportHint(written, session.cwd), lost, ...IMPORTED_BY },
 	};
 }
