@@ -5,6 +5,7 @@
  */
 // Made by scripts/agent-lists.mjs from registry.ts: run it after adding an agent there, never edit by hand.
 
+import { ampNode } from "./amp/node/index.js";
 import { claudeNode } from "./claude/node/index.js";
 import { codexNode } from "./codex/node/index.js";
 import { geminiNode } from "./gemini/node/index.js";
@@ -21,6 +22,7 @@ const NODE_AGENTS: Record<AgentKind, NodeAgent> = {
 	codex: codexNode,
 	gemini: geminiNode,
 	opencode: opencodeNode,
+	amp: ampNode,
 };
 
 /** An agent's Node part. */

@@ -6,6 +6,7 @@
 // Made by scripts/agent-lists.mjs from registry.ts: run it after adding an agent there, never edit by hand.
 
 import type { AgentReader } from "./agent.js";
+import { ampReader } from "./amp/reader.js";
 import { claudeReader } from "./claude/reader.js";
 import { codexReader } from "./codex/reader.js";
 import { geminiReader } from "./gemini/reader.js";
@@ -21,6 +22,7 @@ const READERS: Record<AgentKind, AgentReader> = {
 	codex: codexReader,
 	gemini: geminiReader,
 	opencode: opencodeReader,
+	amp: ampReader,
 };
 
 /** An agent's reader (Pi's for an agent not named: a file of a folder given by hand, before its first line is read). */

@@ -7,6 +7,7 @@
  */
 
 import type { AgentFacts } from "./agent.js";
+import { amp } from "./amp/agent.js";
 import { claude } from "./claude/agent.js";
 import { codex } from "./codex/agent.js";
 import { gemini } from "./gemini/agent.js";
@@ -14,7 +15,17 @@ import { omp } from "./omp/agent.js";
 import { opencode } from "./opencode/agent.js";
 import { pi } from "./pi/agent.js";
 
-export const AGENTS = [pi, omp, claude, codex, gemini, opencode] as const;
+// One agent a line, so that agents added apart merge line by line.
+// biome-ignore format: the list stays one agent a line
+export const AGENTS = [
+	pi,
+	omp,
+	claude,
+	codex,
+	gemini,
+	opencode,
+	amp,
+] as const;
 
 export type AgentKind = (typeof AGENTS)[number]["kind"];
 
