@@ -5,6 +5,7 @@
  */
 // Made by scripts/agent-lists.mjs from registry.ts: run it after adding an agent there, never edit by hand.
 
+import { aiderNode } from "./aider/node/index.js";
 import { ampNode } from "./amp/node/index.js";
 import { claudeNode } from "./claude/node/index.js";
 import { codexNode } from "./codex/node/index.js";
@@ -23,6 +24,7 @@ const NODE_AGENTS: Record<AgentKind, NodeAgent> = {
 	gemini: geminiNode,
 	opencode: opencodeNode,
 	amp: ampNode,
+	aider: aiderNode,
 };
 
 /** An agent's Node part. */

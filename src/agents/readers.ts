@@ -6,6 +6,7 @@
 // Made by scripts/agent-lists.mjs from registry.ts: run it after adding an agent there, never edit by hand.
 
 import type { AgentReader } from "./agent.js";
+import { aiderReader } from "./aider/reader.js";
 import { ampReader } from "./amp/reader.js";
 import { claudeReader } from "./claude/reader.js";
 import { codexReader } from "./codex/reader.js";
@@ -23,6 +24,7 @@ const READERS: Record<AgentKind, AgentReader> = {
 	gemini: geminiReader,
 	opencode: opencodeReader,
 	amp: ampReader,
+	aider: aiderReader,
 };
 
 /** An agent's reader (Pi's for an agent not named: a file of a folder given by hand, before its first line is read). */

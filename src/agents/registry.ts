@@ -7,6 +7,7 @@
  */
 
 import type { AgentFacts } from "./agent.js";
+import { aider } from "./aider/agent.js";
 import { amp } from "./amp/agent.js";
 import { claude } from "./claude/agent.js";
 import { codex } from "./codex/agent.js";
@@ -25,6 +26,7 @@ export const AGENTS = [
 	gemini,
 	opencode,
 	amp,
+	aider,
 ] as const;
 
 export type AgentKind = (typeof AGENTS)[number]["kind"];
