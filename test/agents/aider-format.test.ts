@@ -1,7 +1,7 @@
 /**
  * Aider's chat history, read from its documented format (src/agents/aider/format.ts names where the shape comes
  * from): Aider needs a model provider to run, so this history is built to that shape, not written by the real CLI.
- * Found in a project's folder under the home, as the command line walks it.
+ * Found in a project's folder under `~/code`, as the command line walks it.
  */
 
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -88,15 +88,15 @@ describe("Aider's chat history (documented format)", () => {
 		expect(entries[8].timestamp).toBe("2026-06-09T15:30:00.000Z");
 	});
 
-	it("is found in a project's folder under the home, resumed from that folder", async () => {
+	it("is found in a project's folder under ~/code, resumed from that folder", async () => {
 		const home = realpathSync(mkdtempSync(join(tmpdir(), "aider-home-")));
 		dirs.push(home);
 		const project = join(home, "code", "capybara");
 		mkdirSync(project, { recursive: true });
 		writeFileSync(join(project, ".aider.chat.history.md"), HISTORY);
 		// Hidden folders are not looked into.
-		mkdirSync(join(home, ".cache", "x"), { recursive: true });
-		writeFileSync(join(home, ".cache", "x", ".aider.chat.history.md"), HISTORY);
+		mkdirSync(join(home, "code", ".cache", "x"), { recursive: true });
+		writeFileSync(join(home, "code", ".cache", "x", ".aider.chat.history.md"), HISTORY);
 		const env = { HOME: home };
 		const reply = await lookbackJson(["search", "marzipan", "--agent", "aider"], env);
 		expect(reply.results).toHaveLength(1);

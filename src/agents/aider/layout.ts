@@ -1,6 +1,6 @@
 /**
  * Where Aider's histories lie: `.aider.chat.history.md` in each project's folder, wherever the projects are. A root
- * is a folder of projects (the home by default), looked into to `AIDER_DEPTH` levels, past hidden folders and
+ * is a folder of projects (`~/code` and the like by default), looked into to `AIDER_DEPTH` levels, past hidden folders and
  * `node_modules`; the project's folder is the file's.
  */
 
