@@ -6,7 +6,7 @@
 
 import { type Found, inFolder, type LayoutWalk } from "../../core/parse/layout.js";
 
-export const AIDER_HISTORY = ".aider.chat.history.md";
+const AIDER_HISTORY = ".aider.chat.history.md";
 
 /** How deep under a root a project's folder may be (`~/code/team/project`). */
 const AIDER_DEPTH = 3;
