@@ -20,6 +20,7 @@ export function registryFolders(source = readFileSync(join(AGENTS_DIR, "registry
 	const list = /export const AGENTS = \[([^\]]*)\] as const;/.exec(source);
 	if (!list) throw new Error("registry.ts: no `export const AGENTS = [...] as const;`");
 	return list[1]
+		.replace(/\/\/[^\n]*/g, "")
 		.split(",")
 		.map((name) => name.trim())
 		.filter(Boolean)

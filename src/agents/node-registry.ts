@@ -9,9 +9,12 @@ import { aiderNode } from "./aider/node/index.js";
 import { ampNode } from "./amp/node/index.js";
 import { claudeNode } from "./claude/node/index.js";
 import { codexNode } from "./codex/node/index.js";
+import { droidNode } from "./droid/node/index.js";
 import { geminiNode } from "./gemini/node/index.js";
+import { kiloNode } from "./kilo/node/index.js";
 import type { AgentWalk, NodeAgent } from "./node-agent.js";
 import { ompNode } from "./omp/node/index.js";
+import { openclawNode } from "./openclaw/node/index.js";
 import { opencodeNode } from "./opencode/node/index.js";
 import { piNode } from "./pi/node/index.js";
 import { AGENT_KINDS, type AgentKind } from "./registry.js";
@@ -23,6 +26,9 @@ const NODE_AGENTS: Record<AgentKind, NodeAgent> = {
 	codex: codexNode,
 	gemini: geminiNode,
 	opencode: opencodeNode,
+	kilo: kiloNode,
+	openclaw: openclawNode,
+	droid: droidNode,
 	amp: ampNode,
 	aider: aiderNode,
 };

@@ -10,8 +10,11 @@ import { aiderReader } from "./aider/reader.js";
 import { ampReader } from "./amp/reader.js";
 import { claudeReader } from "./claude/reader.js";
 import { codexReader } from "./codex/reader.js";
+import { droidReader } from "./droid/reader.js";
 import { geminiReader } from "./gemini/reader.js";
+import { kiloReader } from "./kilo/reader.js";
 import { ompReader } from "./omp/reader.js";
+import { openclawReader } from "./openclaw/reader.js";
 import { opencodeReader } from "./opencode/reader.js";
 import { piReader } from "./pi/reader.js";
 import { AGENT_KINDS, type AgentKind } from "./registry.js";
@@ -23,6 +26,9 @@ const READERS: Record<AgentKind, AgentReader> = {
 	codex: codexReader,
 	gemini: geminiReader,
 	opencode: opencodeReader,
+	kilo: kiloReader,
+	openclaw: openclawReader,
+	droid: droidReader,
 	amp: ampReader,
 	aider: aiderReader,
 };

@@ -11,8 +11,11 @@ import { aider } from "./aider/agent.js";
 import { amp } from "./amp/agent.js";
 import { claude } from "./claude/agent.js";
 import { codex } from "./codex/agent.js";
+import { droid } from "./droid/agent.js";
 import { gemini } from "./gemini/agent.js";
+import { kilo } from "./kilo/agent.js";
 import { omp } from "./omp/agent.js";
+import { openclaw } from "./openclaw/agent.js";
 import { opencode } from "./opencode/agent.js";
 import { pi } from "./pi/agent.js";
 
@@ -25,6 +28,11 @@ export const AGENTS = [
 	codex,
 	gemini,
 	opencode,
+	// wave 2b
+	kilo,
+	openclaw,
+	droid,
+	// wave 2c
 	amp,
 	aider,
 ] as const;

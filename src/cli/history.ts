@@ -19,7 +19,10 @@ export function formatRestore(reply: RestoreReply, style: Style): string {
 	});
 	const load = reply.load;
 	if (load) {
-		lines.push(load.note, `  ${load.command}`);
+		lines.push(
+			`lookback never writes ${load.agent.label}'s database: these files are the sessions as \`${load.agent.command} export\` prints them, which \`${load.agent.command} import\` loads:`,
+			`  ${load.command}`,
+		);
 		const lost = [
 			...(load.lost.files > 0 ? [`${load.lost.files} inlined file${load.lost.files === 1 ? "" : "s"} kept as their type only`] : []),
 			...(load.lost.cutTexts > 0

@@ -35,18 +35,16 @@ export interface RestoreReply {
 	/** The command that resumes it (an OpenCode session's imports the files written first). */
 	resumeHint: string;
 	/**
-	 * A session of an agent whose store lookback never writes (OpenCode's database): the command of the agent's that
-	 * loads the files written (`by`, what a face names), a sentence saying so, and what the archive's copy lacks.
+	 * A session of an agent whose store lookback never writes (OpenCode's, Kilo Code's database): the agent, its
+	 * command that loads the files written, and what the archive's copy lacks.
 	 */
 	load?: RestoreLoad;
 }
 
 interface RestoreLoad {
+	/** The agent's name and its command (`OpenCode`, `opencode`: its files are loaded by `opencode import`). */
+	agent: { label: string; command: string };
 	command: string;
-	/** The agent's command that loads the files ("opencode import"). */
-	by: string;
-	/** What the command line says before the command. */
-	note: string;
 	lost: { files: number; cutTexts: number };
 }
 
@@ -127,8 +125,8 @@ function restoreSession(archive: FileArchive, sessions: readonly SessionSummary[
 			"session-not-found",
 			`the archive ${archive.dir} holds no copy of ${session.path}${archive.keeping ? "" : " (the archive is turned off)"}`,
 		);
-	const own = nodeAgent(session.agent).restore;
-	if (own) return own(archive, sessions, records);
+	const own = nodeAgent(session.agent).restore?.(archive, sessions, records);
+	if (own) return own;
 	for (const r of records) {
 		if (r && !inside(r.path, roots))
 			throw new LookbackError(
