@@ -10,7 +10,10 @@ import type { AgentFacts } from "./agent.js";
 import { aider } from "./aider/agent.js";
 import { amp } from "./amp/agent.js";
 import { claude } from "./claude/agent.js";
+import { cline } from "./cline/agent.js";
 import { codex } from "./codex/agent.js";
+import { continueCli } from "./continue/agent.js";
+import { copilot } from "./copilot/agent.js";
 import { droid } from "./droid/agent.js";
 import { gemini } from "./gemini/agent.js";
 import { kilo } from "./kilo/agent.js";
@@ -18,6 +21,7 @@ import { omp } from "./omp/agent.js";
 import { openclaw } from "./openclaw/agent.js";
 import { opencode } from "./opencode/agent.js";
 import { pi } from "./pi/agent.js";
+import { qwen } from "./qwen/agent.js";
 
 // One agent a line, so that agents added apart merge line by line.
 // biome-ignore format: the list stays one agent a line
@@ -32,6 +36,11 @@ export const AGENTS = [
 	kilo,
 	openclaw,
 	droid,
+	// wave 2a
+	qwen,
+	copilot,
+	continueCli,
+	cline,
 	// wave 2c
 	amp,
 	aider,
