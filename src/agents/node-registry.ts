@@ -3,7 +3,10 @@
  * without one does not compile. Read only inside functions, never as a module loads (a loader that runs the sources
  * as CommonJS, Pi's jiti, may hand out a module half made while the imports go round).
  */
+// Made by scripts/agent-lists.mjs from registry.ts: run it after adding an agent there, never edit by hand.
 
+import { aiderNode } from "./aider/node/index.js";
+import { ampNode } from "./amp/node/index.js";
 import { claudeNode } from "./claude/node/index.js";
 import { clineNode } from "./cline/node/index.js";
 import { codexNode } from "./codex/node/index.js";
@@ -34,6 +37,8 @@ const NODE_AGENTS: Record<AgentKind, NodeAgent> = {
 	copilot: copilotNode,
 	continue: continueNode,
 	cline: clineNode,
+	amp: ampNode,
+	aider: aiderNode,
 };
 
 /** An agent's Node part. */

@@ -3,8 +3,11 @@
  * without its reader does not compile. Apart from the registry so that the faces' light modules (schemas, help)
  * load no parser.
  */
+// Made by scripts/agent-lists.mjs from registry.ts: run it after adding an agent there, never edit by hand.
 
 import type { AgentReader } from "./agent.js";
+import { aiderReader } from "./aider/reader.js";
+import { ampReader } from "./amp/reader.js";
 import { claudeReader } from "./claude/reader.js";
 import { clineReader } from "./cline/reader.js";
 import { codexReader } from "./codex/reader.js";
@@ -34,11 +37,13 @@ const READERS: Record<AgentKind, AgentReader> = {
 	copilot: copilotReader,
 	continue: continueReader,
 	cline: clineReader,
+	amp: ampReader,
+	aider: aiderReader,
 };
 
 /** An agent's reader (Pi's for an agent not named: a file of a folder given by hand, before its first line is read). */
 export function readerOf(kind: AgentKind | undefined): AgentReader {
-	return (kind && READERS[kind]) || piReader;
+	return (kind && READERS[kind]) || READERS.pi;
 }
 
 /** Every agent's reader with its kind, in the registry's order. */

@@ -197,11 +197,20 @@ export function formatSyncSummary(report: SyncReport): string {
 	// A format version never tested is read as far as it is understood, and named (once, however many files hold it).
 	const newer =
 		report.newVersions.length > 0 ? `newer than any version tested, read as far as understood: ${report.newVersions.join(", ")}\n` : "";
+	// Each file lookback cannot read yet is named, with its agent and version.
+	const notRead = report.notRead
+		.map(
+			(f) =>
+				`not read${f.why === "newer-version" ? " in full" : ""}: ${f.path} (${f.version ?? f.agent}${f.why === "nothing-read" ? ", no record understood" : ""})\n`,
+		)
+		.join("");
+	const more =
+		report.notReadFiles > report.notRead.length ? `and ${report.notReadFiles - report.notRead.length} more files not read\n` : "";
 	return (
 		`indexed ${report.filesSeen} files: ${report.added} new, ${report.grown} grown, ${report.rewritten} rewritten, ` +
 		`${report.purged} purged, ${report.gone > 0 ? `${report.gone} gone (kept in the archive), ` : ""}${report.returned > 0 ? `${report.returned} back, ` : ""}${report.unchanged} unchanged; ${report.entriesIndexed} entries, ${formatMB(report.bytesRead)} read` +
 		`${skipped > 0 ? `; ${skipped} skipped` : ""}${report.malformedLines > 0 ? `; ${report.malformedLines} malformed lines` : ""}` +
-		`${unknown > 0 ? `; ${unknown} unknown record${unknown === 1 ? "" : "s"} skipped` : ""} in ${(report.durationMs / 1000).toFixed(1)} s\n${newer}`
+		`${unknown > 0 ? `; ${unknown} unknown record${unknown === 1 ? "" : "s"} skipped` : ""} in ${(report.durationMs / 1000).toFixed(1)} s\n${newer}${notRead}${more}`
 	);
 }
 

@@ -1,6 +1,6 @@
 /** What `lookback --help` prints: the commands, the query language, the filters and the options. */
 
-import { AGENT_KINDS, agentLabels } from "../agents/registry.js";
+import { AGENT_FACTS, AGENT_KINDS, agentLabels } from "../agents/registry.js";
 import { DEFAULTS } from "../core/defaults.js";
 
 export const HELP = `lookback — search every past session of ${agentLabels()}
@@ -40,8 +40,7 @@ SESSION: a session id, a unique id prefix, or a session file path inside the ses
 
 options: --index FILE          index file (default <agentDir>/lookback/index.db)
          --agent-dir DIR       Pi's agent dir (default $PI_CODING_AGENT_DIR or ~/.pi/agent)
-         --omp-agent-dir DIR   oh-my-pi's agent dir (default ~/.omp/agent): its sessions, sub-agents, archives
-         --sessions-dir DIR    another session folder to index (repeatable)
+${AGENT_FACTS.flatMap((a) => (a.dirOption ? [`         ${`--${a.dirOption.name} DIR`.padEnd(22)}${a.dirOption.help}\n`] : [])).join("")}         --sessions-dir DIR    another session folder to index (repeatable)
          --only-sessions-dir   index only the --sessions-dir folders
          --no-agent A          leave an agent out and forget its sessions (repeatable; or LOOKBACK_SKIP_AGENTS=a,b)
          --no-sync             search the index as it is, without looking for new sessions

@@ -11,7 +11,6 @@
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readSync, statSync, unlinkSync, utimesSync, writeSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { nodeAgent } from "../agents/node-registry.js";
-import type { OpencodeImport } from "../agents/opencode/node/restore.js";
 import { DEFAULTS, LookbackError, type SessionSummary } from "../core/index.js";
 import type { ArchiveRecord } from "./archive-manifest.js";
 import { syncDir } from "./archive-manifest.js";
@@ -35,8 +34,18 @@ export interface RestoreReply {
 	files: RestoredFile[];
 	/** The command that resumes it (an OpenCode session's imports the files written first). */
 	resumeHint: string;
-	/** An OpenCode session, which lookback never writes into OpenCode's database: what `opencode import` loads. */
-	opencodeImport?: OpencodeImport;
+	/**
+	 * A session of an agent whose store lookback never writes (OpenCode's, Kilo Code's database): the agent, its
+	 * command that loads the files written, and what the archive's copy lacks.
+	 */
+	load?: RestoreLoad;
+}
+
+interface RestoreLoad {
+	/** The agent's name and its command (`OpenCode`, `opencode`: its files are loaded by `opencode import`). */
+	agent: { label: string; command: string };
+	command: string;
+	lost: { files: number; cutTexts: number };
 }
 
 function inside(path: string, roots: readonly string[]): boolean {

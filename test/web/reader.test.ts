@@ -42,7 +42,7 @@ beforeAll(async () => {
 	sm.appendMessage(assistantMessage("fine"));
 	hostileId = sm.getSessionId();
 	const store = ompStore(join(dir, "home"));
-	const opened = await openNodeIndex({ indexPath: join(dir, "index.db"), agentDir, ompAgentDir: store.agent, env: {} });
+	const opened = await openNodeIndex({ indexPath: join(dir, "index.db"), agentDir, agentDirs: { omp: store.agent }, env: {} });
 	await opened.index.sync(opened.source);
 	activeTexts = opened.index.read(SAMPLE.branched).messages.map((m) => ({ entryId: m.entryId, text: m.text.toLowerCase() }));
 	opened.index.close();

@@ -21,14 +21,6 @@ import { opencode } from "../agent.js";
 import { type ExportImporter, importHint } from "../import-hint.js";
 import { type OpencodeDocument, type RenderLosses, renderLosses } from "./render.js";
 
-/** What `opencode import` (a fork's own import) is to load: the agent, the command (from the session's folder), and what the archive's copy lacks. */
-export interface OpencodeImport {
-	/** The agent's name and its command (`OpenCode`, `opencode`). */
-	agent: { label: string; command: string };
-	command: string;
-	lost: RenderLosses;
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return value !== null && typeof value === "object" && !Array.isArray(value);
 }
@@ -104,7 +96,7 @@ function restoreExports(
 		session,
 		files,
 		resumeHint: importHint(agent, written, session.cwd, resumed),
-		opencodeImport: { agent: { label: agent.label, command: agent.command }, command: importHint(agent, written, session.cwd), lost },
+		load: { agent: { label: agent.label, command: agent.command }, command: importHint(agent, written, session.cwd), lost },
 	};
 }
 
