@@ -101,7 +101,7 @@ function touchedFiles(tool: string, args: unknown): string[] {
 export function answerUsage(entry: SessionEntry): AnswerUsage | undefined {
 	const message = record(entry.raw.message);
 	if (message?.role !== "assistant") return undefined;
-	const apart = entry.type !== "message";
+	const apart = entry.type !== "message" && entry.raw.call !== true;
 	const { tokens, cost } = piUsage(message.usage);
 	const calls = new Map<string, number>();
 	const files: string[] = [];

@@ -66,10 +66,11 @@ export function minus(total: unknown, ...parts: unknown[]): unknown {
 /**
  * Usage an agent reported apart from the answer it was for (Codex's token counts, when that answer was read in an
  * earlier chunk): an assistant message with no content, in an entry that is not a message, so it counts tokens only.
- * `key` names it across files (see `SessionEntry.usageKey`).
+ * `key` names it across files (see `SessionEntry.usageKey`). `call`: it stands for a model call of its own (a
+ * sub-agent's response recorded only in its parent), counted as a message, not tokens only.
  */
-export function usageEntry(place: Place, message: Record<string, unknown>, key?: string): SessionEntry {
-	const e = entry(place, "usage", { message: { role: "assistant", content: [], ...message } });
+export function usageEntry(place: Place, message: Record<string, unknown>, key?: string, call = false): SessionEntry {
+	const e = entry(place, "usage", { message: { role: "assistant", content: [], ...message }, ...(call ? { call } : {}) });
 	if (key) e.usageKey = key;
 	return e;
 }

@@ -80,7 +80,7 @@ export const TOOL_HOURS = "(SELECT *, hour * 3600000 AS ts FROM session_tools)";
 
 /** The filter over `usage_hours` or `session_tools` (aliased h) and `sessions` (s); sub-agents count by default, their tokens were spent too. */
 export function usageWhere(filter: UsageFilter): { where: string; params: (string | number)[]; conditions: string[] } {
-	const { where, params } = filterSql(filter, { time: "entry", sessions: "s", entries: "h", defaultScope: "all" });
+	const { where, params } = filterSql(filter, { time: "entry", sessions: "s", entries: "h", defaultScope: "all", summarisers: true });
 	if (filter.sessionRow !== undefined) {
 		where.push("h.session = ?");
 		params.push(filter.sessionRow);
