@@ -49,7 +49,7 @@ function history(progressOnly: boolean): string {
 		...answer,
 		isSidechain: true,
 		agentId,
-		parentUuid: last.uuid,
+		parentUuid: (last as { uuid?: string }).uuid,
 		uuid: "5b0f3c1e-0000-4000-8000-00000000acom",
 		timestamp: "2026-12-01T11:22:40.000Z",
 		message: {

@@ -232,7 +232,8 @@ function lineEntries(obj: Record<string, unknown>, state: ParseState, cs: Claude
 }
 
 /**
- * Anthropic's usage in Pi's shape: `input_tokens` is already the prompt outside the cache. Claude Code records no
+ * Anthropic's usage in Pi's shape: `input_tokens` is already the prompt outside the cache, `cache_creation` splits the
+ * cache writes by how long they are kept (an hour's bill above five minutes'). Claude Code records no
  * cost (releases before 1.0 wrote `costUSD` on the line, taken as recorded). Its own notices (model `<synthetic>`) used no model.
  */
 function claudeUsage(message: Record<string, unknown>, line: Record<string, unknown>): Record<string, unknown> {
@@ -245,6 +246,9 @@ function claudeUsage(message: Record<string, unknown>, line: Record<string, unkn
 		output: u?.output_tokens,
 		cacheRead: u?.cache_read_input_tokens,
 		cacheWrite: u?.cache_creation_input_tokens,
+		cacheWrite1h: asRecord(u?.cache_creation)?.ephemeral_1h_input_tokens,
+		// Fast mode (`speed: "fast"`) bills at a multiple; Anthropic's `service_tier` "batch" at half.
+		tier: u?.speed === "fast" ? "fast" : u?.service_tier === "batch" ? "batch" : undefined,
 		costUsd,
 	});
 	return { model: message.model, provider: "anthropic", usage };

@@ -38,6 +38,10 @@ export interface UsageFields {
 	output: unknown;
 	cacheRead: unknown;
 	cacheWrite: unknown;
+	/** Of the cache writes, those kept for an hour (billed at 2x input against 1.25x for 5 minutes). */
+	cacheWrite1h?: unknown;
+	/** A service tier or speed other than standard (Codex's `priority`, `flex`; Claude Code's fast mode), as recorded. */
+	tier?: unknown;
 	costUsd?: unknown;
 }
 
@@ -50,6 +54,8 @@ export function piUsage(u: UsageFields): Record<string, unknown> {
 		cacheRead: u.cacheRead,
 		cacheWrite: u.cacheWrite,
 		...(counts.every((n) => typeof n === "number") ? { totalTokens: (counts as number[]).reduce((a, b) => a + b, 0) } : {}),
+		...(u.cacheWrite1h ? { cacheWrite1h: u.cacheWrite1h } : {}),
+		...(typeof u.tier === "string" && u.tier && u.tier !== "standard" && u.tier !== "default" && u.tier !== "auto" ? { tier: u.tier } : {}),
 		...(u.costUsd !== undefined ? { cost: { total: u.costUsd } } : {}),
 	};
 }

@@ -22,7 +22,7 @@ import { queryOne } from "./engine.js";
  * Bumped on any change to the tables; an index of another version is rebuilt. (Not for `STAMP_TABLES`, a cache the
  * sync adds to an index that lacks it.)
  */
-export const SCHEMA_VERSION = 11;
+export const SCHEMA_VERSION = 12;
 
 /**
  * What the sessions cost and did (usage-writer.ts writes them, usage/report.ts reads them). `usage`: one row per
@@ -45,6 +45,8 @@ CREATE TABLE usage(
   output INTEGER NOT NULL DEFAULT 0,
   cache_read INTEGER NOT NULL DEFAULT 0,
   cache_write INTEGER NOT NULL DEFAULT 0,
+  cache_write_1h INTEGER NOT NULL DEFAULT 0,
+  tier TEXT,
   cost REAL,
   estimated INTEGER NOT NULL DEFAULT 0,
   tools INTEGER NOT NULL DEFAULT 0,
