@@ -384,7 +384,7 @@ describe("lookback usage", () => {
 		]);
 		let refused = "";
 		expect(await run(["usage", "--by", "hour", ...base], { ...io().io, stderr: (t: string) => (refused += t) })).toBe(2);
-		expect(refused).toBe('lookback: --by must be one of day, week, month, project, model, agent, session, not "hour"\n');
+		expect(refused).toBe('lookback: --by must be one of day, week, month, project, model, agent, session, block, not "hour"\n');
 		const stats = io();
 		expect(await run(["stats", ...base], stats.io)).toBe(0);
 		expect(stats.out()).toMatch(/usage {7}\$0\.0045 over 1,100 tokens; \$0\.0045 of it estimated from list prices/);
