@@ -54,6 +54,11 @@ export function stdinText(): string {
 
 /** The day (YYYY-MM-DD) `now` falls on in the zone (the local one when none is named). */
 export function dayIn(now: number, timeZone?: string): string {
+	// The local day from Date alone: Intl's first use loads ICU's zone data, tens of ms of a status line's start.
+	if (!timeZone) {
+		const d = new Date(now);
+		return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+	}
 	return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
 }
 
