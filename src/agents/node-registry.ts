@@ -6,9 +6,12 @@
 
 import { claudeNode } from "./claude/node/index.js";
 import { codexNode } from "./codex/node/index.js";
+import { droidNode } from "./droid/node/index.js";
 import { geminiNode } from "./gemini/node/index.js";
+import { kiloNode } from "./kilo/node/index.js";
 import type { AgentWalk, NodeAgent } from "./node-agent.js";
 import { ompNode } from "./omp/node/index.js";
+import { openclawNode } from "./openclaw/node/index.js";
 import { opencodeNode } from "./opencode/node/index.js";
 import { piNode } from "./pi/node/index.js";
 import { AGENT_KINDS, type AgentKind } from "./registry.js";
@@ -20,6 +23,9 @@ const NODE_AGENTS: Record<AgentKind, NodeAgent> = {
 	codex: codexNode,
 	gemini: geminiNode,
 	opencode: opencodeNode,
+	kilo: kiloNode,
+	openclaw: openclawNode,
+	droid: droidNode,
 };
 
 /** An agent's Node part. */

@@ -7,8 +7,11 @@
 import type { AgentReader } from "./agent.js";
 import { claudeReader } from "./claude/reader.js";
 import { codexReader } from "./codex/reader.js";
+import { droidReader } from "./droid/reader.js";
 import { geminiReader } from "./gemini/reader.js";
+import { kiloReader } from "./kilo/reader.js";
 import { ompReader } from "./omp/reader.js";
+import { openclawReader } from "./openclaw/reader.js";
 import { opencodeReader } from "./opencode/reader.js";
 import { piReader } from "./pi/reader.js";
 import { AGENT_KINDS, type AgentKind } from "./registry.js";
@@ -20,6 +23,9 @@ const READERS: Record<AgentKind, AgentReader> = {
 	codex: codexReader,
 	gemini: geminiReader,
 	opencode: opencodeReader,
+	kilo: kiloReader,
+	openclaw: openclawReader,
+	droid: droidReader,
 };
 
 /** An agent's reader (Pi's for an agent not named: a file of a folder given by hand, before its first line is read). */
