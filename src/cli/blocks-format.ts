@@ -5,7 +5,7 @@ import type { Style } from "./format.js";
 import { costCell, padEnd, padStart, widthOf } from "./usage-format.js";
 
 /** A block's start as wall time (`YYYY-MM-DD HH:00`) in UTC, a named zone, or the local one. */
-export function wallTime(iso: string, zone: { utc?: boolean; timeZone?: string }): string {
+function wallTime(iso: string, zone: { utc?: boolean; timeZone?: string }): string {
 	const p = Object.fromEntries(
 		new Intl.DateTimeFormat("en-US", {
 			timeZone: zone.utc ? "UTC" : zone.timeZone,

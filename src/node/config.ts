@@ -11,7 +11,7 @@ import type { Env } from "./home.js";
 import { lookbackFolder } from "./index-path.js";
 
 /** Defaults of `lookback usage` (and the status line's time zone), by the names of its options. */
-export interface UsageDefaults {
+interface UsageDefaults {
 	by?: string;
 	timezone?: string;
 	utc?: boolean;
@@ -31,7 +31,7 @@ const USAGE_KEYS: Record<keyof UsageDefaults, (v: unknown) => boolean> = {
 	"token-limit": (v) => v === "max" || (Number.isInteger(v) && (v as number) > 0),
 };
 
-export function configPath(options: { agentDir?: string; env?: Env } = {}): string {
+function configPath(options: { agentDir?: string; env?: Env } = {}): string {
 	return join(lookbackFolder(options), "config.json");
 }
 

@@ -79,7 +79,7 @@ export function hookInput(text: string): HookInput {
 	};
 }
 
-export function cachePath(indexPath: string): string {
+function cachePath(indexPath: string): string {
 	return join(dirname(indexPath), "statusline.json");
 }
 

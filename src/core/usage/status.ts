@@ -19,7 +19,7 @@ export interface StatusFigures {
 }
 
 /** Midnight of the day `now` falls on, in the zone (the local one when none is named), and that day's name. */
-export function dayStart(now: number, timeZone?: string): { start: number; day: string } {
+function dayStart(now: number, timeZone?: string): { start: number; day: string } {
 	const offset = timeZone ? zoneOffset(timeZone)(now) : -new Date(now).getTimezoneOffset() * 60;
 	const wall = now + offset * 1000;
 	const midnight = wall - (wall % 86_400_000);
