@@ -7,7 +7,10 @@
 
 import type { AgentFacts } from "./agent.js";
 import { claude } from "./claude/agent.js";
+import { cline } from "./cline/agent.js";
 import { codex } from "./codex/agent.js";
+import { continueCli } from "./continue/agent.js";
+import { copilot } from "./copilot/agent.js";
 import { droid } from "./droid/agent.js";
 import { gemini } from "./gemini/agent.js";
 import { kilo } from "./kilo/agent.js";
@@ -15,6 +18,7 @@ import { omp } from "./omp/agent.js";
 import { openclaw } from "./openclaw/agent.js";
 import { opencode } from "./opencode/agent.js";
 import { pi } from "./pi/agent.js";
+import { qwen } from "./qwen/agent.js";
 
 export const AGENTS = [
 	pi,
@@ -27,6 +31,11 @@ export const AGENTS = [
 	kilo,
 	openclaw,
 	droid,
+	// wave 2a
+	qwen,
+	copilot,
+	continueCli,
+	cline,
 ] as const;
 
 export type AgentKind = (typeof AGENTS)[number]["kind"];

@@ -40,6 +40,9 @@ const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
 	format: {},
 	branch: {},
 	out: {},
+	as: {},
+	remote: {},
+	shard: {},
 };
 const FLAGS = new Set(["json", "no-sync", "help", "version", "only-sessions-dir", "no-archive", "yes", "full", "utc", "no-redact"]);
 
