@@ -5,7 +5,7 @@
 
 import { parseArgs } from "./cli/args.js";
 import type { CliIO } from "./cli/command-line.js";
-import { isQuickCommand } from "./node/quick-start.js";
+import { startedQuick } from "./node/quick-start.js";
 import { settleOptimisers } from "./node/settle-optimisers.js";
 
 process.title = "lookback";
@@ -28,7 +28,7 @@ function isMcp(): boolean {
 }
 const mcp = isMcp();
 const code = mcp ? await (await import("./mcp/main.js")).runMcp(argv, io) : await (await import("./cli/main.js")).run(argv, io);
-if (!isQuickCommand(argv)) settleOptimisers();
+if (!startedQuick(argv)) settleOptimisers();
 process.exitCode = code;
 // A server's background work (a sync waiting for another process's commit) must not outlive its client.
 if (mcp) process.exit(code);

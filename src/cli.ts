@@ -9,10 +9,19 @@
  * - A long one (index, serve, mcp) keeps the optimisers while it works and settles them before it ends
  *   (src/node/settle-optimisers.ts, called by cli-main.ts): no new job, those in flight waited for.
  * It loads nothing else: the command line (cli-main.ts) runs in the process so prepared. Bun has no such deadlock.
+ * The status line's cache hit is answered before either (src/node/statusline-quick.ts).
  */
 
-import { isQuickCommand, startQuickCommand } from "./node/quick-start.js";
+import { firstIndex, isQuickCommand, markQuick, startQuickCommand } from "./node/quick-start.js";
 
 const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
-if (!isBun && isQuickCommand(process.argv.slice(2))) startQuickCommand();
-await import("./cli-main.js");
+// The status line answered from its cache loads nothing more (src/node/statusline.ts).
+const answered =
+	process.argv[2] === "statusline" && (await import("./node/statusline-quick.js")).quickStatusline(process.argv.slice(2), process.env);
+if (!answered) {
+	// A short command that will make the index from nothing runs as a long one (src/node/quick-start.ts).
+	const quick = isQuickCommand(process.argv.slice(2)) && !firstIndex(process.argv.slice(2), process.env);
+	markQuick(quick);
+	if (!isBun && quick) startQuickCommand();
+	await import("./cli-main.js");
+}

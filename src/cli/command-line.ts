@@ -34,7 +34,11 @@ const COMMANDS: Record<string, { positionals: "none" | "one" | "optional" | "man
 	forget: { positionals: "optional", options: ["project", "before", "gone", "agent"] },
 	export: { positionals: "one", options: ["format", "branch", "out"] },
 	stats: { positionals: "none", options: [] },
-	usage: { positionals: "none", options: ["since", "until", "project", "agent", "by", "limit", "utc", "remote"] },
+	usage: {
+		positionals: "none",
+		options: ["since", "until", "project", "agent", "by", "limit", "utc", "timezone", "last", "token-limit", "remote"],
+	},
+	statusline: { positionals: "none", options: ["timezone"] },
 	serve: { positionals: "none", options: ["port", "remote"] },
 	publish: { positionals: "one", options: ["as"] },
 	mcp: { positionals: "none", options: ["remote"] },

@@ -1,7 +1,7 @@
 /** The filters a command takes, checked: an unknown agent, role, gone filter or usage group is refused by name. */
 
 import { AGENT_KINDS, type AgentKind, isAgentKind } from "../agents/registry.js";
-import { GONE_FILTERS, type GoneFilter, LookbackError, ROLES, type Role, USAGE_GROUPS, type UsageGroup } from "../core/index.js";
+import { GONE_FILTERS, type GoneFilter, LookbackError, ROLES, type Role } from "../core/index.js";
 import { option, type ParsedArgs } from "./args.js";
 
 export function agentOption(args: ParsedArgs): AgentKind | undefined {
@@ -14,12 +14,6 @@ export function goneOption(args: ParsedArgs): GoneFilter | undefined {
 	const gone = option(args, "gone");
 	if (gone === undefined || (GONE_FILTERS as readonly string[]).includes(gone)) return gone as GoneFilter | undefined;
 	throw new LookbackError("bad-argument", `--gone must be one of ${GONE_FILTERS.join(", ")}, not "${gone}"`);
-}
-
-export function groupOption(args: ParsedArgs): UsageGroup | undefined {
-	const by = option(args, "by");
-	if (by === undefined || (USAGE_GROUPS as readonly string[]).includes(by)) return by as UsageGroup | undefined;
-	throw new LookbackError("bad-argument", `--by must be one of ${USAGE_GROUPS.join(", ")}, not "${by}"`);
 }
 
 export function roles(args: ParsedArgs): Role[] | undefined {

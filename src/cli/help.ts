@@ -16,7 +16,12 @@ usage:
   lookback forget SESSION|--project P|--before DATE [--yes]
                                        remove sessions from the index and the archive for good (a dry run without --yes)
   lookback usage [--by G] [filters]    tokens, cost, sessions, messages and tool calls, by day, week, month,
-                                       project, model, agent or session (--utc: UTC days)
+                                       project, model, agent, session or block (5-hour billing windows; the
+                                       active one's burn rate and projection; --token-limit N|max); --utc or
+                                       --timezone ZONE for days, --last N for the last N rows; defaults from
+                                       config.json in lookback's folder
+  lookback statusline                  one line for Claude Code's statusLine hook (its JSON on stdin): the
+                                       session's, today's and the active block's cost, from the index, cached
   lookback export SESSION [--format md|html|json] [--branch active|all] [--out FILE] [--no-redact]
                                        the session as a readable conversation, secrets redacted (a gone one from the archive)
   lookback stats                       what the index and the archive hold and cost

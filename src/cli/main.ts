@@ -4,13 +4,15 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULTS, inSessionReply, isSessionPath, LookbackError, type SyncReport } from "../core/index.js";
+import { readConfig } from "../node/config.js";
 import { bytesLeft, IndexerSlot } from "../node/indexer-slot.js";
 import { type NodeIndex, openNodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
+import { dayIn, hookInput, indexStamp, saveCache, statusText, stdinText } from "../node/statusline.js";
 import { intOption, option, type ParsedArgs, parseArgs } from "./args.js";
 import { type CliIO, checkCommand, indexOptions, VERSION } from "./command-line.js";
 import { runExport } from "./export.js";
-import { agentOption, goneOption, groupOption, roles } from "./filter-options.js";
+import { agentOption, goneOption, roles } from "./filter-options.js";
 import {
 	formatBrowse,
 	formatInSession,
@@ -25,7 +27,7 @@ import {
 } from "./format.js";
 import { HELP } from "./help.js";
 import { forget, formatForget, formatRestore } from "./history.js";
-import { formatUsage } from "./usage-format.js";
+import { formatUsageAnswer, timeZoneOption, type UsageAnswer, usageQuery } from "./usage-command.js";
 
 export type { CliIO } from "./command-line.js";
 
@@ -259,18 +261,24 @@ async function runCommand(ctx: Context): Promise<number> {
 			return 0;
 		}
 		case "usage": {
-			const request = {
-				by: groupOption(args),
-				since: option(args, "since"),
-				until: option(args, "until"),
-				project: option(args, "project"),
-				agent: agentOption(args),
-				limit: intOption(args, "limit", 1, 10_000),
-				utc: args.flags.has("utc"),
-			};
+			const query = usageQuery(args, ctx.io.env, option(args, "agent-dir"));
 			const sync = await syncFirst(ctx);
-			const report = index.usage(request);
-			emit(ctx, "usage", report, () => formatUsage(report, ctx.style, ctx.io.columns), sync);
+			const answer: UsageAnswer =
+				query.by === "block" ? { blocks: index.usageBlocks(query.request) } : { report: index.usage({ ...query.request, by: query.by }) };
+			emit(ctx, "usage", answer.blocks ?? answer.report, () => formatUsageAnswer(answer, query, ctx.style, ctx.io.columns), sync);
+			return 0;
+		}
+		case "statusline": {
+			// Never a sync: the line answers from the index as it is, and keeps its figures for the next (statusline.ts).
+			const input = hookInput(stdinText());
+			const zone = timeZoneOption(
+				option(args, "timezone") ?? readConfig({ env: ctx.io.env, agentDir: option(args, "agent-dir") }).usage?.timezone,
+			);
+			const stamp = indexStamp(opened.indexPath);
+			const now = Date.now();
+			const figures = index.statusFigures({ sessionId: input.sessionId, now, timeZone: zone });
+			if (stamp) saveCache(opened.indexPath, stamp, zone ?? "", dayIn(now, zone), input, figures);
+			emit(ctx, "statusline", figures, () => statusText(input, figures, now));
 			return 0;
 		}
 		case "stats": {

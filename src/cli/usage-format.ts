@@ -14,7 +14,7 @@ const GROUP_TITLE: Record<UsageReport["by"], string> = {
 };
 
 /** The cost cell: `*` when part of it is estimated, `+` when it leaves out messages with no price. */
-function costCell(t: UsageTotals): string {
+export function costCell(t: UsageTotals): string {
 	const priced = t.costUsd > 0 || t.unpricedMessages === 0;
 	const cost = priced ? formatUsd(t.costUsd) : "—";
 	return `${cost}${t.estimatedUsd > 0 ? "*" : ""}${t.unpricedMessages > 0 && priced ? "+" : ""}`;
@@ -37,7 +37,7 @@ function charWidth(c: string): number {
 	return wide ? 2 : 1;
 }
 
-function widthOf(text: string): number {
+export function widthOf(text: string): number {
 	let w = 0;
 	for (const c of text) w += charWidth(c);
 	return w;
@@ -56,8 +56,8 @@ function cutTo(text: string, max: number): string {
 	return `${out}…`;
 }
 
-const padEnd = (text: string, width: number) => text + " ".repeat(Math.max(0, width - widthOf(text)));
-const padStart = (text: string, width: number) => " ".repeat(Math.max(0, width - widthOf(text))) + text;
+export const padEnd = (text: string, width: number) => text + " ".repeat(Math.max(0, width - widthOf(text)));
+export const padStart = (text: string, width: number) => " ".repeat(Math.max(0, width - widthOf(text))) + text;
 
 /** Cells of one row after its key: sessions, messages, tokens by kind and in all, tool calls, cost. */
 function cells(t: UsageTotals, compact: boolean): string[] {

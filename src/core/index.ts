@@ -189,16 +189,23 @@ export { fingerprint, type SyncOptions, type SyncProgress, type SyncReport } fro
 export { compactCount, flatten, formatUsd, isSessionPath, parseTimeFilter, shortTime } from "./text/index.js";
 // What the sessions used and cost
 export {
+	type ActiveBlock,
+	BLOCK_HOURS,
+	type BlockReport,
+	type BlockRequest,
 	type Dashboard,
 	type DashboardRequest,
 	PRICE_SOURCE,
 	type SessionCost,
 	type SessionUsage,
+	type StatusFigures,
 	type ToolCount,
 	USAGE_GROUPS,
+	type UsageBlock,
 	type UsageGroup,
 	type UsageReport,
 	type UsageRequest,
 	type UsageRow,
 	type UsageTotals,
+	zoneOffset,
 } from "./usage/index.js";

@@ -55,7 +55,19 @@ import {
 	transactions,
 } from "./store/index.js";
 import { forgetFiles, type SyncOptions, type SyncReport, syncIndex } from "./sync/index.js";
-import { type Dashboard, type DashboardRequest, type UsageReport, type UsageRequest, usageDashboard, usageReport } from "./usage/index.js";
+import {
+	type BlockReport,
+	type BlockRequest,
+	type Dashboard,
+	type DashboardRequest,
+	type StatusFigures,
+	statusFigures,
+	type UsageReport,
+	type UsageRequest,
+	usageBlocks,
+	usageDashboard,
+	usageReport,
+} from "./usage/index.js";
 
 export interface OpenIndexOptions {
 	/** An initialised FTS5 sql.js module (see `loadEngine` in the Node and web adapters). */
@@ -220,6 +232,16 @@ export class LookbackIndex {
 	/** Tokens, cost, sessions, messages and tool calls, grouped (`by`, default day) under a session filter. */
 	usage(request: UsageRequest = {}): UsageReport {
 		return this.reading((db) => usageReport(db, request));
+	}
+
+	/** Billing blocks (five-hour windows), the active one with its burn rate and projection. */
+	usageBlocks(request: BlockRequest = {}): BlockReport {
+		return this.reading((db) => usageBlocks(db, request));
+	}
+
+	/** What a status line shows: a session's cost, today's, the last block's (status.ts). */
+	statusFigures(request: { sessionId?: string; now?: number; timeZone?: string } = {}): StatusFigures {
+		return this.reading((db) => statusFigures(db, request));
 	}
 
 	/** The viewer's dashboard: cost over time, activity per day, top projects, models, tools and sessions. */

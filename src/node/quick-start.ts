@@ -15,7 +15,9 @@
  * Must run before the command line loads.
  */
 
+import { statSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
+import { indexPathOf } from "./index-path.js";
 
 /** The commands that run long: a first index of a large history, the servers. They keep V8's optimisers. */
 const LONG_COMMANDS = new Set(["index", "serve", "mcp"]);
@@ -27,6 +29,42 @@ const LONG_COMMANDS = new Set(["index", "serve", "mcp"]);
  */
 export function isQuickCommand(argv: readonly string[]): boolean {
 	return !argv.some((arg) => LONG_COMMANDS.has(arg));
+}
+
+/** The value of `--name V` or `--name=V` in a command line the bin has not parsed. */
+function rawOption(argv: readonly string[], name: string): string | undefined {
+	for (let i = 0; i < argv.length; i++) {
+		if (argv[i] === `--${name}`) return argv[i + 1];
+		if (argv[i].startsWith(`--${name}=`)) return argv[i].slice(name.length + 3);
+	}
+	return undefined;
+}
+
+/**
+ * Whether a command will make the index from nothing: its file is missing or empty. Any command syncs first, so a
+ * first `lookback usage` (or search) is a first index, and runs as long as `lookback index`: with the optimisers
+ * (measured: a cold `usage` took 1.53x a cold `index` of the same HOME with them off).
+ */
+export function firstIndex(argv: readonly string[], env: Record<string, string | undefined>): boolean {
+	if (argv.includes("--no-sync")) return false;
+	try {
+		return statSync(indexPathOf({ indexPath: rawOption(argv, "index"), agentDir: rawOption(argv, "agent-dir"), env })).size === 0;
+	} catch {
+		return true;
+	}
+}
+
+/** Where the bin notes whether it started a short command, for the command line to settle the optimisers otherwise. */
+const QUICK = Symbol.for("lookback.quick");
+
+export function markQuick(quick: boolean): void {
+	(globalThis as Record<symbol, unknown>)[QUICK] = quick;
+}
+
+/** Whether this process runs as a short command: as the bin decided, else by the command alone. */
+export function startedQuick(argv: readonly string[]): boolean {
+	const marked = (globalThis as Record<symbol, unknown>)[QUICK];
+	return typeof marked === "boolean" ? marked : isQuickCommand(argv);
 }
 
 /** V8's flags that stop its optimising compilers starting a job (read at every decision to optimise). */

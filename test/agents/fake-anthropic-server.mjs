@@ -10,10 +10,14 @@ const resultOf = (c) =>
 		.map((p) => textOf(p.content))
 		.join("\n");
 
-/** @param {{ reply?: (lastUserText: string) => string | undefined }} [options] @returns {Promise<{ url: string, requests: any[], close: () => Promise<void> }>} */
+/**
+ * `usage(n)`: the usage of the n-th answer (from 1), as the API reports it (cache writes by duration, speed), else
+ * 100 input and 20 output tokens.
+ * @param {{ reply?: (lastUserText: string) => string | undefined, usage?: (n: number) => Record<string, unknown> }} [options] @returns {Promise<{ url: string, requests: any[], close: () => Promise<void> }>} */
 export async function startFakeAnthropic(options = {}) {
 	const requests = [];
 	let n = 0;
+	let answers = 0;
 	const server = http.createServer((req, res) => {
 		let body = "";
 		req.on("data", (c) => (body += c));
@@ -44,7 +48,12 @@ export async function startFakeAnthropic(options = {}) {
 				if (m && (p.tools || []).some((t) => t.name === m[1])) call = { id: `toolu_fake${++n}`, name: m[1], input: JSON.parse(m[2]) };
 			}
 			const id = `msg_fake${++n}`;
-			const usage = { input_tokens: 100, output_tokens: 20, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+			const usage = options.usage?.(++answers) ?? {
+				input_tokens: 100,
+				output_tokens: 20,
+				cache_read_input_tokens: 0,
+				cache_creation_input_tokens: 0,
+			};
 			const content = call ? [{ type: "tool_use", ...call }] : [{ type: "text", text }];
 			const stop = call ? "tool_use" : "end_turn";
 			if (!p.stream) {
@@ -63,7 +72,7 @@ export async function startFakeAnthropic(options = {}) {
 				send("content_block_delta", { index: 0, delta: { type: "text_delta", text } });
 			}
 			send("content_block_stop", { index: 0 });
-			send("message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 20 } });
+			send("message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
 			send("message_stop", {});
 			res.end();
 		});

@@ -307,7 +307,8 @@ describe("usage without a recorded cost", () => {
 		const open = () => openNodeIndex({ indexPath, sessionsDirs: [root], onlySessionsDirs: true, env: {} });
 		let opened = await open();
 		await opened.index.sync(opened.source);
-		expect(opened.index.usage().total.costUsd).toBe(3);
+		// A million tokens of input: above 200k, the whole request at Sonnet's long-context rate ($6, twice $3).
+		expect(opened.index.usage().total.costUsd).toBe(6);
 		// An index written by a lookback with other prices: its estimates are stale.
 		opened.index.db.run("UPDATE usage SET cost = 99 WHERE estimated = 1");
 		opened.index.db.run("UPDATE usage_hours SET cost = 99, estimated = 99");
@@ -315,7 +316,7 @@ describe("usage without a recorded cost", () => {
 		opened.index.close();
 		opened = await open();
 		await opened.index.sync(opened.source);
-		expect(opened.index.usage().total).toMatchObject({ costUsd: 3, estimatedUsd: 3 });
+		expect(opened.index.usage().total).toMatchObject({ costUsd: 6, estimatedUsd: 6 });
 		expect(opened.index.db.exec("SELECT value FROM meta WHERE key = 'prices'")[0].values[0][0]).toBe(PRICE_SOURCE);
 		opened.index.close();
 	});
@@ -383,7 +384,7 @@ describe("lookback usage", () => {
 		]);
 		let refused = "";
 		expect(await run(["usage", "--by", "hour", ...base], { ...io().io, stderr: (t: string) => (refused += t) })).toBe(2);
-		expect(refused).toBe('lookback: --by must be one of day, week, month, project, model, agent, session, not "hour"\n');
+		expect(refused).toBe('lookback: --by must be one of day, week, month, project, model, agent, session, block, not "hour"\n');
 		const stats = io();
 		expect(await run(["stats", ...base], stats.io)).toBe(0);
 		expect(stats.out()).toMatch(/usage {7}\$0\.0045 over 1,100 tokens; \$0\.0045 of it estimated from list prices/);

@@ -21,7 +21,7 @@ const SHOTS = process.env.LOOKBACK_SCREENSHOTS ?? join(tmpdir(), "lookback-viewe
 let browser: Browser;
 let serving: Serving;
 let dir: string;
-let expected: { costUsd: number; tokens: number; sessions: number; toolCalls: number; top: string };
+let expected: { costUsd: number; tokens: number; sessions: number; toolCalls: number; top: string; blocks: number };
 
 beforeAll(async () => {
 	dir = mkdtempSync(join(tmpdir(), "dashboard-"));
@@ -37,7 +37,14 @@ beforeAll(async () => {
 	await opened.index.sync(opened.source);
 	const total = opened.index.usage().total;
 	const top = opened.index.usage({ by: "session", limit: 1 }).rows[0];
-	expected = { costUsd: total.costUsd, tokens: total.tokens, sessions: total.sessions, toolCalls: total.toolCalls, top: top.key };
+	expected = {
+		costUsd: total.costUsd,
+		tokens: total.tokens,
+		sessions: total.sessions,
+		toolCalls: total.toolCalls,
+		top: top.key,
+		blocks: opened.index.usageBlocks({ last: 6 }).blocks.length,
+	};
 	opened.index.close();
 	serving = await serveViewer({ indexPath, webDir: WEB });
 	browser = await launchChromium();
@@ -74,6 +81,8 @@ describe("the usage dashboard", () => {
 		expect(await page.locator(".calendar rect.day.l4").count()).toBeGreaterThan(0);
 		expect(await page.locator("[aria-label='projects by cost'] .bar-label").first().textContent()).toBe("webshop");
 		expect(await page.textContent("#tools")).toMatch(/tool calls · [\d.]+% errors/);
+		// The last billing blocks, as lookback usage --by block --last 6 lists them.
+		expect(await page.locator(".blocks li").count()).toBe(expected.blocks);
 		expect(
 			new URL(String(await page.locator(".expensive .title").first().getAttribute("href")), serving.url).searchParams.get("session"),
 		).toBe(expected.top);

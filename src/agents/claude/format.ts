@@ -20,6 +20,7 @@ import {
 	summaryEntry,
 	toolResultEntry,
 	untestedVersion,
+	usageEntry,
 	userEntry,
 } from "../../core/parse/pi-shape.js";
 import type { ParsedChunk, ParseState, SessionEntry } from "../../core/parse/session-format.js";
@@ -197,12 +198,14 @@ function lineEntries(obj: Record<string, unknown>, state: ParseState, cs: Claude
 	const parent = asString(obj.parentUuid) ?? null;
 	if (uuid) cs.uuids.add(uuid);
 	const known = BOOKKEEPING.has(type) || type === "user" || type === "assistant" || type === "system";
+	const call = type === "progress" && uuid ? progressCall(obj, uuid, parent, state, cs) : undefined;
 	if (!uuid || !known || BOOKKEEPING.has(type)) {
 		// A skipped line may still be a parent: its children hang on its own parent instead.
 		if (uuid) {
 			cs.alias.set(uuid, resolveParent(cs, parent));
 			cs.trailing.push({ uuid, parent, timestamp: asString(obj.timestamp) });
 		}
+		if (call) return { entries: [call] };
 		return known && !(type === "user" || type === "assistant") ? undefined : "unknown";
 	}
 	cs.trailing = [];
@@ -231,7 +234,8 @@ function lineEntries(obj: Record<string, unknown>, state: ParseState, cs: Claude
 }
 
 /**
- * Anthropic's usage in Pi's shape: `input_tokens` is already the prompt outside the cache. Claude Code records no
+ * Anthropic's usage in Pi's shape: `input_tokens` is already the prompt outside the cache, `cache_creation` splits the
+ * cache writes by how long they are kept (an hour's bill above five minutes'). Claude Code records no
  * cost (releases before 1.0 wrote `costUSD` on the line, taken as recorded). Its own notices (model `<synthetic>`) used no model.
  */
 function claudeUsage(message: Record<string, unknown>, line: Record<string, unknown>): Record<string, unknown> {
@@ -244,9 +248,55 @@ function claudeUsage(message: Record<string, unknown>, line: Record<string, unkn
 		output: u?.output_tokens,
 		cacheRead: u?.cache_read_input_tokens,
 		cacheWrite: u?.cache_creation_input_tokens,
+		cacheWrite1h: asRecord(u?.cache_creation)?.ephemeral_1h_input_tokens,
+		// Fast mode (`speed: "fast"`) bills at a multiple; Anthropic's `service_tier` "batch" at half.
+		tier: u?.speed === "fast" ? "fast" : u?.service_tier === "batch" ? "batch" : undefined,
 		costUsd,
 	});
 	return { model: message.model, provider: "anthropic", usage };
+}
+
+/** One API response's key across files: a fork's copy, a sub-agent's own file and its parent's progress copy count once. */
+function usageKey(messageId: string): string {
+	return `claude:${messageId}`;
+}
+
+/**
+ * A sub-agent's API response as its parent recorded it (2.1.x's `progress` line of `data.type` `agent_progress`, which
+ * embeds the sub-agent's message): its usage as an entry of its own, keyed by the response's id, so that a call whose
+ * sub-agent file was never written (or is gone) is still counted, and one whose file is indexed counts once. The
+ * progress line itself stays skipped (its children hang on its parent); a later line of the same response updates the
+ * usage made here.
+ */
+function progressCall(
+	obj: Record<string, unknown>,
+	uuid: string,
+	parent: string | null,
+	state: ParseState,
+	cs: ClaudeState,
+): SessionEntry | undefined {
+	const data = asRecord(obj.data);
+	if (data?.type !== "agent_progress") return undefined;
+	const wrapped = asRecord(data.message);
+	const message = asRecord(wrapped?.message);
+	const messageId = asString(message?.id);
+	if (!message || !wrapped || wrapped.type !== "assistant" || message.role !== "assistant" || !messageId || !asRecord(message.usage))
+		return undefined;
+	const usage = claudeUsage(message, wrapped);
+	const earlier = cs.byMessageId.get(messageId);
+	if (earlier) {
+		if (usage.usage) (earlier.raw.message as Record<string, unknown>).usage = usage.usage;
+		return undefined;
+	}
+	const timestamp = asString(wrapped.timestamp) ?? asString(obj.timestamp);
+	const e = usageEntry(
+		{ id: `${uuid}:call`, parentId: resolveParent(cs, parent), seq: state.nextSeq++, timestamp },
+		usage,
+		usageKey(messageId),
+		true,
+	);
+	cs.byMessageId.set(messageId, e);
+	return e;
 }
 
 function assistantLine(
@@ -290,7 +340,10 @@ function assistantLine(
 		return { entries: [], merged: earlier };
 	}
 	const e = assistantEntry(place(), blocks, { ...claudeUsage(message, line), stopReason: message.stop_reason });
-	if (messageId) cs.byMessageId.set(messageId, e);
+	if (messageId) {
+		cs.byMessageId.set(messageId, e);
+		e.usageKey = usageKey(messageId);
+	}
 	return { entries: [e] };
 }
 

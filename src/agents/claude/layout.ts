@@ -11,7 +11,10 @@ const MAX_SUBAGENT_DEPTH = 6;
 
 const SESSION_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
 
-/** The compaction summariser's own transcript: a copy of the session it summarises, not work of its own. */
+/**
+ * The compaction summariser's own transcript: a copy of the session it summarises and one call of its own, which is
+ * billed. Indexed as a summariser (counted in usage, archived and restored with its session, never searched).
+ */
 function isCompactorTranscript(name: string): boolean {
 	return name.startsWith("agent-acompact-");
 }
@@ -24,8 +27,13 @@ export function isClaudeProject(listing: Listing): boolean {
 async function subagents(dir: string, base: Omit<Found, "path">, spawnedBy: string, walk: LayoutWalk, depth: number): Promise<void> {
 	const { files, dirs } = await walk.list(dir);
 	for (const name of files) {
-		if (name.endsWith(".jsonl") && name.startsWith("agent-") && !isCompactorTranscript(name))
-			walk.found.push({ ...base, path: inFolder(walk, dir, name), kind: "subagent", spawnedBy });
+		if (name.endsWith(".jsonl") && name.startsWith("agent-"))
+			walk.found.push({
+				...base,
+				path: inFolder(walk, dir, name),
+				kind: isCompactorTranscript(name) ? "summariser" : "subagent",
+				spawnedBy,
+			});
 	}
 	if (depth >= MAX_SUBAGENT_DEPTH) return;
 	for (const sub of dirs) {
@@ -39,10 +47,10 @@ export async function claudeProject(dir: string, base: Omit<Found, "path">, walk
 	const { files, dirs } = await walk.list(dir);
 	const sessions = new Set(files.filter((n) => n.endsWith(".jsonl")));
 	for (const name of sessions) {
-		if (isCompactorTranscript(name)) continue;
 		const path = inFolder(walk, dir, name);
 		// 2.0.x kept sub-agents beside the sessions; the file names its session only inside (see spawnerOf in the sync).
-		walk.found.push(name.startsWith("agent-") ? { ...base, path, kind: "subagent" } : { ...base, path });
+		const kind = isCompactorTranscript(name) ? "summariser" : "subagent";
+		walk.found.push(name.startsWith("agent-") ? { ...base, path, kind } : { ...base, path });
 	}
 	for (const sub of dirs) {
 		if (!sessions.has(`${sub}.jsonl`) && !/^[0-9a-f-]{36}$/i.test(sub)) continue;

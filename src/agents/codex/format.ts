@@ -219,6 +219,7 @@ function recordEntries(obj: Record<string, unknown>, c: LineContext): SessionEnt
 			return payload ? eventMessage(payload, c, place) : "unknown";
 		case "turn_context":
 			c.cs.model = asString(payload?.model) ?? c.cs.model;
+			if (payload && "service_tier" in payload) c.cs.serviceTier = asString(payload.service_tier);
 			return undefined;
 		case "token_usage_record": {
 			// One response's usage, named by the thread's totals after it (what a `token_count` of the same response names too).
@@ -312,6 +313,12 @@ function eventMessage(event: Record<string, unknown>, c: LineContext, place: () 
 			if (item?.type !== "UserMessage") return undefined;
 			const text = contentText(item.content);
 			return text && !isInjected(text) ? prompt(text, c, place) : undefined;
+		}
+		case "thread_settings_applied": {
+			const settings = asRecord(event.thread_settings);
+			if (settings && "service_tier" in settings && (event.thread_id === undefined || !c.cs.ownId || event.thread_id === c.cs.ownId))
+				c.cs.serviceTier = asString(settings.service_tier);
+			return undefined;
 		}
 		case "thread_name_updated": {
 			// A name given to the thread (`/rename`): the session's title, the last one winning.

@@ -26,6 +26,11 @@ export interface CodexState {
 	/** The model of the turn (`turn_context`) and the provider of the session (`session_meta`). */
 	model?: string;
 	provider?: string;
+	/**
+	 * The service tier the thread asked for (`thread_settings_applied`'s `thread_settings.service_tier`, a turn
+	 * context's `service_tier`): `priority` bills at twice the standard rates, `flex` at half.
+	 */
+	serviceTier?: string;
 	/** The last model answer made in this chunk that has no usage yet: the usage reported after it is its own. */
 	answer?: SessionEntry;
 	/** 0.17x writes each response's usage (`token_usage_record`): then the running `token_count`s are not read. */

@@ -51,6 +51,7 @@ export function usageFor(
 			output: u.output_tokens,
 			cacheRead: u.cached_input_tokens,
 			cacheWrite: u.cache_write_input_tokens ?? 0,
+			tier: c.cs.serviceTier,
 		}),
 	};
 	const target = c.cs.answer;

@@ -13,6 +13,10 @@ export interface TokenCounts {
 	output: number;
 	cacheRead: number;
 	cacheWrite: number;
+	/** Of `cacheWrite`, what was written for an hour (Anthropic's `ephemeral_1h_input_tokens`), billed above the 5-minute rate. */
+	cacheWrite1h?: number;
+	/** The service tier or speed the call was billed at, where the agent recorded one other than standard (prices.ts). */
+	tier?: string;
 }
 
 export interface AnswerUsage {
@@ -70,9 +74,12 @@ function piUsage(usage: unknown): { tokens?: TokenCounts; cost?: number } {
 	const u = record(usage);
 	if (!u) return {};
 	const fields = [count(u.input), count(u.output), count(u.cacheRead), count(u.cacheWrite)];
-	const tokens = fields.some((f) => f !== undefined)
+	const tokens: TokenCounts | undefined = fields.some((f) => f !== undefined)
 		? { input: fields[0] ?? 0, output: fields[1] ?? 0, cacheRead: fields[2] ?? 0, cacheWrite: fields[3] ?? 0 }
 		: undefined;
+	const hour = count(u.cacheWrite1h);
+	if (tokens && hour) tokens.cacheWrite1h = Math.min(hour, tokens.cacheWrite);
+	if (tokens && typeof u.tier === "string" && u.tier && u.tier.length <= 32) tokens.tier = u.tier.toLowerCase();
 	return { tokens, cost: usd(record(u.cost)?.total) };
 }
 
@@ -101,7 +108,7 @@ function touchedFiles(tool: string, args: unknown): string[] {
 export function answerUsage(entry: SessionEntry): AnswerUsage | undefined {
 	const message = record(entry.raw.message);
 	if (message?.role !== "assistant") return undefined;
-	const apart = entry.type !== "message";
+	const apart = entry.type !== "message" && entry.raw.call !== true;
 	const { tokens, cost } = piUsage(message.usage);
 	const calls = new Map<string, number>();
 	const files: string[] = [];

@@ -38,6 +38,10 @@ export interface UsageFields {
 	output: unknown;
 	cacheRead: unknown;
 	cacheWrite: unknown;
+	/** Of the cache writes, those kept for an hour (billed at 2x input against 1.25x for 5 minutes). */
+	cacheWrite1h?: unknown;
+	/** A service tier or speed other than standard (Codex's `priority`, `flex`; Claude Code's fast mode), as recorded. */
+	tier?: unknown;
 	costUsd?: unknown;
 }
 
@@ -50,6 +54,8 @@ export function piUsage(u: UsageFields): Record<string, unknown> {
 		cacheRead: u.cacheRead,
 		cacheWrite: u.cacheWrite,
 		...(counts.every((n) => typeof n === "number") ? { totalTokens: (counts as number[]).reduce((a, b) => a + b, 0) } : {}),
+		...(u.cacheWrite1h ? { cacheWrite1h: u.cacheWrite1h } : {}),
+		...(typeof u.tier === "string" && u.tier && u.tier !== "standard" && u.tier !== "default" && u.tier !== "auto" ? { tier: u.tier } : {}),
 		...(u.costUsd !== undefined ? { cost: { total: u.costUsd } } : {}),
 	};
 }
@@ -66,10 +72,11 @@ export function minus(total: unknown, ...parts: unknown[]): unknown {
 /**
  * Usage an agent reported apart from the answer it was for (Codex's token counts, when that answer was read in an
  * earlier chunk): an assistant message with no content, in an entry that is not a message, so it counts tokens only.
- * `key` names it across files (see `SessionEntry.usageKey`).
+ * `key` names it across files (see `SessionEntry.usageKey`). `call`: it stands for a model call of its own (a
+ * sub-agent's response recorded only in its parent), counted as a message, not tokens only.
  */
-export function usageEntry(place: Place, message: Record<string, unknown>, key?: string): SessionEntry {
-	const e = entry(place, "usage", { message: { role: "assistant", content: [], ...message } });
+export function usageEntry(place: Place, message: Record<string, unknown>, key?: string, call = false): SessionEntry {
+	const e = entry(place, "usage", { message: { role: "assistant", content: [], ...message }, ...(call ? { call } : {}) });
 	if (key) e.usageKey = key;
 	return e;
 }

@@ -14,7 +14,11 @@ export interface SessionFileInfo {
 	mtimeMs: number;
 	/** Which agent wrote it (decides the resume command). Default "pi". */
 	agent?: AgentKind;
-	/** A top-level session, a sub-agent transcript (omp), or a gzipped archive (omp gc). Default "session". */
+	/**
+	 * A top-level session, a sub-agent transcript (omp), a gzipped archive (omp gc), or a summariser's transcript
+	 * (Claude Code's compaction: its calls are counted and it is archived and restored with its session, but never
+	 * searched or listed as a session of its own). Default "session".
+	 */
 	kind?: SessionKind;
 	/** For a sub-agent transcript: the session file that spawned it. */
 	spawnedBy?: string;
@@ -27,7 +31,7 @@ export interface SessionFileInfo {
 	rendered?: true;
 }
 
-export type SessionKind = "session" | "subagent" | "archived";
+export type SessionKind = "session" | "subagent" | "archived" | "summariser";
 
 export type SkipReason = "oversized" | "tmp-folder" | "unreadable" | "index-full";
 

@@ -42,9 +42,13 @@ export interface FilterSql {
  * What the time bounds apply to. A search filters the matching entry by its own time (`entry`: an alias of
  * `entries`); a browse filters sessions whose span [started, modified] overlaps the bounds (`session`).
  */
-export type FilterTarget =
+export type FilterTarget = (
 	| { time: "entry"; sessions: string; entries: string; defaultScope: Scope }
-	| { time: "session"; sessions: string; defaultScope: Scope };
+	| { time: "session"; sessions: string; defaultScope: Scope }
+) & {
+	/** Summarisers' transcripts in too (usage counts their calls; search and browse never show them). */
+	summarisers?: true;
+};
 
 /** The filter as SQL over `sessions` (and `entries`) aliased as the target says. @throws LookbackError("bad-argument") for a time it cannot read. */
 export function filterSql(filter: SessionFilter, target: FilterTarget): FilterSql {
@@ -63,6 +67,7 @@ export function filterSql(filter: SessionFilter, target: FilterTarget): FilterSq
 	if (since !== undefined) params.push(since);
 	if (until !== undefined) params.push(until);
 	if ((filter.scope ?? target.defaultScope) === "top") where.push(`${s}kind != 'subagent'`);
+	if (!target.summarisers) where.push(`${s}kind != 'summariser'`);
 	if (filter.agent) {
 		where.push(`${s}agent = ?`);
 		params.push(filter.agent);

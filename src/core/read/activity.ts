@@ -22,7 +22,7 @@ export interface ProjectCount {
 }
 
 // Only the sessions table is read: over a served index read page by page, the entries table is too large to scan.
-const TOP_SESSIONS = "session_id IS NOT NULL AND kind != 'subagent'";
+const TOP_SESSIONS = "session_id IS NOT NULL AND kind NOT IN ('subagent', 'summariser')";
 
 /** Sessions and messages per day a session started, oldest day first; sub-agent transcripts are not counted. */
 export function activityByDay(db: Database): ActivityDay[] {

@@ -46,7 +46,7 @@ export function parentIdOf(parentSession: string): string | undefined {
 
 /** A sub-agent transcript that names its session only by id: that session's file beside it (Claude Code 2.0's `agent-<id>.jsonl`). */
 export function spawnerOf(file: SessionFileInfo, sessionId: string | undefined): string | null {
-	if (file.kind !== "subagent" || !sessionId) return null;
+	if ((file.kind !== "subagent" && file.kind !== "summariser") || !sessionId) return null;
 	const cut = Math.max(file.path.lastIndexOf("/"), file.path.lastIndexOf("\\"));
 	return `${file.path.slice(0, cut + 1)}${sessionId}.jsonl`;
 }

@@ -49,7 +49,7 @@ export class UsageWriter {
 
 	constructor(private readonly db: Database) {
 		this.insertUsage = db.prepare(
-			"INSERT INTO usage(entry, session, ts, model, message, input, output, cache_read, cache_write, cost, estimated, tools, key, dup) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			"INSERT INTO usage(entry, session, ts, model, message, input, output, cache_read, cache_write, cache_write_1h, tier, cost, estimated, tools, key, dup) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		);
 		this.addCall = db.prepare(
 			"INSERT INTO tool_calls(entry, tool, calls, errors) VALUES (?,?,?,?) ON CONFLICT(entry, tool) DO UPDATE SET calls = calls + excluded.calls, errors = errors + excluded.errors",
@@ -124,6 +124,8 @@ export class UsageWriter {
 			t?.output ?? 0,
 			t?.cacheRead ?? 0,
 			t?.cacheWrite ?? 0,
+			t?.cacheWrite1h ?? 0,
+			t?.tier ?? null,
 			cost ?? null,
 			estimated,
 			tools,
@@ -234,14 +236,26 @@ export function pricesStale(db: Database): boolean {
 
 /** Price again every message priced by the table, and every one it had no price for; then every session's sums. */
 export function reprice(db: Database): void {
-	const rows = queryAll<{ entry: number; provider: string; model: string; input: number; output: number; cr: number; cw: number }>(
+	const rows = queryAll<{
+		entry: number;
+		provider: string;
+		model: string;
+		input: number;
+		output: number;
+		cr: number;
+		cw: number;
+		cw1h: number;
+		tier: string | null;
+	}>(
 		db,
-		`SELECT u.entry, m.provider, m.model, u.input, u.output, u.cache_read AS cr, u.cache_write AS cw FROM usage u JOIN models m ON m.id = u.model
+		`SELECT u.entry, m.provider, m.model, u.input, u.output, u.cache_read AS cr, u.cache_write AS cw, u.cache_write_1h AS cw1h, u.tier
+		 FROM usage u JOIN models m ON m.id = u.model
 		 WHERE u.estimated = 1 OR (u.cost IS NULL AND u.input + u.output + u.cache_read + u.cache_write > 0)`,
 	);
 	const update = db.prepare("UPDATE usage SET cost = ?, estimated = ? WHERE entry = ?");
 	for (const r of rows) {
-		const cost = estimateCost(r.provider || undefined, r.model, { input: r.input, output: r.output, cacheRead: r.cr, cacheWrite: r.cw });
+		const tokens = { input: r.input, output: r.output, cacheRead: r.cr, cacheWrite: r.cw, cacheWrite1h: r.cw1h, tier: r.tier ?? undefined };
+		const cost = estimateCost(r.provider || undefined, r.model, tokens);
 		update.run([cost ?? null, cost === undefined ? 0 : 1, r.entry]);
 	}
 	update.free();

@@ -7,6 +7,7 @@
 import { SESSION_COLUMNS, type SessionRow, type SessionSummary, sessionSummary } from "../read/session-rows.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
+import { type BlockReport, usageBlocks } from "./blocks.js";
 import { PRICE_SOURCE } from "./prices.js";
 import {
 	byCost,
@@ -51,6 +52,9 @@ export interface Dashboard {
 	tools: { calls: number; errors: number; byTool: ToolCount[] };
 	/** The most expensive sessions under the filter, with what they cost under it. */
 	sessions: (SessionSummary & { usage: SessionCost })[];
+	/** The last billing blocks under the filter (five-hour windows, blocks.ts), oldest first, and the active one's rates. */
+	blocks: BlockReport["blocks"];
+	activeBlock?: BlockReport["active"];
 	utc: boolean;
 	/** Where the estimated prices come from. */
 	prices: string;
@@ -104,6 +108,14 @@ function dashboardSums(
 	);
 }
 
+/** How many of the last blocks the dashboard lists. */
+const BLOCKS_SHOWN = 6;
+
+function lastBlocks(db: Database, request: DashboardRequest): Pick<Dashboard, "blocks" | "activeBlock"> {
+	const r = usageBlocks(db, { ...request, last: BLOCKS_SHOWN });
+	return { blocks: r.blocks, ...(r.active ? { activeBlock: r.active } : {}) };
+}
+
 const tokensOf = (r: Omit<UsageTotals, "tokens">) => r.input + r.output + r.cacheRead + r.cacheWrite;
 
 export function usageDashboard(db: Database, request: DashboardRequest = {}): Dashboard {
@@ -143,6 +155,7 @@ export function usageDashboard(db: Database, request: DashboardRequest = {}): Da
 			.sort(byCost),
 		tools: toolCounts(db, request),
 		sessions: expensiveSessions(db, of("session")),
+		...lastBlocks(db, request),
 		utc,
 		prices: PRICE_SOURCE,
 	};

@@ -79,19 +79,60 @@ function entryOf(provider: string | undefined, model: string): Entry | undefined
 }
 
 /**
- * The estimated cost in USD of one message's tokens, or undefined when the table has no price for the model.
- * A tier applies when the prompt (input and cache) is above its size, as Pi's own `calculateCost` does.
+ * Anthropic's long-context rule, for the models it sells a 1M-token context for and that the table gives no tier of
+ * their own: once a request's input (its prompt, cache reads and writes) is above 200k tokens, the whole request is
+ * billed at the long-context rates, input and cache at twice the base, output at 1.5 times.
  */
-export function estimateCost(provider: string | undefined, model: string | undefined, tokens: TokenCounts): number | undefined {
-	const entry = model ? entryOf(provider, model) : undefined;
-	if (!entry) return undefined;
+const LONG_CONTEXT = { above: 200_000, models: /^claude-(sonnet-4(-5|-6)?|opus-4-6)$/, input: 2, output: 1.5 };
+
+/**
+ * Service tiers and speeds billed at a multiple of the standard rates, by provider: OpenAI's `priority` (Codex's
+ * `service_tier`) at 2x, `flex` and the Batch API at half; Anthropic's batch at half and Claude Code's fast mode at 6x.
+ */
+const TIER_FACTORS: Record<string, Record<string, number>> = {
+	openai: { priority: 2, flex: 0.5, batch: 0.5 },
+	anthropic: { batch: 0.5, fast: 6 },
+};
+
+/** Rates (USD per million) of a model for one request: the table's, its tier above the prompt's size, or the long-context rule's. */
+function ratesFor(entry: Entry, id: string, provider: string | undefined, prompt: number): Rates {
 	let rates: Rates = [entry[0], entry[1], entry[2], entry[3]];
-	const prompt = tokens.input + tokens.cacheRead + tokens.cacheWrite;
 	let above = -1;
-	for (const [threshold, ...tier] of (entry[4] as Tier[] | undefined) ?? [])
+	const tiers = (entry[4] as Tier[] | undefined) ?? [];
+	for (const [threshold, ...tier] of tiers)
 		if (prompt > threshold && threshold > above) {
 			rates = tier as Rates;
 			above = threshold;
 		}
-	return (rates[0] * tokens.input + rates[1] * tokens.output + rates[2] * tokens.cacheRead + rates[3] * tokens.cacheWrite) / 1e6;
+	if (tiers.length === 0 && prompt > LONG_CONTEXT.above && providerOf(provider, id) === "anthropic" && LONG_CONTEXT.models.test(id)) {
+		const [i, o, r, w] = rates;
+		rates = [i * LONG_CONTEXT.input, o * LONG_CONTEXT.output, r * LONG_CONTEXT.input, w * LONG_CONTEXT.input];
+	}
+	return rates;
+}
+
+/** The provider whose bill a model's tokens are on: the one recorded, else the family its id names. */
+function providerOf(provider: string | undefined, id: string): string | undefined {
+	if (provider === "anthropic" || provider === "openai") return provider;
+	return FAMILIES.find(([family]) => family.test(id))?.[1] ?? provider;
+}
+
+/**
+ * The estimated cost in USD of one message's tokens, or undefined when the table has no price for the model. As the
+ * provider bills: a tier applies to the whole request when its prompt (input and cache) is above the tier's size, as
+ * Pi's own `calculateCost` does, and Anthropic's long-context rule where the table has no tier; cache writes kept
+ * for an hour at twice the input rate (the table's cache-write rate is the 5-minute one, 1.25x); a recorded service
+ * tier or speed at its multiple (`TIER_FACTORS`).
+ */
+export function estimateCost(provider: string | undefined, model: string | undefined, tokens: TokenCounts): number | undefined {
+	const entry = model ? entryOf(provider, model) : undefined;
+	if (!entry || !model) return undefined;
+	const forms = idForms(model);
+	const id = forms[forms.length - 1];
+	const prompt = tokens.input + tokens.cacheRead + tokens.cacheWrite;
+	const rates = ratesFor(entry, id, provider, prompt);
+	const hour = Math.min(tokens.cacheWrite1h ?? 0, tokens.cacheWrite);
+	const writes = rates[3] * (tokens.cacheWrite - hour) + 2 * rates[0] * hour;
+	const factor = (tokens.tier && TIER_FACTORS[providerOf(provider, id) ?? ""]?.[tokens.tier]) || 1;
+	return (factor * (rates[0] * tokens.input + rates[1] * tokens.output + rates[2] * tokens.cacheRead + writes)) / 1e6;
 }

@@ -17,6 +17,8 @@ export type UsageGroup = (typeof USAGE_GROUPS)[number];
 export interface UsageFilter extends SessionFilter {
 	/** Days, weeks and months in UTC rather than the local time zone. */
 	utc?: boolean;
+	/** Days, weeks and months in this IANA time zone (`Europe/Berlin`) rather than the local one. */
+	timeZone?: string;
 	/** Only the session with this row id (a reader's). */
 	sessionRow?: number;
 }
@@ -25,6 +27,8 @@ export interface UsageRequest extends UsageFilter {
 	by?: UsageGroup;
 	/** Rows for the groups that are not periods (most expensive first); default 50. */
 	limit?: number;
+	/** Only the last this many days, weeks or months (the totals theirs). */
+	last?: number;
 }
 
 /** Sums over a set of messages. Field names are the stable JSON shape (README, "lookback usage"). */
@@ -80,7 +84,7 @@ export const TOOL_HOURS = "(SELECT *, hour * 3600000 AS ts FROM session_tools)";
 
 /** The filter over `usage_hours` or `session_tools` (aliased h) and `sessions` (s); sub-agents count by default, their tokens were spent too. */
 export function usageWhere(filter: UsageFilter): { where: string; params: (string | number)[]; conditions: string[] } {
-	const { where, params } = filterSql(filter, { time: "entry", sessions: "s", entries: "h", defaultScope: "all" });
+	const { where, params } = filterSql(filter, { time: "entry", sessions: "s", entries: "h", defaultScope: "all", summarisers: true });
 	if (filter.sessionRow !== undefined) {
 		where.push("h.session = ?");
 		params.push(filter.sessionRow);
@@ -117,8 +121,9 @@ export function usageFrom(
  * Emscripten's localtime() does for SQLite in the wasm engine (and the OS's zone database, which Node's Date also
  * reads, for the built-in one).
  */
-export function localOffsets(first: number, last: number): { from: number; offset: number }[] {
-	const offsetAt = (hour: number) => -new Date(hour * 3_600_000).getTimezoneOffset() * 60;
+export function localOffsets(first: number, last: number, timeZone?: string): { from: number; offset: number }[] {
+	const zoned = timeZone ? zoneOffset(timeZone) : undefined;
+	const offsetAt = (hour: number) => (zoned ? zoned(hour * 3_600_000) : -new Date(hour * 3_600_000).getTimezoneOffset() * 60);
 	const out = [{ from: first, offset: offsetAt(first) }];
 	// A day at a time (clocks change months apart), then the hour of a change found by halving.
 	for (let at = first; at < last; ) {
@@ -140,16 +145,34 @@ export function localOffsets(first: number, last: number): { from: number; offse
 	return out;
 }
 
+/** A time zone's offset from UTC (seconds) at a time, read from Intl. @throws RangeError for a zone Intl does not know. */
+export function zoneOffset(timeZone: string): (ms: number) => number {
+	const format = new Intl.DateTimeFormat("en-US", {
+		timeZone,
+		hourCycle: "h23",
+		year: "numeric",
+		month: "numeric",
+		day: "numeric",
+		hour: "numeric",
+		minute: "numeric",
+	});
+	return (ms) => {
+		const p = Object.fromEntries(format.formatToParts(ms).map((x) => [x.type, Number(x.value)]));
+		const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute);
+		return Math.round((wall - Math.floor(ms / 60_000) * 60_000) / 1000);
+	};
+}
+
 /**
  * SQL of the offset from UTC (seconds) of the local time zone at a bucket `h.hour`, or 0 in UTC. Not SQLite's
  * 'localtime' modifier: it asks the C library for each row, which in the wasm engine is a call out to JavaScript's
  * Date (measured: 44 of the dashboard's 60 ms at 2,714 buckets). A zone's offset over the hours the index holds
  * changes rarely (twice a year where clocks change), so the offsets are looked up once and written into the SQL.
  */
-function offsetSql(db: Database, utc: boolean): string {
+function offsetSql(db: Database, utc: boolean, timeZone?: string): string {
 	if (utc) return "0";
 	const span = queryOne<{ first: number | null; last: number | null }>(db, "SELECT min(hour) AS first, max(hour) AS last FROM usage_hours");
-	const offsets = localOffsets(span?.first ?? 0, span?.last ?? 0);
+	const offsets = localOffsets(span?.first ?? 0, span?.last ?? 0, timeZone);
 	// Integers computed here, never text from the index: safe to write into the statement.
 	const changes = offsets
 		.slice(1)
@@ -160,16 +183,21 @@ function offsetSql(db: Database, utc: boolean): string {
 }
 
 /** SQL of the day (YYYY-MM-DD) a bucket `h.hour` starts on, in UTC or in the local time zone. */
-export function daySql(db: Database, utc: boolean): string {
-	return `date(h.hour * 3600 + ${offsetSql(db, utc)}, 'unixepoch')`;
+export function daySql(db: Database, utc: boolean, timeZone?: string): string {
+	return `date(h.hour * 3600 + ${offsetSql(db, utc, timeZone)}, 'unixepoch')`;
 }
 
 /**
  * A period's SQL key and its name. Days and weeks are numbered in SQL and named here: SQLite's date() for every
  * bucket was 11 of a one-shot report's 60 ms at 2 GB (10,882 buckets; wasm without its optimising tier).
  */
-function period(db: Database, by: "day" | "week" | "month", utc: boolean): { key: string; name: (k: unknown) => string } {
-	const offset = offsetSql(db, utc);
+function period(
+	db: Database,
+	by: "day" | "week" | "month",
+	utc: boolean,
+	timeZone?: string,
+): { key: string; name: (k: unknown) => string } {
+	const offset = offsetSql(db, utc, timeZone);
 	const isoDay = (days: number) => new Date(days * 86_400_000).toISOString().slice(0, 10);
 	// Days since 1970-01-01, a Thursday: a week (from its Monday) is 3 days further on, 7 at a time.
 	const day = `(h.hour * 3600 + ${offset}) / 86400`;
@@ -257,8 +285,25 @@ export function usageReport(db: Database, request: UsageRequest = {}): UsageRepo
 		case "day":
 		case "week":
 		case "month": {
-			const { key, name } = period(db, by, utc);
+			const { key, name } = period(db, by, utc, request.timeZone);
 			every = groupedUsage(db, request, key);
+			if (request.last !== undefined && every.length > request.last) {
+				every = every.slice(-Math.max(1, request.last));
+				// The totals of the periods shown: their sums, and the sessions counted over them.
+				const first = every[0].k;
+				const bound = typeof first === "number" ? String(Math.trunc(first)) : `'${String(first).replace(/[^0-9-]/g, "")}'`;
+				const kept = every;
+				rows = kept.map((r) => ({ key: name(r.k), ...totalsOf(r) }));
+				const { from, params } = usageFrom(db, request);
+				const sessions =
+					queryOne<{ n: number }>(
+						db,
+						`SELECT count(DISTINCT h.session) AS n ${from}${/ WHERE /.test(from) ? " AND" : " WHERE"} ${key} >= ${bound}`,
+						params,
+					)?.n ?? 0;
+				const total = usageTotals(db, request, kept);
+				return { by, rows, total: { ...total, sessions }, utc, prices: PRICE_SOURCE };
+			}
 			rows = every.map((r) => ({ key: name(r.k), ...totalsOf(r) }));
 			break;
 		}

@@ -179,6 +179,31 @@ export function Dashboard({ db, state, generation, onChange, onShown, linkTo, on
 					}))}
 				/>
 			</section>
+			<section class="panel" aria-labelledby="blocks">
+				<h2 class="pane-title" id="blocks">
+					billing blocks (5 hours)
+				</h2>
+				<ol class="blocks">
+					{data.blocks.map((b) => (
+						<li key={b.start} class={b.active ? "active" : undefined}>
+							<span class="title">
+								{new Date(b.start).toLocaleString(undefined, {
+									dateStyle: "medium",
+									timeStyle: "short",
+									timeZone: data.utc ? "UTC" : undefined,
+								})}
+								{b.active ? " · active" : ""}
+							</span>
+							<span class="facts">
+								{costText(b.costUsd, b.estimatedUsd > 0)} · {compactCount(b.tokens)} tokens · {thousands(b.messages)} messages
+								{b.active && data.activeBlock
+									? ` · ${Math.floor(data.activeBlock.minutesLeft / 60)}h ${data.activeBlock.minutesLeft % 60}m left${data.activeBlock.projection ? ` · projected ${costText(data.activeBlock.projection.costUsd, b.estimatedUsd > 0)}` : ""}`
+									: ""}
+							</span>
+						</li>
+					))}
+				</ol>
+			</section>
 			<section class="panel" aria-labelledby="expensive">
 				<h2 class="pane-title" id="expensive">
 					most expensive sessions
