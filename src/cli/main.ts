@@ -26,6 +26,7 @@ import {
 import { HELP } from "./help.js";
 import { forget, formatForget, formatRestore } from "./history.js";
 import { formatUsage } from "./usage-format.js";
+import { formatMove, whereLooked } from "./where-looked.js";
 
 export type { CliIO } from "./command-line.js";
 
@@ -118,7 +119,14 @@ async function runCommand(ctx: Context): Promise<number> {
 	switch (args.command) {
 		case "index": {
 			const sync = await syncFirst(ctx, { progress: true, always: true });
-			emit(ctx, "index", { index: opened.indexPath }, () => formatSyncSummary(sync!), sync);
+			const none = sync !== undefined && sync.filesSeen === 0;
+			emit(
+				ctx,
+				"index",
+				{ index: opened.indexPath },
+				() => formatSyncSummary(sync!) + (none ? whereLooked(opened.roots, ctx.io.env) : ""),
+				sync,
+			);
 			return 0;
 		}
 		case "search": {
@@ -316,7 +324,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 		// Loaded only here: the MCP SDK would add its start-up to every other command. (The bin runs it without this
 		// module, src/cli-main.ts.)
 		if (args.command === "mcp") return await (await import("../mcp/main.js")).runMcp(argv, io);
-		opened = await openNodeIndex(indexOptions(args, io));
+		opened = await openNodeIndex({ ...indexOptions(args, io), copyToMove: true });
+		io.stderr(formatMove(opened.moved));
 		return await runCommand({ args, io, style, json: args.flags.has("json"), opened });
 	} catch (error) {
 		const code = error instanceof LookbackError ? error.code : undefined;
