@@ -11,7 +11,7 @@ export interface ParsedArgs {
 }
 
 /** Options that take a value, by name; `repeat` ones may be given more than once. */
-const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
+export const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
 	index: {},
 	"agent-dir": {},
 	"omp-agent-dir": {},
@@ -38,7 +38,7 @@ const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
 	branch: {},
 	out: {},
 };
-const FLAGS = new Set(["json", "no-sync", "help", "version", "only-sessions-dir", "no-archive", "yes", "full", "utc", "no-redact"]);
+export const FLAGS = new Set(["json", "no-sync", "help", "version", "only-sessions-dir", "no-archive", "yes", "full", "utc", "no-redact"]);
 
 export function parseArgs(argv: string[]): ParsedArgs {
 	const parsed: ParsedArgs = { command: "", positionals: [], options: new Map(), flags: new Set() };

@@ -22,7 +22,8 @@ export interface CliIO {
 
 export const VERSION = "0.1.0";
 
-const COMMANDS: Record<string, { positionals: "none" | "one" | "optional" | "many"; options: string[] }> = {
+/** Each command's arguments and options (its help: command-help.ts). */
+export const COMMANDS: Record<string, { positionals: "none" | "one" | "optional" | "many"; options: string[] }> = {
 	index: { positionals: "none", options: [] },
 	search: { positionals: "many", options: ["since", "until", "project", "role", "limit", "agent", "session", "offset", "variant", "gone"] },
 	read: { positionals: "one", options: ["around", "window", "branch-tip"] },
@@ -35,7 +36,7 @@ const COMMANDS: Record<string, { positionals: "none" | "one" | "optional" | "man
 	serve: { positionals: "none", options: ["port"] },
 	mcp: { positionals: "none", options: [] },
 };
-const COMMON = new Set(["index", "agent-dir", "omp-agent-dir", "sessions-dir", "no-agent", "engine"]);
+export const COMMON = new Set(["index", "agent-dir", "omp-agent-dir", "sessions-dir", "no-agent", "engine"]);
 
 export function checkCommand(args: ParsedArgs): void {
 	const spec = COMMANDS[args.command];

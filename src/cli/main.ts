@@ -8,6 +8,7 @@ import { bytesLeft, IndexerSlot } from "../node/indexer-slot.js";
 import { type NodeIndex, openNodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
 import { intOption, option, type ParsedArgs, parseArgs } from "./args.js";
+import { commandHelp } from "./command-help.js";
 import { type CliIO, checkCommand, indexOptions, VERSION } from "./command-line.js";
 import { runExport } from "./export.js";
 import { agentOption, goneOption, groupOption, roles } from "./filter-options.js";
@@ -308,6 +309,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 		args = parseArgs(argv);
 		if (args.flags.has("version")) {
 			io.stdout(`lookback ${VERSION}\n`);
+			return 0;
+		}
+		const helpOf = args.command === "help" ? args.positionals[0] : args.flags.has("help") ? args.command : undefined;
+		if (helpOf) {
+			const text = commandHelp(helpOf);
+			if (!text) throw new LookbackError("bad-argument", `unknown command "${helpOf}" (see lookback help)`);
+			io.stdout(text);
 			return 0;
 		}
 		if (args.flags.has("help") || args.command === "" || args.command === "help") {
