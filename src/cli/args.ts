@@ -56,7 +56,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
 				continue;
 			}
 			const spec = VALUE_OPTIONS[name];
-			if (!spec) throw new LookbackError("bad-argument", `unknown option --${name} (see lookback --help)`);
+			if (!spec) throw new LookbackError("bad-argument", `unknown option --${name} (see lookback help ${parsed.command || "COMMAND"})`);
 			const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
 			if (value === undefined) throw new LookbackError("bad-argument", `--${name} needs a value`);
 			const list = parsed.options.get(name) ?? [];

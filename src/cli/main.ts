@@ -114,6 +114,13 @@ function emit(ctx: Context, command: string, payload: object, human: () => strin
 	else ctx.io.stdout(human());
 }
 
+/** A reply that is a refusal (a query that cannot run): its JSON as any reply's, or one line on stderr; exit 2. */
+function refuse(ctx: Context, command: string, reply: { error?: string }, sync?: SyncReport): number {
+	if (ctx.json) emit(ctx, command, reply, () => "", sync);
+	else ctx.io.stderr(`lookback: ${reply.error}\n`);
+	return 2;
+}
+
 async function runCommand(ctx: Context): Promise<number> {
 	const { args, opened } = ctx;
 	const index = opened.index;
@@ -146,8 +153,9 @@ async function runCommand(ctx: Context): Promise<number> {
 					},
 					{ readRange: opened.files.readRange },
 				);
+				if (found.error) return refuse(ctx, "search", found, sync);
 				emit(ctx, "search", found, () => formatInSession(found, ctx.style), sync);
-				return found.error ? 2 : 0;
+				return 0;
 			}
 			const request = {
 				query: args.positionals.join(" "),
@@ -163,8 +171,9 @@ async function runCommand(ctx: Context): Promise<number> {
 			};
 			const sync = await syncFirst(ctx);
 			const response = index.search(request);
+			if (response.error) return refuse(ctx, "search", response, sync);
 			emit(ctx, "search", response, () => formatSearch(response, ctx.style), sync);
-			return response.error ? 2 : 0;
+			return 0;
 		}
 		case "read": {
 			const window = intOption(args, "window", 1, CLI_MAX_WINDOW);

@@ -1,7 +1,7 @@
 /** What the sessions used and cost: prices for tokens no session priced, and the sums the reports and the dashboard read. */
 
 export { type Dashboard, type DashboardRequest, usageDashboard } from "./dashboard.js";
-export { PRICE_SOURCE } from "./prices.js";
+export { PRICE_SOURCE, pricesLabel } from "./prices.js";
 export {
 	USAGE_GROUPS,
 	type UsageGroup,
