@@ -9,7 +9,7 @@ import stringWidth from "string-width";
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /** `text` cut to at most `max` columns, at a word's end when one is near, an ellipsis where it was cut. */
-export function fit(text: string, max: number): string {
+export function fitColumns(text: string, max: number): string {
 	if (stringWidth(text) <= max) return text;
 	let out = "";
 	let width = 0;
@@ -27,7 +27,7 @@ export function fit(text: string, max: number): string {
 
 /** `text` fitted to `width` columns and padded with spaces to it. */
 export function column(text: string, width: number): string {
-	const fitted = fit(text, width);
+	const fitted = fitColumns(text, width);
 	return fitted + " ".repeat(Math.max(0, width - stringWidth(fitted)));
 }
 
@@ -39,5 +39,5 @@ export function shortPath(path: string | undefined, max = 40, home = homedir()):
 	const parts = tilde.split("/");
 	let tail = parts.pop() ?? "";
 	while (parts.length > 0 && stringWidth(`…/${parts.at(-1)}/${tail}`) <= max) tail = `${parts.pop()}/${tail}`;
-	return fit(`…/${tail}`, max);
+	return fitColumns(`…/${tail}`, max);
 }

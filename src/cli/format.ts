@@ -16,7 +16,7 @@ import {
 	thousands,
 } from "../core/index.js";
 import type { ArchiveStats } from "../node/archive-store.js";
-import { column, fit, shortPath } from "./columns.js";
+import { column, fitColumns, shortPath } from "./columns.js";
 
 export interface Style {
 	bold(s: string): string;
@@ -51,7 +51,7 @@ function goneMark(s: SessionSummary): string {
 
 /** One line of at most `max` columns, cut at a word's end with an ellipsis. */
 function oneLine(text: string | undefined, max: number): string {
-	return fit(flatten(text).trim(), max);
+	return fitColumns(flatten(text).trim(), max);
 }
 
 /**

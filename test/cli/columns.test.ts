@@ -1,6 +1,6 @@
 import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
-import { column, fit, shortPath } from "../../src/cli/columns.js";
+import { column, fitColumns, shortPath } from "../../src/cli/columns.js";
 import { pricesLabel } from "../../src/core/index.js";
 
 describe("columns by display width", () => {
@@ -8,10 +8,10 @@ describe("columns by display width", () => {
 		expect(stringWidth(column("批量导入死锁排查", 20))).toBe(20);
 		expect(stringWidth(column("Storage engine decision", 20))).toBe(20);
 		expect(column("批量导入死锁排查", 20)).toBe("批量导入死锁排查    ");
-		expect(fit("批量导入死锁排查", 9)).toBe("批量导入…");
-		expect(fit("The reservations tests fail with SQLITE_BUSY", 30)).toBe("The reservations tests fail…");
-		expect(stringWidth(fit("🚀🚀🚀🚀🚀", 6))).toBeLessThanOrEqual(6);
-		expect(fit("short", 10)).toBe("short");
+		expect(fitColumns("批量导入死锁排查", 9)).toBe("批量导入…");
+		expect(fitColumns("The reservations tests fail with SQLITE_BUSY", 30)).toBe("The reservations tests fail…");
+		expect(stringWidth(fitColumns("🚀🚀🚀🚀🚀", 6))).toBeLessThanOrEqual(6);
+		expect(fitColumns("short", 10)).toBe("short");
 	});
 
 	it("shortens a long folder to ~ and its last parts", () => {
