@@ -52,8 +52,13 @@ export interface NodeAgent {
 	/**
 	 * `lookback restore` of its sessions, where it is not their files written back where they were (OpenCode's, which
 	 * lookback never writes into its database): `sessions` the session and then its sub-agents, `records` their copies.
+	 * Undefined: its files are written back, as any agent's (OpenClaw's transcripts from before its database).
 	 */
-	restore?(archive: FileArchive, sessions: readonly SessionSummary[], records: readonly (ArchiveRecord | undefined)[]): RestoreReply;
+	restore?(
+		archive: FileArchive,
+		sessions: readonly SessionSummary[],
+		records: readonly (ArchiveRecord | undefined)[],
+	): RestoreReply | undefined;
 	/** The environment variables that move its files (README's table names each: test/agents/registry.test.ts). */
 	env: readonly string[];
 }

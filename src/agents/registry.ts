@@ -7,13 +7,36 @@
 
 import type { AgentFacts } from "./agent.js";
 import { claude } from "./claude/agent.js";
+import { cline } from "./cline/agent.js";
 import { codex } from "./codex/agent.js";
+import { continueCli } from "./continue/agent.js";
+import { copilot } from "./copilot/agent.js";
+import { droid } from "./droid/agent.js";
 import { gemini } from "./gemini/agent.js";
+import { kilo } from "./kilo/agent.js";
 import { omp } from "./omp/agent.js";
+import { openclaw } from "./openclaw/agent.js";
 import { opencode } from "./opencode/agent.js";
 import { pi } from "./pi/agent.js";
+import { qwen } from "./qwen/agent.js";
 
-export const AGENTS = [pi, omp, claude, codex, gemini, opencode] as const;
+export const AGENTS = [
+	pi,
+	omp,
+	claude,
+	codex,
+	gemini,
+	opencode,
+	// wave 2b
+	kilo,
+	openclaw,
+	droid,
+	// wave 2a
+	qwen,
+	copilot,
+	continueCli,
+	cline,
+] as const;
 
 export type AgentKind = (typeof AGENTS)[number]["kind"];
 

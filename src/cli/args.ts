@@ -37,6 +37,9 @@ export const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
 	format: {},
 	branch: {},
 	out: {},
+	as: {},
+	remote: {},
+	shard: {},
 };
 export const FLAGS = new Set(["json", "no-sync", "help", "version", "only-sessions-dir", "no-archive", "yes", "full", "utc", "no-redact"]);
 

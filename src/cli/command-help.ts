@@ -45,6 +45,9 @@ const OPTIONS: Record<string, { value?: string; text: string }> = {
 	out: { value: "FILE", text: "write to a file, not stdout" },
 	"no-redact": { text: "keep secrets as they are (they are redacted by default)" },
 	port: { value: "N", text: "the port on 127.0.0.1 (default: a free one)" },
+	remote: { value: "URL", text: "every shard of a team (s3://, https://, file://; or LOOKBACK_REMOTE)" },
+	shard: { value: "NAME", text: "the team's shard the session is in (with --remote)" },
+	as: { value: "NAME", text: "the shard's name for this machine's history" },
 	// Common to every command that opens the index:
 	index: { value: "FILE", text: "the index file (default: LOOKBACK_INDEX, else index.db in LOOKBACK_HOME or the data folder)" },
 	"agent-dir": { value: "DIR", text: "Pi's agent dir (default PI_CODING_AGENT_DIR or ~/.pi/agent)" },
@@ -81,19 +84,19 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 	search: {
 		args: "QUERY",
 		does: 'sessions ranked by their best matching message; words are ANDed; OR, NOT or -word, "a phrase", prefix*, (groups)',
-		options: ["since", "until", "project", "role", "limit", "agent", "gone", "variant", "session", "offset"],
+		options: ["since", "until", "project", "role", "limit", "agent", "gone", "variant", "session", "offset", "remote"],
 		example: 'lookback search "retry policy" --since 2w --agent claude',
 		exits: "2 also a query that cannot run",
 	},
 	read: {
 		args: "SESSION",
 		does: "a session's active branch as a conversation (SESSION: an id, a unique id prefix, or a session file's path)",
-		options: ["around", "window", "branch-tip", "full"],
+		options: ["around", "window", "branch-tip", "full", "remote", "shard"],
 		example: "lookback read 01a1d08f --around 5 --window 3",
 	},
 	browse: {
 		does: "the sessions, newest first",
-		options: ["limit", "project", "since", "until", "agent", "gone"],
+		options: ["limit", "project", "since", "until", "agent", "gone", "remote"],
 		example: "lookback browse --project webshop --limit 20",
 	},
 	restore: {
@@ -110,7 +113,7 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 	},
 	usage: {
 		does: "tokens, cost, sessions, messages and tool calls, by day, week, month, project, model, agent or session",
-		options: ["by", "since", "until", "project", "agent", "limit", "utc"],
+		options: ["by", "since", "until", "project", "agent", "limit", "utc", "remote"],
 		example: "lookback usage --by model --since 30d",
 	},
 	export: {
@@ -122,12 +125,18 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 	stats: { does: "what the index and the archive hold and cost, and where they are", options: [], example: "lookback stats --json" },
 	serve: {
 		does: "the browser viewer on 127.0.0.1 (read-only), until Ctrl+C",
-		options: ["port"],
+		options: ["port", "remote"],
 		example: "lookback serve --port 8765",
+	},
+	publish: {
+		args: "PLACE",
+		does: "this machine's history, redacted, as one shard of a team's store (s3://bucket/prefix or file:///dir)",
+		options: ["as"],
+		example: "lookback publish file:///srv/team --as alice",
 	},
 	mcp: {
 		does: "an MCP server on stdio for Claude Code, Codex, Gemini CLI, OpenCode, Cursor: add `lookback mcp` as a stdio server",
-		options: [],
+		options: ["remote"],
 		example: "lookback mcp",
 		exits: "0 when the client goes; 1 the server could not run; 2 a bad argument",
 	},

@@ -25,16 +25,20 @@ export const VERSION = "0.1.0";
 /** Each command's arguments and options (its help: command-help.ts). */
 export const COMMANDS: Record<string, { positionals: "none" | "one" | "optional" | "many"; options: string[] }> = {
 	index: { positionals: "none", options: [] },
-	search: { positionals: "many", options: ["since", "until", "project", "role", "limit", "agent", "session", "offset", "variant", "gone"] },
-	read: { positionals: "one", options: ["around", "window", "branch-tip"] },
-	browse: { positionals: "none", options: ["since", "until", "project", "limit", "agent", "gone"] },
+	search: {
+		positionals: "many",
+		options: ["since", "until", "project", "role", "limit", "agent", "session", "offset", "variant", "gone", "remote"],
+	},
+	read: { positionals: "one", options: ["around", "window", "branch-tip", "remote", "shard"] },
+	browse: { positionals: "none", options: ["since", "until", "project", "limit", "agent", "gone", "remote"] },
 	restore: { positionals: "one", options: [] },
 	forget: { positionals: "optional", options: ["project", "before", "gone", "agent"] },
 	export: { positionals: "one", options: ["format", "branch", "out"] },
 	stats: { positionals: "none", options: [] },
-	usage: { positionals: "none", options: ["since", "until", "project", "agent", "by", "limit", "utc"] },
-	serve: { positionals: "none", options: ["port"] },
-	mcp: { positionals: "none", options: [] },
+	usage: { positionals: "none", options: ["since", "until", "project", "agent", "by", "limit", "utc", "remote"] },
+	serve: { positionals: "none", options: ["port", "remote"] },
+	publish: { positionals: "one", options: ["as"] },
+	mcp: { positionals: "none", options: ["remote"] },
 };
 export const COMMON = new Set(["index", "agent-dir", "omp-agent-dir", "sessions-dir", "no-agent", "engine"]);
 
@@ -48,7 +52,11 @@ export function checkCommand(args: ParsedArgs): void {
 	const n = args.positionals.length;
 	if (spec.positionals === "none" && n > 0)
 		throw new LookbackError("bad-argument", `${args.command} takes no arguments, got "${args.positionals[0]}"`);
-	if (spec.positionals === "one" && n !== 1) throw new LookbackError("bad-argument", `${args.command} needs exactly one SESSION`);
+	if (spec.positionals === "one" && n !== 1)
+		throw new LookbackError(
+			"bad-argument",
+			`${args.command} needs exactly one ${args.command === "publish" ? "PLACE (s3://bucket/prefix or file:///dir)" : "SESSION"}`,
+		);
 	if (spec.positionals === "optional" && n > 1) throw new LookbackError("bad-argument", `${args.command} takes at most one SESSION`);
 	if (spec.positionals === "many" && n === 0) throw new LookbackError("bad-argument", `${args.command} needs a QUERY`);
 }

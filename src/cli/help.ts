@@ -21,7 +21,8 @@ usage:
   lookback export SESSION [--format md|html|json] [--branch active|all] [--out FILE] [--no-redact]
                                        the session as a readable conversation, secrets redacted (a gone one from the archive)
   lookback stats                       what the index and the archive hold and cost
-  lookback serve [--port N]            the browser viewer on 127.0.0.1 (read-only)
+  lookback serve [--port N]            the browser viewer on 127.0.0.1 (read-only); --remote URL: a team's
+  lookback publish PLACE --as NAME     this machine's history, redacted, as shard NAME of s3://bucket/prefix or file:///dir
   lookback mcp                         an MCP server on stdio for Claude Code, Codex, Gemini CLI, OpenCode, Cursor
 
 query:   words are ANDed; OR, NOT or -word, "a phrase", prefix*, (groups).
@@ -46,5 +47,6 @@ options: --index FILE          index file (default <agentDir>/lookback/index.db)
          --no-archive          keep no copies of session files (or LOOKBACK_ARCHIVE=off; LOOKBACK_ARCHIVE=DIR moves
                                the archive from <index dir>/archive); a session whose file goes is then forgotten
          --engine E            auto (default), wasm, or builtin (node:sqlite / bun:sqlite); or LOOKBACK_ENGINE
+         --remote URL          search, read, browse, usage: every shard of a team (s3://, https://, file://; or LOOKBACK_REMOTE)
          --json                machine-readable output (shapes in README)
 `;

@@ -20,7 +20,7 @@ export function formatRestore(reply: RestoreReply, style: Style): string {
 	const load = reply.opencodeImport;
 	if (load) {
 		lines.push(
-			"lookback never writes OpenCode's database: these files are the sessions as `opencode export` prints them, which `opencode import` loads:",
+			`lookback never writes ${load.agent.label}'s database: these files are the sessions as \`${load.agent.command} export\` prints them, which \`${load.agent.command} import\` loads:`,
 			`  ${load.command}`,
 		);
 		const lost = [

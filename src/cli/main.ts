@@ -211,6 +211,7 @@ async function runCommand(ctx: Context): Promise<number> {
 			return runExport({ args, index, ref: target, readRange: opened.files.readRange, stdout: ctx.io.stdout, stderr: ctx.io.stderr });
 		}
 		case "serve": {
+			const remote = option(args, "remote");
 			// A long-lived host: its syncs and the read snapshots it hands out are made by its indexer process, so that
 			// its event loop only answers requests. It serves at once; what the indexer adds shows on the page.
 			let said = false;
@@ -239,11 +240,13 @@ async function runCommand(ctx: Context): Promise<number> {
 				makeSnapshot: (from, to) => host.indexer.snapshot(from, to),
 				sessionFile: (path) => sessionFileIn(path, roots),
 				archived: opened.archive,
+				...(remote ? { team: (await import("../node/team/team-route.js")).teamRoute(remote, ctx.io.env) } : {}),
 			});
 			// Listening, it loads what it could import later, before it says where it is: it runs for days, and an
 			// upgrade removes the hashed chunks of the build it came from (scripts/build.mjs).
 			await host.preload();
-			ctx.io.stdout(`lookback: the viewer is at ${serving.url} (127.0.0.1 only, read-only; Ctrl+C to stop)\n`);
+			const page = remote ? `${serving.url}?team=team` : serving.url;
+			ctx.io.stdout(`lookback: the viewer is at ${page} (127.0.0.1 only, read-only; Ctrl+C to stop)\n`);
 			// Ctrl+C (or SIGINT from whoever started it) stops it.
 			await new Promise<void>((resolve) => process.on("SIGINT", () => resolve()));
 			await serving.close();
@@ -341,6 +344,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 		// Loaded only here: the MCP SDK would add its start-up to every other command. (The bin runs it without this
 		// module, src/cli-main.ts.)
 		if (args.command === "mcp") return await (await import("../mcp/main.js")).runMcp(argv, io);
+		// A team's commands: loaded only for them (team.ts).
+		const remote =
+			["search", "read", "browse", "usage"].includes(args.command) && (option(args, "remote") ?? io.env.LOOKBACK_REMOTE?.trim());
+		if (args.command === "publish" || remote) return await (await import("./team.js")).runTeam(args, io, style);
 		opened = await openNodeIndex({ ...indexOptions(args, io), copyToMove: true });
 		io.stderr(formatMove(opened.moved));
 		return await runCommand({ args, io, style, json: args.flags.has("json"), opened });

@@ -17,6 +17,8 @@ export type LookbackErrorCode =
 	| "file-exists"
 	| "restore-refused"
 	| "redaction-not-loaded"
+	| "remote"
+	| "credentials"
 	| "io";
 
 export class LookbackError extends Error {

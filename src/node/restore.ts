@@ -116,8 +116,8 @@ function restoreSession(archive: FileArchive, sessions: readonly SessionSummary[
 			"session-not-found",
 			`the archive ${archive.dir} holds no copy of ${session.path}${archive.keeping ? "" : " (the archive is turned off)"}`,
 		);
-	const own = nodeAgent(session.agent).restore;
-	if (own) return own(archive, sessions, records);
+	const own = nodeAgent(session.agent).restore?.(archive, sessions, records);
+	if (own) return own;
 	for (const r of records) {
 		if (r && !inside(r.path, roots))
 			throw new LookbackError(

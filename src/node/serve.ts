@@ -34,6 +34,8 @@ export interface ServeOptions {
 	 * `/session-file` answers for a gone session's path from here when no file is there any more.
 	 */
 	archived?: { sizeOf(path: string): number | undefined; readSync(path: string, start: number, end: number): Uint8Array | undefined };
+	/** `serve --remote`: a team's bucket passed through under `/team/` (src/node/team/team-route.ts). */
+	team?: (req: IncomingMessage, res: ServerResponse, key: string) => Promise<void>;
 }
 
 export interface Serving {
@@ -99,6 +101,7 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 		if (!allowedHosts.has(req.headers.host ?? "")) return reply(403, "foreign Host header");
 		const url = new URL(req.url ?? "/", "http://127.0.0.1");
 		const path = url.pathname;
+		if (options.team && path.startsWith("/team/")) return options.team(req, res, path.slice("/team/".length));
 		const asked = url.searchParams.get("path");
 		const file =
 			path === "/session-file"

@@ -36,7 +36,7 @@ export interface ToolHit {
 	context?: HitContext;
 }
 
-function toolHit(h: SearchHit): ToolHit {
+export function toolHit(h: SearchHit): ToolHit {
 	return {
 		sessionId: h.sessionId,
 		name: h.name,

@@ -3,7 +3,7 @@
 import type { Statement } from "sql.js";
 import { DEFAULTS } from "../defaults.js";
 import { branchStates } from "../parse/branch.js";
-import { entryText, ROLES } from "../parse/entry-text.js";
+import { type EntryText, entryText, ROLES } from "../parse/entry-text.js";
 import type { SessionEntry } from "../parse/session-format.js";
 import { encodeBody } from "../store/body-codec.js";
 import type { Database } from "../store/engine.js";
@@ -24,6 +24,23 @@ export function saysNothing(prompt: string): boolean {
 	return text.length === 0 || /^\/[\w:.-]+(\s+\S+)?$/.test(text);
 }
 
+/** An entry's texts with `redact` applied to each: its columns, its body, its whole text and its tool. */
+function redactedText(text: EntryText | undefined, redact: (text: string) => string): EntryText | undefined {
+	if (!text) return undefined;
+	const columns: EntryText["columns"] = {};
+	for (const role of ROLES) {
+		const column = text.columns[role];
+		if (column !== undefined) columns[role] = redact(column);
+	}
+	return {
+		...text,
+		columns,
+		body: redact(text.body),
+		...(text.whole !== undefined ? { whole: redact(text.whole) } : {}),
+		...(text.tool !== undefined ? { tool: redact(text.tool) } : {}),
+	};
+}
+
 /** Prepared statements kept for one sync. */
 export class SessionWriter {
 	private readonly insertEntry: Statement;
@@ -42,10 +59,14 @@ export class SessionWriter {
 	/** Entries of a message another file of the project holds (copies.ts): placed in their session's tree, not indexed again. */
 	entriesCopied = 0;
 
-	/** `committed`: vocabulary words already committed by earlier batches of the same sync (not written again). */
+	/**
+	 * `committed`: vocabulary words already committed by earlier batches of the same sync (not written again).
+	 * `redact`: applied to every text of an entry before anything of it is stored or indexed (a published shard).
+	 */
 	constructor(
 		private readonly db: Database,
 		private readonly committed: ReadonlySet<string> = new Set(),
+		private readonly redact?: (text: string) => string,
 	) {
 		this.insertEntry = db.prepare(
 			"INSERT INTO entries(id, session, seq, entry_id, parent_id, type, role, ts, kept, tool, chars, ukey, body, off, len, deep) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -66,7 +87,7 @@ export class SessionWriter {
 	/** Insert the entries of one chunk of a session file. */
 	addEntries(session: number, entries: SessionEntry[]): void {
 		for (const entry of entries) {
-			const text = entryText(entry);
+			const text = this.redact ? redactedText(entryText(entry), this.redact) : entryText(entry);
 			const message = entry.type === "message" ? (entry.raw.message as Record<string, unknown> | undefined) : undefined;
 			const type = message && typeof message.role === "string" ? message.role : entry.type;
 			const ts = toEpochMs(entry.timestamp) ?? toEpochMs(message?.timestamp) ?? null;

@@ -1,0 +1,10 @@
+/** GitHub Copilot CLI. */
+
+import type { AgentFacts } from "../agent.js";
+
+export const copilot: AgentFacts<"copilot"> = {
+	kind: "copilot",
+	label: "GitHub Copilot CLI",
+	// `--resume` takes a session id from anywhere, and goes back to the session's own folder.
+	resume: (id) => `copilot --resume=${id}`,
+};
