@@ -1,7 +1,7 @@
 // Builds the files long-lived hosts start or load at run time: dist/indexer.js, the indexer process of the Pi and
 // omp extension, `lookback serve` and `lookback mcp` (src/node/indexer.ts), and dist/extension-tool.cjs, the half of
 // the extension a search needs, which Pi loads natively rather than through its jiti (src/extension/tool-loader.ts).
-// Run by `npm run build`, and alone by `prepare`, so that a clone after `npm ci` has them: Pi loads the extension
+// Run by `npm run build` (no `prepare`: npm warns of an install script in the tarball): Pi loads the extension
 // from source, but the indexer runs in a Node of its own, which cannot run TypeScript. Where esbuild is missing (an
 // install without devDependencies) it says so; the hosts then work from the sources, more slowly.
 

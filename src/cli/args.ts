@@ -12,7 +12,7 @@ export interface ParsedArgs {
 }
 
 /** Options that take a value, by name; `repeat` ones may be given more than once. */
-const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
+export const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
 	index: {},
 	"agent-dir": {},
 	"sessions-dir": { repeat: true },
@@ -44,7 +44,7 @@ const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
 	remote: {},
 	shard: {},
 };
-const FLAGS = new Set(["json", "no-sync", "help", "version", "only-sessions-dir", "no-archive", "yes", "full", "utc", "no-redact"]);
+export const FLAGS = new Set(["json", "no-sync", "help", "version", "only-sessions-dir", "no-archive", "yes", "full", "utc", "no-redact"]);
 
 export function parseArgs(argv: string[]): ParsedArgs {
 	const parsed: ParsedArgs = { command: "", positionals: [], options: new Map(), flags: new Set() };
@@ -63,7 +63,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
 			}
 			// An agent's option naming its own folder (`AgentFacts.dirOption`: `--omp-agent-dir`) takes a value too.
 			const spec = VALUE_OPTIONS[name] ?? (AGENT_FACTS.some((a) => a.dirOption?.name === name) ? {} : undefined);
-			if (!spec) throw new LookbackError("bad-argument", `unknown option --${name} (see lookback --help)`);
+			if (!spec) throw new LookbackError("bad-argument", `unknown option --${name} (see lookback help ${parsed.command || "COMMAND"})`);
 			const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
 			if (value === undefined) throw new LookbackError("bad-argument", `--${name} needs a value`);
 			const list = parsed.options.get(name) ?? [];

@@ -22,7 +22,8 @@ export interface CliIO {
 
 export const VERSION = "0.1.0";
 
-const COMMANDS: Record<string, { positionals: "none" | "one" | "optional" | "many"; options: string[] }> = {
+/** Each command's arguments and options (its help: command-help.ts). */
+export const COMMANDS: Record<string, { positionals: "none" | "one" | "optional" | "many"; options: string[] }> = {
 	index: { positionals: "none", options: [] },
 	search: {
 		positionals: "many",
@@ -43,7 +44,7 @@ const COMMANDS: Record<string, { positionals: "none" | "one" | "optional" | "man
 	publish: { positionals: "one", options: ["as"] },
 	mcp: { positionals: "none", options: ["remote"] },
 };
-const COMMON = new Set(["index", "agent-dir", "sessions-dir", "no-agent", "engine"]);
+export const COMMON = new Set(["index", "agent-dir", "sessions-dir", "no-agent", "engine"]);
 
 /** The options every command takes: COMMON, and each agent's option naming its own folder (`AgentFacts.dirOption`). */
 function isCommon(name: string): boolean {
@@ -51,6 +52,11 @@ function isCommon(name: string): boolean {
 }
 
 const AGENTS_WITH_DIRS = () => AGENT_FACTS.flatMap((a) => (a.dirOption ? [{ kind: a.kind, dirOption: a.dirOption }] : []));
+
+/** Every option each command takes besides its own: COMMON and the agents' folder options (for the help and its test). */
+export function commonOptionNames(): string[] {
+	return [...COMMON, ...AGENTS_WITH_DIRS().map((a) => a.dirOption.name)];
+}
 
 /** The agents' own folders given by their options. */
 function agentDirOptions(args: ParsedArgs): Partial<Record<AgentKind, string>> {

@@ -17,6 +17,7 @@ import {
 	thousands,
 } from "../core/index.js";
 import type { ArchiveStats } from "../node/archive-store.js";
+import { column, fitColumns, shortPath } from "./columns.js";
 
 export interface Style {
 	bold(s: string): string;
@@ -49,10 +50,21 @@ function goneMark(s: SessionSummary): string {
 	return `gone ${day(s.goneAt)}`;
 }
 
-/** One line of at most `max` characters, an ellipsis where it was cut. */
+/** One line of at most `max` columns, cut at a word's end with an ellipsis. */
 function oneLine(text: string | undefined, max: number): string {
-	const flat = flatten(text).trim();
-	return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+	return fitColumns(flatten(text).trim(), max);
+}
+
+/**
+ * A prompt as a title: Claude Code's slash-command markup (`<command-message>…</command-message>
+ * <command-name>/x</command-name><command-args>y</command-args>`) as the command typed, `/x y`.
+ */
+function promptTitle(text: string | undefined): string | undefined {
+	if (!text?.includes("<command-")) return text;
+	const name = text.match(/<command-name>([^<]*)<\/command-name>/)?.[1]?.trim();
+	const args = text.match(/<command-args>([^<]*)<\/command-args>/)?.[1]?.trim();
+	const rest = text.replace(/<(command-[a-z]+)>[^<]*<\/\1>/g, "").trim();
+	return [name, args, rest].filter((p) => p).join(" ") || text;
 }
 
 /** Characters of a message `lookback read` prints before `[…]`. */
@@ -63,7 +75,7 @@ export function formatMB(bytes: number): string {
 }
 
 function title(s: SessionSummary): string {
-	return s.name ?? oneLine(s.firstPrompt, 60) ?? s.sessionId;
+	return oneLine(promptTitle(s.name) ?? promptTitle(s.firstPrompt), 60) || s.sessionId;
 }
 
 /** An empty reply and why: the filters that hid matches as the flags that set them, the words no session has, what to try. */
@@ -86,7 +98,6 @@ function shellWord(text: string): string {
 }
 
 export function formatSearch(response: SearchResponse, style: Style): string {
-	if (response.error) return `${style.warn("no search:")} ${response.error}\n`;
 	if (response.results.length === 0) return formatEmpty(response, style);
 	const lines: string[] = [];
 	response.results.forEach((hit, i) => {
@@ -113,9 +124,8 @@ export function formatSearch(response: SearchResponse, style: Style): string {
 
 /** Every match inside one session, in its order: where to `lookback read --around`. */
 export function formatInSession(response: InSessionResponse & { session: SessionSummary }, style: Style): string {
-	if (response.error) return `${style.warn("no search:")} ${response.error}\n`;
 	const s = response.session;
-	const lines = [`${style.bold(title(s))}  ${style.dim(`${s.cwd ?? ""} · ${s.sessionId}`)}`];
+	const lines = [`${style.bold(title(s))}  ${style.dim(`${shortPath(s.cwd, 60)} · ${s.sessionId}`)}`];
 	if (response.total === 0) return `${lines[0]}\nnothing in this session matches "${response.query}"\n`;
 	for (const m of response.matches) {
 		const state = m.branchState === "active" ? "" : ` ${style.warn(m.branchState)}`;
@@ -133,14 +143,14 @@ export function formatBrowse(sessions: SessionSummary[], style: Style): string {
 	return `${sessions
 		.map(
 			(s) =>
-				`${style.bold(day(s.modified))}  ${oneLine(title(s), 50).padEnd(50)}  ${style.dim(`${s.agent} · ${s.cwd ?? "—"} · ${s.messageCount} msgs · ${s.sessionId.slice(0, 13)}`)}${s.source === "gone" ? ` ${style.warn(goneMark(s))}` : ""}\n   ${oneLine(s.firstPrompt, 100)}`,
+				`${style.bold(day(s.modified))}  ${column(title(s), 50)}  ${style.dim(`${s.agent} · ${shortPath(s.cwd)} · ${s.messageCount} msgs · ${s.sessionId.slice(0, 13)}`)}${s.source === "gone" ? ` ${style.warn(goneMark(s))}` : ""}\n   ${oneLine(promptTitle(s.firstPrompt), 100)}`,
 		)
 		.join("\n")}\n`;
 }
 
 export function formatRead(view: SessionView, style: Style, full = false): string {
 	const s = view.session;
-	const lines = [`${style.bold(title(s))}  ${style.dim(`${s.cwd ?? ""} · ${day(s.started)} · ${s.sessionId}`)}`];
+	const lines = [`${style.bold(title(s))}  ${style.dim(`${shortPath(s.cwd, 60)} · ${day(s.started)} · ${s.sessionId}`)}`];
 	if (s.source === "gone")
 		lines.push(
 			style.warn(
@@ -176,7 +186,7 @@ export function formatStats(stats: IndexStats, indexPath: string, engine: Engine
 		`skipped     ${stats.skipped.oversized} oversized, ${stats.skipped["tmp-folder"]} in tmp folders, ${stats.skipped.unreadable} unreadable, ${stats.skipped["index-full"]} not taken by a full index; ${stats.malformedLines} malformed lines`,
 		`usage       ${usageLine(stats.usage)}`,
 		...(archive ? [archiveLine(archive)] : []),
-		`last sync   ${stats.lastSync ?? "—"}`,
+		`last sync   ${stats.lastSync ?? "— (no sync has found a session to index yet)"}`,
 		`engine      ${engine.build.startsWith("lookback") ? "wasm" : engine.build} (SQLite ${engine.sqliteVersion})`,
 		"",
 	].join("\n");

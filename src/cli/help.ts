@@ -6,6 +6,7 @@ import { DEFAULTS } from "../core/defaults.js";
 export const HELP = `lookback — search every past session of ${agentLabels()}
 
 usage:
+  lookback help COMMAND                one command's arguments, options, an example and its exit codes
   lookback index                       index new and changed sessions (progress on a terminal)
   lookback search QUERY [filters]      sessions ranked by their best matching message
   lookback search QUERY --session ID   every match inside one session, in order (--offset N for the next page)

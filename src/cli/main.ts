@@ -10,6 +10,7 @@ import { type NodeIndex, openNodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
 import { dayIn, hookInput, indexStamp, saveCache, statusText, stdinText } from "../node/statusline.js";
 import { intOption, option, type ParsedArgs, parseArgs } from "./args.js";
+import { commandHelp } from "./command-help.js";
 import { type CliIO, checkCommand, indexOptions, VERSION } from "./command-line.js";
 import { runExport } from "./export.js";
 import { agentOption, goneOption, roles } from "./filter-options.js";
@@ -28,6 +29,7 @@ import {
 import { HELP } from "./help.js";
 import { forget, formatForget, formatRestore } from "./history.js";
 import { formatUsageAnswer, timeZoneOption, type UsageAnswer, usageQuery } from "./usage-command.js";
+import { formatMove, whereLooked } from "./where-looked.js";
 
 export type { CliIO } from "./command-line.js";
 
@@ -114,13 +116,27 @@ function emit(ctx: Context, command: string, payload: object, human: () => strin
 	else ctx.io.stdout(human());
 }
 
+/** A reply that is a refusal (a query that cannot run): its JSON as any reply's, or one line on stderr; exit 2. */
+function refuse(ctx: Context, command: string, reply: { error?: string }, sync?: SyncReport): number {
+	if (ctx.json) emit(ctx, command, reply, () => "", sync);
+	else ctx.io.stderr(`lookback: ${reply.error}\n`);
+	return 2;
+}
+
 async function runCommand(ctx: Context): Promise<number> {
 	const { args, opened } = ctx;
 	const index = opened.index;
 	switch (args.command) {
 		case "index": {
 			const sync = await syncFirst(ctx, { progress: true, always: true });
-			emit(ctx, "index", { index: opened.indexPath }, () => formatSyncSummary(sync!), sync);
+			const none = sync !== undefined && sync.filesSeen === 0;
+			emit(
+				ctx,
+				"index",
+				{ index: opened.indexPath },
+				() => formatSyncSummary(sync!) + (none ? whereLooked(opened.roots, ctx.io.env) : ""),
+				sync,
+			);
 			return 0;
 		}
 		case "search": {
@@ -139,8 +155,9 @@ async function runCommand(ctx: Context): Promise<number> {
 					},
 					{ readRange: opened.files.readRange },
 				);
+				if (found.error) return refuse(ctx, "search", found, sync);
 				emit(ctx, "search", found, () => formatInSession(found, ctx.style), sync);
-				return found.error ? 2 : 0;
+				return 0;
 			}
 			const request = {
 				query: args.positionals.join(" "),
@@ -156,8 +173,9 @@ async function runCommand(ctx: Context): Promise<number> {
 			};
 			const sync = await syncFirst(ctx);
 			const response = index.search(request);
+			if (response.error) return refuse(ctx, "search", response, sync);
 			emit(ctx, "search", response, () => formatSearch(response, ctx.style), sync);
-			return response.error ? 2 : 0;
+			return 0;
 		}
 		case "read": {
 			const window = intOption(args, "window", 1, CLI_MAX_WINDOW);
@@ -313,6 +331,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 			io.stdout(`lookback ${VERSION}\n`);
 			return 0;
 		}
+		const helpOf = args.command === "help" ? args.positionals[0] : args.flags.has("help") ? args.command : undefined;
+		if (helpOf) {
+			const text = commandHelp(helpOf);
+			if (!text) throw new LookbackError("bad-argument", `unknown command "${helpOf}" (see lookback help)`);
+			io.stdout(text);
+			return 0;
+		}
 		if (args.flags.has("help") || args.command === "" || args.command === "help") {
 			io.stdout(HELP);
 			return args.command === "" && !args.flags.has("help") ? 2 : 0;
@@ -331,7 +356,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 		const remote =
 			["search", "read", "browse", "usage"].includes(args.command) && (option(args, "remote") ?? io.env.LOOKBACK_REMOTE?.trim());
 		if (args.command === "publish" || remote) return await (await import("./team.js")).runTeam(args, io, style);
-		opened = await openNodeIndex(indexOptions(args, io));
+		opened = await openNodeIndex({ ...indexOptions(args, io), copyToMove: true });
+		io.stderr(formatMove(opened.moved));
 		return await runCommand({ args, io, style, json: args.flags.has("json"), opened });
 	} catch (error) {
 		const code = error instanceof LookbackError ? error.code : undefined;

@@ -1,6 +1,6 @@
 /** `lookback usage` as a terminal table, after ccusage's: one row a group, a totals row, costs in USD with estimates marked. */
 
-import { compactCount, formatUsd, thousands, type UsageReport, type UsageTotals } from "../core/index.js";
+import { compactCount, formatUsd, pricesLabel, thousands, type UsageReport, type UsageTotals } from "../core/index.js";
 import type { Style } from "./format.js";
 
 const GROUP_TITLE: Record<UsageReport["by"], string> = {
@@ -121,7 +121,7 @@ export function formatUsage(report: UsageReport, style: Style, width = 160): str
 	if (t.estimatedUsd > 0)
 		out.push(
 			style.dim(
-				`* includes ${formatUsd(t.estimatedUsd)} estimated at list prices (${report.prices}) for sessions that recorded tokens but no cost`,
+				`* includes ${formatUsd(t.estimatedUsd)} estimated at list prices (${pricesLabel(report.prices)}) for sessions that recorded tokens but no cost`,
 			),
 		);
 	if (t.unpricedMessages > 0) out.push(style.dim(`+ leaves out ${n(t.unpricedMessages)} messages of models with no known price`));

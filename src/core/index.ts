@@ -196,6 +196,7 @@ export {
 	type Dashboard,
 	type DashboardRequest,
 	PRICE_SOURCE,
+	pricesLabel,
 	type SessionCost,
 	type SessionUsage,
 	type StatusFigures,

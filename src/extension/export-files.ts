@@ -11,7 +11,7 @@ import { errorMessage, exportSession } from "../core/index.js";
 import type { NodeIndex } from "../node/open.js";
 import type { OverlayRow } from "./overlay-results.js";
 
-/** Where the overlay's exports go: `<agentDir>/lookback/exports/` for the default index. */
+/** Where the overlay's exports go: `exports/` beside the index (in the data folder for the default one). */
 function exportsDir(opened: NodeIndex): string {
 	return join(dirname(opened.indexPath), "exports");
 }

@@ -8,7 +8,7 @@
 import { piAgentDir } from "../agents/pi/node/paths.js";
 import { DEFAULTS, thousands } from "../core/defaults.js";
 import { HostIndex } from "../node/host-index.js";
-import { defaultIndexPath } from "../node/index-path.js";
+import { indexPathOf } from "../node/index-path.js";
 import type { IndexingProgress } from "../node/indexer-slot.js";
 import { bytesLeft, indexComplete } from "../node/indexer-slot.js";
 import { loadTool } from "./tool-loader.js";
@@ -52,9 +52,9 @@ function clearProgress(): void {
 	shared.shown = false;
 }
 
-/** The index file this Pi process uses: `LOOKBACK_INDEX`, else the one in Pi's agent dir (as the CLI's). */
+/** The index file this Pi process uses, as the CLI's (index-path.ts). */
 function piIndexPath(): string {
-	return process.env.LOOKBACK_INDEX || defaultIndexPath(piAgentDir());
+	return indexPathOf({});
 }
 
 /**
@@ -73,7 +73,7 @@ export function hostIndex(sessionDir?: string): HostIndex {
 		const agentSessions = `${piAgentDir()}/sessions`;
 		const extra = sessionDir && !sessionDir.startsWith(agentSessions) ? [sessionDir] : [];
 		return new HostIndex(
-			{ sessionsDirs: extra, indexPath: piIndexPath() },
+			{ sessionsDirs: extra },
 			{
 				onProgress: showProgress,
 				onSynced: clearProgress,

@@ -8,16 +8,21 @@ import { AGENT_KINDS, type AgentKind, isAgentKind } from "../agents/registry.js"
 import { type HostFiles, LookbackError, LookbackIndex, type SessionSource } from "../core/index.js";
 import { useDeflater } from "../core/store/body-codec.js";
 import { FileArchive } from "./archive-store.js";
+import { type DataMove, settledIndexPath } from "./data-move.js";
 import { chooseEngine, type EngineChoice, engineChoice } from "./engine-choice.js";
 import { fileSource, type SessionRoot } from "./file-source.js";
 import { fileStorage } from "./file-storage.js";
 import type { Env } from "./home.js";
-import { indexPathOf } from "./index-path.js";
 import { sessionFilesOf } from "./session-files.js";
 
 export interface NodeIndexOptions {
-	/** Index file (default `<agentDir>/lookback/index.db`). */
+	/**
+	 * Index file (default `LOOKBACK_INDEX`, else `LOOKBACK_HOME`'s, else `<agentDir>/lookback/index.db` when an agent
+	 * dir is given, else the data folder's: index-path.ts).
+	 */
 	indexPath?: string;
+	/** Whether lookback's data may be copied from the place of before 0.2 when a rename cannot move it (a command, not a host). */
+	copyToMove?: boolean;
 	/** Pi's agent dir (default `PI_CODING_AGENT_DIR` or `~/.pi/agent`). */
 	agentDir?: string;
 	/** Flat session dirs to add (`--sessions-dir`); the custom dir from the environment is added too. */
@@ -52,6 +57,8 @@ export interface NodeIndex {
 	archive: FileArchive;
 	/** Session files as the replies read them: from disk, or from the archive once gone. */
 	files: HostFiles;
+	/** lookback's data found at the place of before 0.2, and what became of it as this opened. */
+	moved?: DataMove;
 }
 
 const OFF = new Set(["off", "0", "false", "no", "none"]);
@@ -110,7 +117,7 @@ export async function openNodeIndex(options: NodeIndexOptions = {}): Promise<Nod
 	useDeflater(NODE_DEFLATER);
 	const env = options.env ?? process.env;
 	const agentDir = options.agentDir ?? piAgentDir(env);
-	const indexPath = indexPathOf({ ...options, agentDir });
+	const { path: indexPath, move } = settledIndexPath(options, { allowCopy: options.copyToMove === true });
 	const roots = piSessionRoots({ ...options, agentDir, env });
 	const leaveOut = leftOutAgents(options.leaveOut, env);
 	const sql = await chooseEngine(options.engine ?? engineChoice(undefined, env));
@@ -124,5 +131,6 @@ export async function openNodeIndex(options: NodeIndexOptions = {}): Promise<Nod
 		ompAgentDir: options.onlySessionsDirs ? undefined : nodeAgent("omp").ownDir?.({ env, dirs: options.agentDirs ?? {} }),
 		archive,
 		files: sessionFilesOf(archive),
+		...(move ? { moved: move } : {}),
 	};
 }

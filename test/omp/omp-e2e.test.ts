@@ -8,6 +8,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync }
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateCorpus } from "../../bench/gen-corpus.mjs";
+import { lookbackDataDir } from "../../src/node/index-path.js";
 import { IndexerSlot } from "../../src/node/indexer-slot.js";
 import { openNodeIndex } from "../../src/node/open.js";
 import { EXTENSION, REPO, useFakeModel } from "../agents.js";
@@ -180,7 +181,7 @@ describe("session_search in the real omp", () => {
 		expect(reply.indexing.total).toBeGreaterThan(files);
 		expect(reply.indexing.done).toBeLessThan(reply.indexing.total);
 		// omp has exited; its indexer (Bun running lookback's indexer) finishes the first index on its own.
-		const indexPath = join(h.homeDir, ".pi", "agent", "lookback", "index.db");
+		const indexPath = join(lookbackDataDir({ HOME: h.homeDir, XDG_DATA_HOME: process.env.XDG_DATA_HOME }), "index.db");
 		const slot = new IndexerSlot(indexPath);
 		for (let i = 0; i < 1200 && slot.other(); i++) await new Promise((r) => setTimeout(r, 250));
 		expect(slot.other()).toBeUndefined();

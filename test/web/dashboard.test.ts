@@ -75,7 +75,7 @@ describe("the usage dashboard", () => {
 		expect(await page.textContent(".totals")).toContain(`${expected.sessions}sessions`);
 		// The tool calls are lookback usage's toolCalls.
 		expect(await page.textContent(".totals")).toMatch(new RegExp(`${expected.toolCalls}tool calls, [\\d.]+% failed`));
-		expect(await page.textContent(".totals .note")).toMatch(/estimated at list prices \(@earendil-works\/pi-ai [\d.]+\)/);
+		expect(await page.textContent(".totals .note")).toMatch(/estimated at list prices \(Pi [\d.]+'s model list\)/);
 		expect(await page.locator(".usage-chart canvas").count()).toBeGreaterThan(0);
 		expect(await page.locator(".legend li").allTextContents()).toContain("claude-sonnet-4-5");
 		expect(await page.locator(".calendar rect.day.l4").count()).toBeGreaterThan(0);

@@ -216,12 +216,21 @@ function wordCount(node: QueryNode): number {
 	}
 }
 
+function hasNot(node: QueryNode): boolean {
+	if (node.kind === "not") return true;
+	return node.kind !== "word" && node.kind !== "phrase" && node.items.some(hasNot);
+}
+
 /** Compile a parsed query. */
 export function compileQuery(root: QueryNode, expand: Expander, options: CompileOptions = {}): CompileResult {
 	const compiler = new Compiler(expand, options, options.queryWords ?? wordCount(root));
 	const match = compiler.node(root, true);
 	if (match === undefined) {
-		return { ok: false, error: "the query has no word to search for outside NOT (add a word that must match)" };
+		// Only words under NOT, or none at all (`""`, punctuation): say which.
+		const error = hasNot(root)
+			? "the query has no word to search for outside NOT (add a word that must match)"
+			: "the query has no word to search for (give a word or a phrase)";
+		return { ok: false, error };
 	}
 	const nothing = compiler.absentWords.size > 0 && requiresAbsent(root, compiler.absentWords);
 	return { ok: true, query: { match, terms: [...compiler.terms], ...(nothing ? { matchesNothing: true as const } : {}) } };

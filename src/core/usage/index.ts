@@ -2,7 +2,7 @@
 
 export { type ActiveBlock, BLOCK_HOURS, type BlockReport, type BlockRequest, type UsageBlock, usageBlocks } from "./blocks.js";
 export { type Dashboard, type DashboardRequest, usageDashboard } from "./dashboard.js";
-export { PRICE_SOURCE } from "./prices.js";
+export { PRICE_SOURCE, pricesLabel } from "./prices.js";
 export {
 	USAGE_GROUPS,
 	type UsageGroup,

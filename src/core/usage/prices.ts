@@ -18,6 +18,12 @@ const MODELS = MODEL_PRICES as Record<string, Record<string, Entry>>;
 /** The registry release the prices come from (stored in the index, so estimates are made again when it changes). */
 export const PRICE_SOURCE: string = PRICES_FROM;
 
+/** The price list named for a person: the agent's release it comes from (`Pi 1.6.0's model list`), not an npm package. */
+export function pricesLabel(source: string): string {
+	const release = source.match(/pi-ai (\S+)$/)?.[1];
+	return release ? `Pi ${release}'s model list` : source;
+}
+
 /** Providers tried for a model whose own provider has no price for it, by the family its id names. */
 const FAMILIES: [RegExp, string][] = [
 	[/^claude/, "anthropic"],

@@ -5,7 +5,7 @@
  */
 
 import { useEffect, useRef, useState } from "preact/hooks";
-import { compactCount, type Dashboard as Data, formatUsd, thousands, type UsageRow } from "../../../src/core/index.js";
+import { compactCount, type Dashboard as Data, formatUsd, pricesLabel, thousands, type UsageRow } from "../../../src/core/index.js";
 import type { Db } from "../db-client.js";
 import type { ViewState } from "../view-state.js";
 import { type Bar, BarList } from "./BarList.js";
@@ -114,7 +114,7 @@ export function Dashboard({ db, state, generation, onChange, onShown, linkTo, on
 				</div>
 				<p class="note">
 					{t.estimatedUsd > 0
-						? `* ${formatUsd(t.estimatedUsd)} of it estimated at list prices (${data.prices}) for sessions that recorded tokens but no cost. `
+						? `* ${formatUsd(t.estimatedUsd)} of it estimated at list prices (${pricesLabel(data.prices)}) for sessions that recorded tokens but no cost. `
 						: ""}
 					{t.unpricedMessages > 0 ? `${plural(t.unpricedMessages, "answer")} of models with no known price are not in the cost.` : ""}
 				</p>

@@ -104,7 +104,13 @@ export function Reader({ view, entry, linkTo, onOpen, onClose, exportAs }: Props
 				</button>
 				<h2>{titleOf(s)}</h2>
 				<div class="facts">
-					{[s.project, s.agent, shortTime(s.started), plural(s.messageCount, "message"), `this branch: ${plural(view.total, "message")}`]
+					{[
+						s.project,
+						s.agent,
+						shortTime(s.started),
+						plural(s.messageCount, "message"),
+						`${view.total} entries on this branch, tool calls and results counted`,
+					]
 						.filter(Boolean)
 						.join(" · ")}
 					{view.messages.some((m) => m.branchState === "compacted") ? <span class="badge compacted">compacted stretch</span> : null}
