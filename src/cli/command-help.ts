@@ -38,8 +38,11 @@ const OPTIONS: Record<string, { value?: string; text: string }> = {
 	full: { text: "long messages whole, from the file or the archive's copy" },
 	before: { value: "DATE", text: "the sessions last active before a date" },
 	yes: { text: "do it (without it, a dry run that lists what would go)" },
-	by: { value: "G", text: "group by day, week, month, project, model, agent or session" },
+	by: { value: "G", text: "group by day, week, month, project, model, agent, session or block (5-hour billing windows)" },
 	utc: { text: "days in UTC, not local time" },
+	timezone: { value: "ZONE", text: "days in this IANA time zone (Europe/Berlin); or config.json's timezone" },
+	last: { value: "N", text: "only the last N rows (the newest days, weeks, months or blocks)" },
+	"token-limit": { value: "N|max", text: "with --by block: a block's token budget (max: the largest block so far)" },
 	format: { value: "md|html|json", text: "the export's format (default from --out's extension, else md)" },
 	branch: { value: "active|all", text: "the active branch only (default) or every branch" },
 	out: { value: "FILE", text: "write to a file, not stdout" },
@@ -113,8 +116,13 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
 	},
 	usage: {
 		does: "tokens, cost, sessions, messages and tool calls, by day, week, month, project, model, agent or session",
-		options: ["by", "since", "until", "project", "agent", "limit", "utc", "remote"],
-		example: "lookback usage --by model --since 30d",
+		options: ["by", "since", "until", "project", "agent", "limit", "utc", "timezone", "last", "token-limit", "remote"],
+		example: "lookback usage --by block --last 4 --token-limit max",
+	},
+	statusline: {
+		does: "one line for Claude Code's statusLine hook (its JSON on stdin): the session's, today's and the active block's cost, from the index, cached",
+		options: ["timezone"],
+		example: "lookback statusline",
 	},
 	export: {
 		args: "SESSION",

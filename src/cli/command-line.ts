@@ -44,7 +44,7 @@ export const COMMANDS: Record<string, { positionals: "none" | "one" | "optional"
 	publish: { positionals: "one", options: ["as"] },
 	mcp: { positionals: "none", options: ["remote"] },
 };
-export const COMMON = new Set(["index", "agent-dir", "sessions-dir", "no-agent", "engine"]);
+const COMMON = new Set(["index", "agent-dir", "sessions-dir", "no-agent", "engine"]);
 
 /** The options every command takes: COMMON, and each agent's option naming its own folder (`AgentFacts.dirOption`). */
 function isCommon(name: string): boolean {

@@ -104,7 +104,7 @@ describe("billing blocks", () => {
 		expect(last.rows.map((r: { key: string }) => r.key)).toEqual(["2026-12-02"]);
 		expect(last.total).toMatchObject({ messages: 2, sessions: 1 });
 		// The same from the config file in lookback's folder; an option given still wins.
-		const folder = join(home, ".pi", "agent", "lookback");
+		const folder = join(home, ".local", "share", "lookback");
 		writeFileSync(join(folder, "config.json"), JSON.stringify({ usage: { by: "day", timezone: "Asia/Tokyo", last: 1 } }));
 		expect((await lookbackJson(["usage"], env)).rows.map((r: { key: string }) => r.key)).toEqual(["2026-12-02"]);
 		expect((await lookbackJson(["usage", "--utc"], env)).rows.map((r: { key: string }) => r.key)).toEqual(["2026-12-01"]);
@@ -131,7 +131,7 @@ describe("lookback statusline", () => {
 		expect(await run(["statusline"], { stdout: (t) => (line += t), stderr: () => {}, env, isTTY: false })).toBe(0);
 		// claude-opus-5-5 at $4 / $20 per million: 2 × (100 × 4 + 1M × 20) / 1e6 = $40.0008, in a block 20 minutes old.
 		expect(line).toMatch(/^Opus\[31m 5\.5 \| \$40\.00 session \/ \$40\.00 today \/ \$40\.00 block \(\d+h \d+m left\) \| \$\d+\.\d\d\/h\n$/);
-		const indexPath = join(home, ".pi", "agent", "lookback", "index.db");
+		const indexPath = join(home, ".local", "share", "lookback", "index.db");
 		expect(cachedLine(indexPath, hookInput(input), "", dayIn(Date.now()), Date.now())).toBe(line);
 		// Another session than the cached one, or an index changed since: made from the index again.
 		expect(cachedLine(indexPath, { sessionId: "other" }, "", dayIn(Date.now()), Date.now())).toBeUndefined();
