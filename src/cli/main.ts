@@ -406,7 +406,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 	} catch (error) {
 		const code = error instanceof LookbackError ? error.code : undefined;
 		io.stderr(`lookback: ${(error as Error).message.replace(/^lookback: /, "")}\n`);
-		return code === "bad-argument" || code === "path-outside-roots" || code === "bad-query" ? 2 : 1;
+		return code === "bad-argument" || code === "path-outside-roots" || code === "bad-query" || code === "index-refused" ? 2 : 1;
 	} finally {
 		opened?.index.close();
 	}

@@ -171,6 +171,7 @@ export {
 } from "./search/index.js";
 // Storage: the engine, where the index lives, what it holds
 export {
+	APPLICATION_ID,
 	checkEngine,
 	type Database,
 	type EmscriptenFS,

@@ -9,7 +9,7 @@ import { DEFAULTS, thousands } from "../core/defaults.js";
 import { HostIndex } from "../node/host-index.js";
 import type { IndexingProgress } from "../node/indexer-slot.js";
 import { bytesLeft, indexComplete } from "../node/indexer-slot.js";
-import { defaultIndexPath, piAgentDir } from "../node/paths.js";
+import { indexPathOf, piAgentDir } from "../node/paths.js";
 import { loadTool } from "./tool-loader.js";
 
 /** The part of Pi's and omp's `ctx.ui` the status line needs. */
@@ -51,9 +51,9 @@ function clearProgress(): void {
 	shared.shown = false;
 }
 
-/** The index file this Pi process uses: `LOOKBACK_INDEX`, else the one in Pi's agent dir (as the CLI's). */
+/** The index file this Pi process uses: `LOOKBACK_INDEX` (a path given, opened only as a lookback index), else the one in Pi's agent dir (as the CLI's). */
 function piIndexPath(): string {
-	return process.env.LOOKBACK_INDEX || defaultIndexPath(piAgentDir());
+	return indexPathOf({});
 }
 
 /**
@@ -72,7 +72,7 @@ export function hostIndex(sessionDir?: string): HostIndex {
 		const agentSessions = `${piAgentDir()}/sessions`;
 		const extra = sessionDir && !sessionDir.startsWith(agentSessions) ? [sessionDir] : [];
 		return new HostIndex(
-			{ sessionsDirs: extra, indexPath: piIndexPath() },
+			{ sessionsDirs: extra },
 			{
 				onProgress: showProgress,
 				onSynced: clearProgress,

@@ -23,6 +23,7 @@ import {
 	customSessionDir,
 	type Env,
 	geminiDir,
+	givenIndexPath,
 	indexPathOf,
 	ompAgentDir,
 	opencodeDataDir,
@@ -32,7 +33,10 @@ import {
 import { sessionFilesOf } from "./session-files.js";
 
 export interface NodeIndexOptions {
-	/** Index file (default `<agentDir>/lookback/index.db`). */
+	/**
+	 * Index file (default `LOOKBACK_INDEX`, else `<agentDir>/lookback/index.db`). One given is only ever opened as a
+	 * lookback index or made new in a folder that exists: anything else is refused (file-storage.ts).
+	 */
 	indexPath?: string;
 	/** Pi's agent dir (default `PI_CODING_AGENT_DIR` or `~/.pi/agent`). */
 	agentDir?: string;
@@ -135,11 +139,12 @@ export async function openNodeIndex(options: NodeIndexOptions = {}): Promise<Nod
 	useDeflater(NODE_DEFLATER);
 	const env = options.env ?? process.env;
 	const agentDir = options.agentDir ?? piAgentDir(env);
-	const indexPath = indexPathOf({ ...options, agentDir });
+	const indexPath = indexPathOf({ ...options, agentDir, env });
+	const given = givenIndexPath({ ...options, env }) !== undefined;
 	const roots = piSessionRoots({ ...options, agentDir, env });
 	const leaveOut = leftOutAgents(options.leaveOut, env);
 	const sql = await chooseEngine(options.engine ?? engineChoice(undefined, env));
-	const index = await LookbackIndex.open({ sql, storage: fileStorage(indexPath) });
+	const index = await LookbackIndex.open({ sql, storage: fileStorage(indexPath, { given }) });
 	const archive = archiveOf(indexPath, options.archive, env);
 	return {
 		index,

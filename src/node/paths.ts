@@ -69,9 +69,14 @@ export function defaultIndexPath(agentDir: string): string {
 	return join(agentDir, "lookback", "index.db");
 }
 
-/** The index a command or host opens: the one given, else the one in Pi's agent dir. */
+/** The index a person named: `--index` (the option given), else `LOOKBACK_INDEX`; undefined for the default one. */
+export function givenIndexPath(options: { indexPath?: string; env?: Env }): string | undefined {
+	return options.indexPath ?? ((options.env ?? process.env).LOOKBACK_INDEX || undefined);
+}
+
+/** The index a command or host opens: the one given (`--index`, `LOOKBACK_INDEX`), else the one in Pi's agent dir. */
 export function indexPathOf(options: { indexPath?: string; agentDir?: string; env?: Env }): string {
-	return options.indexPath ?? defaultIndexPath(options.agentDir ?? piAgentDir(options.env ?? process.env));
+	return givenIndexPath(options) ?? defaultIndexPath(options.agentDir ?? piAgentDir(options.env ?? process.env));
 }
 
 /** A custom flat session dir, from `PI_CODING_AGENT_SESSION_DIR` or `sessionDir` in the agent's settings.json. */

@@ -102,8 +102,11 @@ CREATE TRIGGER IF NOT EXISTS stamps_delete AFTER DELETE ON sessions BEGIN
 END;
 `;
 
-/** Application id written into the SQLite header, so a foreign database is told apart ("LkBk"). */
-const APPLICATION_ID = 0x4c6b426b;
+/**
+ * Application id written into the SQLite header ("LkBk", bytes 68–71), so a foreign database is told apart, before
+ * it is opened too (src/node/file-storage.ts).
+ */
+export const APPLICATION_ID = 0x4c6b426b;
 
 const TABLES = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
