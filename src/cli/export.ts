@@ -1,6 +1,5 @@
 /** `lookback export SESSION`: the session as Markdown, HTML or JSON on stdout or into a file, secrets redacted unless `--no-redact`. */
 
-import { renameSync, writeFileSync } from "node:fs";
 import {
 	EXPORT_FORMATS,
 	type ExportFormat,
@@ -10,6 +9,7 @@ import {
 	type LookbackIndex,
 	type ReadRange,
 } from "../core/index.js";
+import { writePrivateFile } from "../node/private-files.js";
 import { option, type ParsedArgs } from "./args.js";
 
 export interface ExportRun {
@@ -47,10 +47,8 @@ export async function runExport(run: ExportRun): Promise<number> {
 		run.stdout(file.content);
 		return 0;
 	}
-	// Written beside and renamed: an interrupted export never leaves half a file where a whole one was.
-	const temp = `${out}.${process.pid}.tmp`;
-	writeFileSync(temp, file.content);
-	renameSync(temp, out);
+	// Written beside (private, under a random name) and renamed: an interrupted export never leaves half a file where a whole one was.
+	writePrivateFile(out, file.content);
 	const found = Object.values(file.document.redactions).reduce((n, c) => n + c, 0);
 	const messages = file.document.branches.reduce((n, b) => n + b.messages.length, 0);
 	run.stderr(

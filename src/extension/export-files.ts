@@ -1,14 +1,14 @@
 /**
  * The overlay's export: the picked session written as HTML (to open or send) and Markdown (to paste), redacted,
- * into `exports/` beside the index; the person is told where. Each file is written beside its name and renamed,
- * so an interrupted export never leaves half a file.
+ * into `exports/` beside the index (private); the person is told where. Each file is written beside its name and
+ * renamed, so an interrupted export never leaves half a file.
  */
 
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { errorMessage, exportSession } from "../core/index.js";
 import type { NodeIndex } from "../node/open.js";
+import { makePrivateDir, writePrivateFile } from "../node/private-files.js";
 import type { OverlayRow } from "./overlay-results.js";
 
 /** Where the overlay's exports go: `<agentDir>/lookback/exports/` for the default index. */
@@ -19,14 +19,13 @@ function exportsDir(opened: NodeIndex): string {
 export async function exportFiles(opened: NodeIndex, row: OverlayRow, ctx: ExtensionContext): Promise<void> {
 	try {
 		const dir = exportsDir(opened);
-		mkdirSync(dir, { recursive: true });
+		makePrivateDir(dir);
 		const written: string[] = [];
 		let secrets = 0;
 		for (const format of ["html", "md"] as const) {
 			const file = await exportSession(opened.index, row.path, { format, branch: "all", readRange: opened.files.readRange });
 			const path = join(dir, file.fileName);
-			writeFileSync(`${path}.${process.pid}.tmp`, file.content);
-			renameSync(`${path}.${process.pid}.tmp`, path);
+			writePrivateFile(path, file.content);
 			written.push(path);
 			secrets = Object.values(file.document.redactions).reduce((n, c) => n + c, 0);
 		}
