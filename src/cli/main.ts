@@ -38,6 +38,7 @@ import {
 	type Style,
 } from "./format.js";
 import { forget, formatForget, formatRestore } from "./history.js";
+import { runServe } from "./serve-command.js";
 import { formatUsage } from "./usage-format.js";
 
 export type { CliIO } from "./command-line.js";
@@ -277,46 +278,8 @@ async function runCommand(ctx: Context): Promise<number> {
 			const target = isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : ref;
 			return runExport({ args, index, ref: target, readRange: opened.files.readRange, stdout: ctx.io.stdout, stderr: ctx.io.stderr });
 		}
-		case "serve": {
-			// A long-lived host: its syncs and the read snapshots it hands out are made by its indexer process, so that
-			// its event loop only answers requests. It serves at once; what the indexer adds shows on the page.
-			let said = false;
-			// Loaded only here, as the HTTP server below: the indexer process it starts is no other command's cost.
-			const { HostIndex } = await import("../node/host-index.js");
-			const host = new HostIndex(indexOptions(args, ctx.io), {
-				onSynced: () => {
-					if (said) ctx.io.stderr("lookback: indexing done; reload the page to search everything\n");
-					said = false;
-				},
-			});
-			const state = await host.settle();
-			if (state.indexing) {
-				said = true;
-				ctx.io.stderr(
-					`lookback: indexing in the background: ${state.indexing.done}/${state.indexing.total} files so far; the page searches what is indexed\n`,
-				);
-			}
-			const roots = opened.source.roots();
-			// Loaded only here: the HTTP server is no other command's cost (node:http alone took 8 ms of each start).
-			const { serveViewer } = await import("../node/serve.js");
-			const serving = await serveViewer({
-				indexPath: opened.indexPath,
-				webDir: webDir(),
-				port: intOption(args, "port", 1, 65535),
-				makeSnapshot: (from, to) => host.indexer.snapshot(from, to),
-				sessionFile: (path) => sessionFileIn(path, roots),
-				archived: opened.archive,
-			});
-			// Listening, it loads what it could import later, before it says where it is: it runs for days, and an
-			// upgrade removes the hashed chunks of the build it came from (scripts/build.mjs).
-			await host.preload();
-			ctx.io.stdout(`lookback: the viewer is at ${serving.url} (127.0.0.1 only, read-only; Ctrl+C to stop)\n`);
-			// Ctrl+C (or SIGINT from whoever started it) stops it.
-			await new Promise<void>((resolve) => process.on("SIGINT", () => resolve()));
-			await serving.close();
-			host.close();
-			return 0;
-		}
+		case "serve":
+			return runServe(ctx.args, ctx.io, ctx.opened, webDir());
 		case "restore": {
 			const ref = args.positionals[0];
 			const { restoreIndexed } = await import("../node/restore.js");
@@ -365,15 +328,6 @@ async function runCommand(ctx: Context): Promise<number> {
 		}
 	}
 	return 2;
-}
-
-/** A session file inside the session folders, by its real path, or undefined. */
-function sessionFileIn(path: string, roots: string[]): string | undefined {
-	try {
-		return sessionPathInRoots(path, roots);
-	} catch {
-		return undefined;
-	}
 }
 
 /** Run the CLI; returns the exit code (0 ok, 1 failed, 2 bad argument or query). */
