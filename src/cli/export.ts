@@ -8,6 +8,8 @@ import {
 	LookbackError,
 	type LookbackIndex,
 	type ReadRange,
+	terminalSafe,
+	terminalSafeJson,
 } from "../core/index.js";
 import { writePrivateFile } from "../node/private-files.js";
 import { option, type ParsedArgs } from "./args.js";
@@ -44,7 +46,8 @@ export async function runExport(run: ExportRun): Promise<number> {
 	const file = await exportSession(run.index, run.ref, { format: formatOf(run.args), branch, redact, readRange: run.readRange });
 	const out = option(run.args, "out");
 	if (out === undefined) {
-		run.stdout(file.content);
+		// To stdout, which is a terminal as often as not: a session's escapes shown, never acted on (a file keeps them).
+		run.stdout(file.mimeType.includes("json") ? terminalSafeJson(file.content) : terminalSafe(file.content));
 		return 0;
 	}
 	// Written beside (private, under a random name) and renamed: an interrupted export never leaves half a file where a whole one was.

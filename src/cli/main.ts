@@ -16,6 +16,10 @@ import {
 	ROLES,
 	type Role,
 	type SyncReport,
+	terminalSafe,
+	terminalSafeDeep,
+	terminalSafeJson,
+	terminalSafeStyled,
 	USAGE_GROUPS,
 	type UsageGroup,
 } from "../core/index.js";
@@ -184,18 +188,23 @@ async function syncFirst(ctx: Context, options: { progress?: boolean; always?: b
 			},
 		});
 		slot.complete(true);
-		if (!ctx.json) ctx.io.stderr(formatWarnings(report, ctx.style));
+		if (!ctx.json) ctx.io.stderr(terminalSafeStyled(formatWarnings(terminalSafeDeep(report), ctx.style)));
 		return report;
 	} finally {
 		slot.release();
 	}
 }
 
-/** The reply as JSON, or as text for a person (formatted only then: a table of numbers costs a few ms). */
-function emit(ctx: Context, command: string, payload: object, human: () => string, sync?: SyncReport): void {
+/**
+ * The reply as JSON, or as text for a person (formatted only then: a table of numbers costs a few ms). The text is
+ * formatted from a copy of the reply whose strings are terminal-safe (a session's escapes shown, never acted on),
+ * and what comes out is fenced once more, lookback's own colours kept; JSON has DEL and C1 escaped too.
+ */
+function emit<T extends object>(ctx: Context, command: string, payload: T, human: (safe: T) => string, sync?: SyncReport): void {
 	const indexing = ctx.indexing ? { indexing: ctx.indexing } : {};
-	if (ctx.json) ctx.io.stdout(`${JSON.stringify({ command, ...(sync ? { sync } : {}), ...indexing, ...payload }, null, 2)}\n`);
-	else ctx.io.stdout(human());
+	if (ctx.json)
+		ctx.io.stdout(terminalSafeJson(`${JSON.stringify({ command, ...(sync ? { sync } : {}), ...indexing, ...payload }, null, 2)}\n`));
+	else ctx.io.stdout(terminalSafeStyled(human(terminalSafeDeep(payload))));
 }
 
 async function runCommand(ctx: Context): Promise<number> {
@@ -204,7 +213,7 @@ async function runCommand(ctx: Context): Promise<number> {
 	switch (args.command) {
 		case "index": {
 			const sync = await syncFirst(ctx, { progress: true, always: true });
-			emit(ctx, "index", { index: opened.indexPath }, () => formatSyncSummary(sync!), sync);
+			emit(ctx, "index", { index: opened.indexPath, sync: sync! }, (safe) => formatSyncSummary(safe.sync), sync);
 			return 0;
 		}
 		case "search": {
@@ -223,7 +232,7 @@ async function runCommand(ctx: Context): Promise<number> {
 					},
 					{ readRange: opened.files.readRange },
 				);
-				emit(ctx, "search", found, () => formatInSession(found, ctx.style), sync);
+				emit(ctx, "search", found, (safe) => formatInSession(safe, ctx.style), sync);
 				return found.error ? 2 : 0;
 			}
 			const request = {
@@ -240,7 +249,7 @@ async function runCommand(ctx: Context): Promise<number> {
 			};
 			const sync = await syncFirst(ctx);
 			const response = index.search(request);
-			emit(ctx, "search", response, () => formatSearch(response, ctx.style), sync);
+			emit(ctx, "search", response, (safe) => formatSearch(safe, ctx.style), sync);
 			return response.error ? 2 : 0;
 		}
 		case "read": {
@@ -255,7 +264,7 @@ async function runCommand(ctx: Context): Promise<number> {
 				branchTip: option(args, "branch-tip"),
 				...(full ? { wholeText: opened.files.readRange } : {}),
 			});
-			emit(ctx, "read", view, () => formatRead(view, ctx.style, full), sync);
+			emit(ctx, "read", view, (safe) => formatRead(safe, ctx.style, full), sync);
 			return 0;
 		}
 		case "browse": {
@@ -269,7 +278,7 @@ async function runCommand(ctx: Context): Promise<number> {
 			};
 			const sync = await syncFirst(ctx);
 			const sessions = index.browse(options);
-			emit(ctx, "browse", { sessions }, () => formatBrowse(sessions, ctx.style), sync);
+			emit(ctx, "browse", { sessions }, (safe) => formatBrowse(safe.sessions, ctx.style), sync);
 			return 0;
 		}
 		case "export": {
@@ -286,7 +295,7 @@ async function runCommand(ctx: Context): Promise<number> {
 			const reply = restoreIndexed(opened, isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : ref);
 			// The index has it live again (and says so) at once.
 			const sync = await opened.index.sync(opened.source);
-			emit(ctx, "restore", reply, () => formatRestore(reply, ctx.style), sync);
+			emit(ctx, "restore", reply, (safe) => formatRestore(safe, ctx.style), sync);
 			return 0;
 		}
 		case "forget": {
@@ -300,7 +309,7 @@ async function runCommand(ctx: Context): Promise<number> {
 				agent: agentOption(args),
 				yes: args.flags.has("yes"),
 			});
-			emit(ctx, "forget", reply, () => formatForget(reply, ctx.style), sync);
+			emit(ctx, "forget", reply, (safe) => formatForget(safe, ctx.style), sync);
 			return 0;
 		}
 		case "usage": {
@@ -315,14 +324,14 @@ async function runCommand(ctx: Context): Promise<number> {
 			};
 			const sync = await syncFirst(ctx);
 			const report = index.usage(request);
-			emit(ctx, "usage", report, () => formatUsage(report, ctx.style, ctx.io.columns), sync);
+			emit(ctx, "usage", report, (safe) => formatUsage(safe, ctx.style, ctx.io.columns), sync);
 			return 0;
 		}
 		case "stats": {
 			const stats = index.stats();
 			const archive = opened.archive.stats();
-			emit(ctx, "stats", { index: opened.indexPath, engine: index.engine, ...stats, archive }, () =>
-				formatStats(stats, opened.indexPath, index.engine, archive),
+			emit(ctx, "stats", { index: opened.indexPath, engine: index.engine, ...stats, archive }, (safe) =>
+				formatStats(safe, safe.index, safe.engine, safe.archive),
 			);
 			return 0;
 		}
@@ -347,7 +356,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 		}
 		checkCommand(args);
 	} catch (error) {
-		io.stderr(`lookback: ${(error as Error).message.replace(/^lookback: /, "")}\n`);
+		io.stderr(`lookback: ${terminalSafe((error as Error).message.replace(/^lookback: /, ""))}\n`);
 		return 2;
 	}
 	let opened: NodeIndex | undefined;
@@ -359,7 +368,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 		return await runCommand({ args, io, style, json: args.flags.has("json"), opened });
 	} catch (error) {
 		const code = error instanceof LookbackError ? error.code : undefined;
-		io.stderr(`lookback: ${(error as Error).message.replace(/^lookback: /, "")}\n`);
+		io.stderr(`lookback: ${terminalSafe((error as Error).message.replace(/^lookback: /, ""))}\n`);
 		return code === "bad-argument" || code === "path-outside-roots" || code === "bad-query" || code === "index-refused" ? 2 : 1;
 	} finally {
 		opened?.index.close();

@@ -197,7 +197,18 @@ export {
 	type SqlJsStatic,
 } from "./store/index.js";
 export { fingerprint, type SyncOptions, type SyncProgress, type SyncReport } from "./sync/index.js";
-export { compactCount, flatten, formatUsd, isSessionPath, parseTimeFilter, shortTime } from "./text/index.js";
+export {
+	compactCount,
+	flatten,
+	formatUsd,
+	isSessionPath,
+	parseTimeFilter,
+	shortTime,
+	terminalSafe,
+	terminalSafeDeep,
+	terminalSafeJson,
+	terminalSafeStyled,
+} from "./text/index.js";
 // What the sessions used and cost
 export {
 	type Dashboard,

@@ -9,6 +9,7 @@ import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { errorMessage, exportSession } from "../core/index.js";
 import type { NodeIndex } from "../node/open.js";
 import { makePrivateDir, writePrivateFile } from "../node/private-files.js";
+import { notify } from "./notify.js";
 import type { OverlayRow } from "./overlay-results.js";
 
 /** Where the overlay's exports go: `<agentDir>/lookback/exports/` for the default index. */
@@ -30,8 +31,8 @@ export async function exportFiles(opened: NodeIndex, row: OverlayRow, ctx: Exten
 			secrets = Object.values(file.document.redactions).reduce((n, c) => n + c, 0);
 		}
 		const redacted = secrets > 0 ? `${secrets} secret${secrets === 1 ? "" : "s"} redacted` : "no secret found to redact";
-		ctx.ui.notify(`lookback: exported "${row.title}" (${redacted}) to ${written.join(" and ")}`, "info");
+		notify(ctx, `lookback: exported "${row.title}" (${redacted}) to ${written.join(" and ")}`, "info");
 	} catch (error) {
-		ctx.ui.notify(`lookback: could not export "${row.title}": ${errorMessage(error)}`, "error");
+		notify(ctx, `lookback: could not export "${row.title}": ${errorMessage(error)}`, "error");
 	}
 }
