@@ -146,11 +146,12 @@ export function redactValue<T>(value: T, tally?: RedactionTally): T {
 }
 
 /**
- * Whether the agents' tools (session_search, the MCP server) redact their replies when a call does not say:
- * `LOOKBACK_REDACT=1` (or true, yes, on) in their environment, a person's choice for every call.
+ * Whether the agents' tools (session_search, the MCP server) redact their replies when a call does not say: yes —
+ * what they answer goes to whichever model provider the calling agent uses — unless `LOOKBACK_REDACT=0` (or false,
+ * no, off) in their environment, a person's choice for every call. A call's own `redact: false` turns it off for it.
  */
 export function redactsByDefault(env: Record<string, string | undefined>): boolean {
-	return /^(1|true|yes|on)$/i.test(env.LOOKBACK_REDACT?.trim() ?? "");
+	return !/^(0|false|no|off)$/i.test(env.LOOKBACK_REDACT?.trim() ?? "");
 }
 
 /** A reply redacted, saying so: `redactions` counts what was replaced, by kind. */
