@@ -4,7 +4,7 @@ import { sessionIdFromFileName } from "../parse/session-format.js";
 import type { AgentKind, SessionKind } from "../parse/source.js";
 import { isoOf } from "../text/time.js";
 import type { SessionCost } from "../usage/session-usage.js";
-import { projectName, resumeHint } from "./project.js";
+import { projectName, restoreHint, resumeHint } from "./project.js";
 
 /** Columns of `sessions` read for display. */
 export const SESSION_COLUMNS =
@@ -82,7 +82,7 @@ function spawnerId(row: SessionRow): string | undefined {
  * `opencode import` (lookback never writes OpenCode's database), and prints the commands that import and resume it.
  */
 function goneHint(resumed: string, agent: AgentKind, hint: string): string {
-	return agent === "opencode" ? `lookback restore ${resumed}` : `lookback restore ${resumed} && ${hint}`;
+	return agent === "opencode" ? restoreHint(resumed) : restoreHint(resumed, hint);
 }
 
 export function sessionSummary(row: SessionRow): SessionSummary {
