@@ -4,8 +4,8 @@
  * (src/mcp/main.ts), so it imports only the core's small modules, not its barrel.
  */
 
+import { AGENT_KINDS, type AgentKind, isAgentKind } from "../agents/registry.js";
 import { LookbackError } from "../core/errors.js";
-import { AGENT_KINDS, type AgentKind, isAgentKind } from "../core/parse/source.js";
 import { engineChoice } from "../node/engine-name.js";
 import type { NodeIndexOptions } from "../node/open.js";
 import { option, type ParsedArgs } from "./args.js";

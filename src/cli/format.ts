@@ -1,6 +1,7 @@
 /** Human output: compact, readable, coloured only on a terminal and never when NO_COLOR is set. */
 
 import {
+	agentFacts,
 	DEFAULTS,
 	type EngineInfo,
 	flatten,
@@ -123,9 +124,7 @@ export function formatRead(view: SessionView, style: Style, full = false): strin
 	if (s.source === "gone")
 		lines.push(
 			style.warn(
-				s.agent === "opencode"
-					? `${goneMark(s)}: OpenCode's database no longer holds it; read from lookback's archive (lookback restore ${s.sessionId} writes it to a file for \`opencode import\`)`
-					: `${goneMark(s)}: its file was removed; read from lookback's archive (lookback restore ${s.sessionId} writes it back)`,
+				`${goneMark(s)}: ${(agentFacts(s.agent).restoredElsewhere?.gone ?? "its file was removed; read from lookback's archive (lookback restore {id} writes it back)").replace("{id}", s.sessionId)}`,
 			),
 		);
 	if (view.offset > 0) lines.push(style.dim(`… ${view.offset} earlier messages`));

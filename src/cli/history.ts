@@ -1,22 +1,19 @@
 /** `lookback restore` and `lookback forget`: the history lookback keeps, written back or removed for good. */
 
-import { DEFAULTS, type GoneFilter, LookbackError, mebibytes, type SessionSummary, shortTime } from "../core/index.js";
+import { agentFacts, DEFAULTS, type GoneFilter, LookbackError, mebibytes, type SessionSummary, shortTime } from "../core/index.js";
 import type { NodeIndex } from "../node/open.js";
 import type { RestoreReply } from "../node/restore.js";
 import type { Style } from "./format.js";
 
 export function formatRestore(reply: RestoreReply, style: Style): string {
-	const opencode = reply.session.agent === "opencode";
+	// An agent whose restore writes elsewhere (OpenCode's) says what became of each file in its own words.
+	const elsewhere = agentFacts(reply.session.agent).restoredElsewhere;
 	const lines = reply.files.map((f) => {
 		const what =
 			f.outcome === "written"
-				? opencode
-					? "wrote"
-					: "restored"
+				? (elsewhere?.wrote ?? "restored")
 				: f.outcome === "in-place"
-					? opencode
-						? "still in OpenCode's database"
-						: "already in place"
+					? (elsewhere?.inPlace ?? "already in place")
 					: "left as it is (another file is there)";
 		return `${style.bold(what)} ${f.path} ${style.dim(`(${f.bytes} bytes)`)}`;
 	});

@@ -4,24 +4,15 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
-	AGENT_KINDS,
-	type AgentKind,
 	DEFAULTS,
-	GONE_FILTERS,
-	type GoneFilter,
 	inSessionReply,
-	isAgentKind,
 	isSessionPath,
 	LookbackError,
-	ROLES,
-	type Role,
 	type SyncReport,
 	terminalSafe,
 	terminalSafeDeep,
 	terminalSafeJson,
 	terminalSafeStyled,
-	USAGE_GROUPS,
-	type UsageGroup,
 } from "../core/index.js";
 import { bytesLeft, IndexerSlot } from "../node/indexer-slot.js";
 import { type NodeIndex, openNodeIndex } from "../node/open.js";
@@ -29,6 +20,7 @@ import { sessionPathInRoots } from "../node/paths.js";
 import { intOption, option, type ParsedArgs, parseArgs } from "./args.js";
 import { type CliIO, checkCommand, indexOptions, VERSION } from "./command-line.js";
 import { runExport } from "./export.js";
+import { agentOption, goneOption, groupOption, roles } from "./filter-options.js";
 import {
 	formatBrowse,
 	formatInSession,
@@ -41,6 +33,7 @@ import {
 	makeStyle,
 	type Style,
 } from "./format.js";
+import { HELP } from "./help.js";
 import { forget, formatForget, formatRestore } from "./history.js";
 import { runServe } from "./serve-command.js";
 import { formatUsage } from "./usage-format.js";
@@ -54,78 +47,6 @@ const CLI_MAX_WINDOW = 50;
 function webDir(): string {
 	const beside = fileURLToPath(new URL("./web/", import.meta.url));
 	return existsSync(join(beside, "app.js")) ? beside : fileURLToPath(new URL("../../dist/web/", import.meta.url));
-}
-
-const HELP = `lookback — search every past session of Pi, omp, Claude Code, Codex, Gemini CLI and OpenCode
-
-usage:
-  lookback index                       index new and changed sessions (progress on a terminal)
-  lookback search QUERY [filters]      sessions ranked by their best matching message
-  lookback search QUERY --session ID   every match inside one session, in order (--offset N for the next page)
-  lookback read SESSION [--around ENTRY] [--window N] [--branch-tip ENTRY] [--full]
-                                       (--full: long messages whole, from the file or the archive's copy)
-  lookback browse [--limit N] [--project P] [--since T] [--until T]
-  lookback restore SESSION             write a gone session's file back from the archive, where its agent resumes it
-  lookback forget SESSION|--project P|--before DATE [--yes]
-                                       remove sessions from the index and the archive for good (a dry run without --yes)
-  lookback usage [--by G] [filters]    tokens, cost, sessions, messages and tool calls, by day, week, month,
-                                       project, model, agent or session (--utc: UTC days)
-  lookback export SESSION [--format md|html|json] [--branch active|all] [--out FILE] [--no-redact]
-                                       the session as a readable conversation, secrets redacted (a gone one from the archive)
-  lookback stats                       what the index and the archive hold and cost
-  lookback serve [--port N]            the browser viewer on 127.0.0.1 (read-only)
-  lookback mcp                         an MCP server on stdio for Claude Code, Codex, Gemini CLI, OpenCode, Cursor
-
-query:   words are ANDed; OR, NOT or -word, "a phrase", prefix*, (groups).
-         A word of 3+ letters also finds words containing it (tateSto finds stateStore);
-         Chinese/Japanese of any length works; "quoted" words match exactly.
-filters: --since T --until T   a date (2026-07-30), ISO datetime, or age (30m, 6h, 3d, 2w)
-         --project P           substring of the session's cwd or name
-         --role R              user, assistant, tool, summary, meta (repeatable)
-         --limit N             sessions to show (default ${DEFAULTS.searchLimit})
-         --variant Q           another phrasing or translation searched with QUERY, fused (up to 3)
-         --agent A             only sessions of one agent: ${AGENT_KINDS.join(", ")}
-         --gone only|exclude   only the sessions whose file is gone (kept in the archive), or none of them
-SESSION: a session id, a unique id prefix, or a session file path inside the session folders.
-
-options: --index FILE          index file (default <agentDir>/lookback/index.db)
-         --agent-dir DIR       Pi's agent dir (default $PI_CODING_AGENT_DIR or ~/.pi/agent)
-         --omp-agent-dir DIR   oh-my-pi's agent dir (default ~/.omp/agent): its sessions, sub-agents, archives
-         --sessions-dir DIR    another session folder to index (repeatable)
-         --only-sessions-dir   index only the --sessions-dir folders
-         --no-agent A          leave an agent out and forget its sessions (repeatable; or LOOKBACK_SKIP_AGENTS=a,b)
-         --no-sync             search the index as it is, without looking for new sessions
-         --no-archive          keep no copies of session files (or LOOKBACK_ARCHIVE=off; LOOKBACK_ARCHIVE=DIR moves
-                               the archive from <index dir>/archive); a session whose file goes is then forgotten
-         --engine E            auto (default), wasm, or builtin (node:sqlite / bun:sqlite); or LOOKBACK_ENGINE
-         --json                machine-readable output (shapes in README)
-`;
-
-function agentOption(args: ParsedArgs): AgentKind | undefined {
-	const agent = option(args, "agent");
-	if (agent === undefined || isAgentKind(agent)) return agent;
-	throw new LookbackError("bad-argument", `--agent must be one of ${AGENT_KINDS.join(", ")}, not "${agent}"`);
-}
-
-function goneOption(args: ParsedArgs): GoneFilter | undefined {
-	const gone = option(args, "gone");
-	if (gone === undefined || (GONE_FILTERS as readonly string[]).includes(gone)) return gone as GoneFilter | undefined;
-	throw new LookbackError("bad-argument", `--gone must be one of ${GONE_FILTERS.join(", ")}, not "${gone}"`);
-}
-
-function groupOption(args: ParsedArgs): UsageGroup | undefined {
-	const by = option(args, "by");
-	if (by === undefined || (USAGE_GROUPS as readonly string[]).includes(by)) return by as UsageGroup | undefined;
-	throw new LookbackError("bad-argument", `--by must be one of ${USAGE_GROUPS.join(", ")}, not "${by}"`);
-}
-
-function roles(args: ParsedArgs): Role[] | undefined {
-	const list = args.options.get("role");
-	if (!list) return undefined;
-	const out = list.flatMap((r) => r.split(",")).map((r) => r.trim());
-	for (const r of out)
-		if (!ROLES.includes(r as Role)) throw new LookbackError("bad-argument", `--role must be one of ${ROLES.join(", ")}, not "${r}"`);
-	return out as Role[];
 }
 
 /** A progress bar on stderr, redrawn at most every 100 ms. */

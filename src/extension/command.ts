@@ -5,7 +5,7 @@
  */
 
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { discover, errorMessage, loadRedaction, type ToolHit, terminalSafe } from "../core/index.js";
+import { agentFacts, discover, errorMessage, loadRedaction, type ToolHit, terminalSafe } from "../core/index.js";
 import type { NodeIndex } from "../node/open.js";
 import { restoreIndexed } from "../node/restore.js";
 import { excerptText } from "./excerpt.js";
@@ -110,7 +110,7 @@ async function answerInText(pi: ExtensionAPI, query: string, ctx: ExtensionComma
 		"Insert a summary of this hit into the conversation",
 		"Resume this session",
 	]);
-	if (action?.startsWith("Resume") && hit.agent !== "pi" && hit.agent !== "omp")
+	if (action?.startsWith("Resume") && !agentFacts(hit.agent).opensInPi)
 		notify(ctx, `lookback: a ${hit.agent} session opens in ${hit.agent}: ${hit.resumeHint}`, "info");
 	else if (action?.startsWith("Resume")) {
 		// A session whose file is gone is written back from lookback's archive first.

@@ -5,6 +5,7 @@
  * are handed the host's TUI component by the entry).
  */
 
+export { agentLabels } from "../agents/registry.js";
 export { DEFAULTS, thousands } from "../core/defaults.js";
 export { liveContext } from "./live-context.js";
 export { type SessionSearchParams, sessionSearchParams } from "./params.js";

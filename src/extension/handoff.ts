@@ -6,7 +6,7 @@
  */
 
 import { copyToClipboard, type ExtensionCommandContext, type ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { errorMessage, loadRedaction, readWhole, redactText, terminalSafe } from "../core/index.js";
+import { agentFacts, errorMessage, loadRedaction, readWhole, redactText, terminalSafe } from "../core/index.js";
 import type { NodeIndex } from "../node/open.js";
 import { restoreIndexed } from "../node/restore.js";
 import { excerptText } from "./excerpt.js";
@@ -135,7 +135,7 @@ async function restoreRow(opened: NodeIndex, row: OverlayRow, ctx: ExtensionCont
 }
 
 function opensInPi(row: OverlayRow): boolean {
-	return row.agent === "pi" || row.agent === "omp";
+	return agentFacts(row.agent).opensInPi === true;
 }
 
 async function copyResume(ctx: ExtensionContext, row: OverlayRow, why?: string): Promise<void> {

@@ -27,11 +27,12 @@ function loadEntryParts(): Promise<typeof EntryParts> {
 }
 
 const description = ({
+	agentLabels,
 	DEFAULTS,
 	thousands,
 }: Awaited<
 	ReturnType<typeof loadEntryParts>
->) => `Search every past session on this machine (all projects) of every coding agent: Pi, omp, Claude Code, Codex, Gemini CLI and OpenCode, without re-reading files. Each result names its agent and the command that resumes it; pass agent to search one agent only.
+>) => `Search every past session on this machine (all projects) of every coding agent: ${agentLabels()}, without re-reading files. Each result names its agent and the command that resumes it; pass agent to search one agent only.
 Modes: query → sessions ranked by their best matching message (the top one with the messages around the hit and the session's first and last messages); sessionId → read that session's active branch (first ${DEFAULTS.readHead} and last ${DEFAULTS.readTail} messages when long); sessionId + aroundMessageId → the messages around an entry (pass branchTip to stay on a branch); no arguments → recent sessions; action keyword/content/list → omp-session-store style.
 Replies are JSON, at most ${thousands(DEFAULTS.replyMaxChars)} characters (contentTruncated: true when cut). Messages already in this conversation are left out.`;
 

@@ -1,11 +1,11 @@
 /** The `session_search` tool's parameters, every one optional and described for the model. */
 
 import { type Static, Type } from "@sinclair/typebox";
+import { AGENT_KINDS, AGENTS } from "../agents/registry.js";
 // The few modules these come from, not the core's barrel: the extension's entry loads this file, and Pi pays for
 // every module it loads before the first search needs it.
 import { DEFAULTS } from "../core/defaults.js";
 import { ROLES } from "../core/parse/roles.js";
-import { AGENT_KINDS } from "../core/parse/source.js";
 import { GONE_FILTERS, SCOPES } from "../core/query/session-filter.js";
 import { STORE_ACTIONS } from "./modes.js";
 
@@ -36,7 +36,7 @@ export const sessionSearchParams = Type.Object({
 	role: Type.Optional(StringEnum(ROLES, { description: "Only text of this role." })),
 	agent: Type.Optional(
 		StringEnum(AGENT_KINDS, {
-			description: "Only sessions of this coding agent (default: every agent; claude is Claude Code, gemini is Gemini CLI).",
+			description: `Only sessions of this coding agent (default: every agent; ${AGENTS.map((a) => `${a.kind} is ${a.label}`).join(", ")}).`,
 		}),
 	),
 	limit: Type.Optional(

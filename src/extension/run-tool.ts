@@ -1,5 +1,6 @@
 /** One `session_search` call: pick the mode, run the core call, add the sync state, bound the reply. */
 
+import { ompMetadata } from "../agents/omp/node/metadata-files.js";
 import {
 	boundedJson,
 	browseReply,
@@ -22,7 +23,6 @@ import {
 } from "../core/index.js";
 import { loadEngine } from "../node/engine.js";
 import type { LocalIndex } from "../node/indexer-work.js";
-import { ompMetadata } from "../node/omp-files.js";
 import type { NodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
 import { type Mode, modeOf } from "./modes.js";

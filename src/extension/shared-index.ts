@@ -5,11 +5,12 @@
  * the index open in Pi's process with the first search. A long sync shows on Pi's status line.
  */
 
+import { piAgentDir } from "../agents/pi/node/paths.js";
 import { DEFAULTS, thousands } from "../core/defaults.js";
 import { HostIndex } from "../node/host-index.js";
+import { indexPathOf } from "../node/index-path.js";
 import type { IndexingProgress } from "../node/indexer-slot.js";
 import { bytesLeft, indexComplete } from "../node/indexer-slot.js";
-import { indexPathOf, piAgentDir } from "../node/paths.js";
 import { loadTool } from "./tool-loader.js";
 
 /** The part of Pi's and omp's `ctx.ui` the status line needs. */

@@ -11,7 +11,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 
 /** The SDK's own limit for one message. */
-export const MAX_LINE_BYTES = 10 * 1024 * 1024;
+const MAX_LINE_BYTES = 10 * 1024 * 1024;
 
 /** JSON-RPC's codes: the line is no JSON, or no request. */
 const PARSE_ERROR = -32700;
@@ -79,18 +79,23 @@ export class LineTransport implements Transport {
 		this.pendingBytes = 0;
 		this.dropping = false;
 		const line = bytes.toString("utf8").replace(/\r$/, "");
-		if (dropped) return this.refuse(idIn(line), INVALID_REQUEST, `message over ${this.maxLineBytes} bytes: not read`);
+		if (dropped) {
+			this.refuse(idIn(line), INVALID_REQUEST, `message over ${this.maxLineBytes} bytes: not read`);
+			return;
+		}
 		if (line.trim() === "") return;
 		let value: unknown;
 		try {
 			value = JSON.parse(line);
 		} catch {
-			return this.refuse(idIn(line.slice(0, 4096)), PARSE_ERROR, "message is not JSON");
+			this.refuse(idIn(line.slice(0, 4096)), PARSE_ERROR, "message is not JSON");
+			return;
 		}
 		const message = JSONRPCMessageSchema.safeParse(value);
 		if (!message.success) {
 			const id = (value as { id?: unknown } | null)?.id;
-			return this.refuse(typeof id === "string" || typeof id === "number" ? id : null, INVALID_REQUEST, "message is not JSON-RPC 2.0");
+			this.refuse(typeof id === "string" || typeof id === "number" ? id : null, INVALID_REQUEST, "message is not JSON-RPC 2.0");
+			return;
 		}
 		this.onmessage?.(message.data);
 	}

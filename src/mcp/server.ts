@@ -13,6 +13,7 @@ import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } fr
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 // The core's few modules the handshake needs, not its barrel: the rest (search, replies, the engine) loads with
 // the tools' runs once the client has initialized (tool-runs.ts, below), when the index opens anyway.
+import { AGENTS } from "../agents/registry.js";
 import { errorMessage, LookbackError } from "../core/errors.js";
 import { loadRedaction, redactedReply } from "../core/redact/redact.js";
 import { boundedJson } from "../core/replies/budget.js";
@@ -33,7 +34,7 @@ export interface McpServerOptions {
 	redact?: boolean;
 }
 
-const INSTRUCTIONS = `lookback searches every past coding-agent session on this machine (Pi, oh-my-pi, Claude Code, Codex, Gemini CLI, OpenCode). Use search_sessions when the user refers to earlier work ("like we did last week", "the bug we fixed", "what did we decide about X") instead of asking them to paste it; then read_session to read what a result found.`;
+const INSTRUCTIONS = `lookback searches every past coding-agent session on this machine (${AGENTS.map((a) => a.label).join(", ")}). Use search_sessions when the user refers to earlier work ("like we did last week", "the bug we fixed", "what did we decide about X") instead of asking them to paste it; then read_session to read what a result found.`;
 
 const NO_ELICITATION: jsonSchemaValidator = {
 	getValidator() {

@@ -1,10 +1,10 @@
 /** What `tools/list` says: each tool's name, description and input schema, written for the model that calls it. */
 
+import { AGENT_KINDS, agentLabels } from "../agents/registry.js";
 // The core's small modules, not its barrel: the schemas load before the handshake (server.ts).
 import { DEFAULTS, thousands } from "../core/defaults.js";
 import { BRANCH_STATES } from "../core/parse/branch.js";
 import { ROLES } from "../core/parse/roles.js";
-import { AGENT_KINDS } from "../core/parse/source.js";
 import { GONE_FILTERS, SCOPES } from "../core/query/session-filter.js";
 import type { ObjectSchema, PropertySchema } from "./schema.js";
 
@@ -19,7 +19,7 @@ export interface ToolSpec {
 
 const minutes = Math.round(DEFAULTS.callingSessionMs / 60_000);
 const BUDGET = `Replies are JSON of at most ${thousands(DEFAULTS.replyMaxChars)} characters: contentTruncated: true when the reply was cut, textTruncated: true on a message whose text was cut.`;
-const AGENTS = "Pi, oh-my-pi, Claude Code, Codex, Gemini CLI and OpenCode";
+const AGENTS = agentLabels();
 
 /** The filters search_sessions and list_sessions share, as in the lookback CLI and the Pi tool. */
 const FILTERS: Record<string, PropertySchema> = {

@@ -8,9 +8,9 @@
 import { realpathSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join, sep } from "node:path";
+import { nodeAgent } from "../agents/node-registry.js";
 import { type AgentKind, isBesideFile, LookbackError, type SessionSource } from "../core/index.js";
 import { sessionPathInRoots } from "./paths.js";
-import { readOpencodeDocument } from "./walk-opencode.js";
 import { type SessionRoot, walkRoots } from "./walk-roots.js";
 
 export type { SessionRoot } from "./walk-roots.js";
@@ -50,12 +50,15 @@ export function fileSource(roots: SessionRoot[], leaveOut: readonly AgentKind[] 
 		},
 		walk: () => walkRoots(real),
 		async readDocument(path) {
-			if (
-				!rootPaths.some((root) => path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`)) ||
-				path.split(sep).includes("..")
-			)
+			const under = real.filter(
+				(root) => path === root.path || path.startsWith(root.path.endsWith(sep) ? root.path : `${root.path}${sep}`),
+			);
+			if (under.length === 0 || path.split(sep).includes(".."))
 				throw new LookbackError("path-outside-roots", `refusing "${path}": it is not inside the session folders`);
-			return readOpencodeDocument(path);
+			// Rendered by the agent that keeps its sessions as rows there (OpenCode's database).
+			const store = under.map((root) => (root.agent ? nodeAgent(root.agent).store : undefined)).find((s) => s !== undefined);
+			if (!store) throw new LookbackError("session-not-found", `no session is kept as rows at ${path}`);
+			return store.readDocument(path);
 		},
 		async read(path, start, end) {
 			sessionPathInRoots(path, rootPaths);

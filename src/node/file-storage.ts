@@ -69,7 +69,7 @@ function fileKind(path: string): "lookback" | "sqlite" | "other" {
  * lookback's only beside its lock folder (a first open killed before its first commit). Anything else — a file of
  * the person's, a database of another program — is refused before it is opened, never set aside or written.
  */
-export function givenIndexProblem(path: string): string | undefined {
+function givenIndexProblem(path: string): string | undefined {
 	const folder = statSync(dirname(path), { throwIfNoEntry: false });
 	if (!folder?.isDirectory()) return `its folder ${dirname(path)} does not exist (lookback makes no folder for an index path it is given)`;
 	const st = statSync(path, { throwIfNoEntry: false });

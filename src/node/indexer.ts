@@ -17,11 +17,11 @@ import { LookbackError } from "../core/errors.js";
 import type { SyncReport, WalkedFolders } from "../core/index.js";
 import { builtFile } from "./built-files.js";
 import { importOnce } from "./import-once.js";
+import { indexPathOf } from "./index-path.js";
 import { FIRST_MESSAGES_ENV, type FromIndexer, firstMessagesValue, type ToIndexer, type WalkSeen } from "./indexer-messages.js";
 import { type IndexingProgress, indexComplete } from "./indexer-slot.js";
 import type { IndexerCall } from "./indexer-work.js";
 import type { NodeIndexOptions } from "./open.js";
-import { indexPathOf } from "./paths.js";
 import type { SnapshotReads } from "./snapshot-layout.js";
 
 export type IndexerPlace = "child process" | "host process";

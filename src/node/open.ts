@@ -1,35 +1,19 @@
 /** One call that opens the index of a Pi install on Node: engine, index file, session roots. */
 
-import { basename, dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
-import {
-	AGENT_KINDS,
-	type AgentKind,
-	type HostFiles,
-	isAgentKind,
-	isOpencodeDbName,
-	LookbackError,
-	LookbackIndex,
-	type SessionSource,
-} from "../core/index.js";
+import { nodeAgents } from "../agents/node-registry.js";
+import { ompAgentDir } from "../agents/omp/node/paths.js";
+import { piAgentDir } from "../agents/pi/node/paths.js";
+import { AGENT_KINDS, type AgentKind, isAgentKind } from "../agents/registry.js";
+import { type HostFiles, LookbackError, LookbackIndex, type SessionSource } from "../core/index.js";
 import { useDeflater } from "../core/store/body-codec.js";
 import { FileArchive } from "./archive-store.js";
 import { chooseEngine, type EngineChoice, engineChoice } from "./engine-choice.js";
 import { fileSource, type SessionRoot } from "./file-source.js";
 import { fileStorage } from "./file-storage.js";
-import {
-	claudeConfigDir,
-	codexHome,
-	customSessionDir,
-	type Env,
-	geminiDir,
-	givenIndexPath,
-	indexPathOf,
-	ompAgentDir,
-	opencodeDataDir,
-	opencodeDbOverride,
-	piAgentDir,
-} from "./paths.js";
+import type { Env } from "./home.js";
+import { givenIndexPath, indexPathOf } from "./index-path.js";
 import { sessionFilesOf } from "./session-files.js";
 
 export interface NodeIndexOptions {
@@ -88,7 +72,7 @@ function archiveOf(indexPath: string, given: string | false | undefined, env: En
 	return new FileArchive(setting ? resolve(setting) : beside, serving);
 }
 
-/** The session roots of a Pi install. */
+/** The session roots of this machine: every agent's (Pi's agent dir first), and the folders given. */
 export function piSessionRoots(
 	options: Pick<NodeIndexOptions, "agentDir" | "sessionsDirs" | "onlySessionsDirs" | "env" | "ompAgentDir" | "leaveOut">,
 ): SessionRoot[] {
@@ -96,21 +80,9 @@ export function piSessionRoots(
 	const agentDir = options.agentDir ?? piAgentDir(env);
 	const roots: SessionRoot[] = [];
 	if (!options.onlySessionsDirs) {
-		roots.push({ path: `${agentDir}/sessions`, layout: "nested", agent: "pi" });
-		const custom = customSessionDir(agentDir, env);
-		if (custom) roots.push({ path: custom, layout: "flat" });
-		const omp = options.ompAgentDir ?? ompAgentDir(env);
-		if (resolve(omp) !== resolve(agentDir)) roots.push({ path: `${omp}/sessions`, layout: "nested", agent: "omp" });
-		roots.push({ path: `${omp}/archive/sessions`, layout: "archive", agent: "omp" });
-		roots.push({ path: join(claudeConfigDir(env), "projects"), layout: "claude", agent: "claude" });
-		roots.push({ path: codexHome(env), layout: "codex", agent: "codex" });
-		roots.push({ path: join(geminiDir(env), "tmp"), layout: "gemini", agent: "gemini" });
-		// OpenCode's data folder holds its databases and its older JSON tree; OPENCODE_DB may name a database elsewhere.
-		const opencode = opencodeDataDir(env);
-		roots.push({ path: opencode, layout: "opencode", agent: "opencode" });
-		const db = opencodeDbOverride(env);
-		if (db && !(resolve(dirname(db)) === resolve(opencode) && isOpencodeDbName(basename(db))))
-			roots.push({ path: db, layout: "opencode", agent: "opencode" });
+		// Each agent's own roots, in the registry's order (`NodeAgent.roots`).
+		const at = { env, agentDir, ompAgentDir: options.ompAgentDir ?? ompAgentDir(env) };
+		for (const agent of nodeAgents()) roots.push(...agent.roots(at));
 	}
 	for (const dir of options.sessionsDirs ?? []) roots.push({ path: dir, layout: "nested" });
 	const leaveOut = new Set(leftOutAgents(options.leaveOut, env));

@@ -63,7 +63,7 @@ export function tempBeside(target: string): string {
 }
 
 /** Write all of `bytes` at the descriptor's position. */
-export function writeAll(fd: number, bytes: Uint8Array): void {
+function writeAll(fd: number, bytes: Uint8Array): void {
 	for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 

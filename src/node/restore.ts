@@ -7,7 +7,7 @@
  * (which fails rather than replace a file that appeared meanwhile); its folder's real path must lie inside the
  * real roots just before (a session folder swapped for a link out of them is refused).
  * An OpenCode session lives in OpenCode's database, which lookback never writes: it is written to a new file
- * for `opencode import` instead (opencode-restore.ts).
+ * for `opencode import` instead: an agent whose restore differs says how (`NodeAgent.restore`, src/agents/opencode/node/restore.ts).
  */
 
 import {
@@ -26,12 +26,13 @@ import {
 	writeSync,
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { nodeAgent } from "../agents/node-registry.js";
+import type { OpencodeImport } from "../agents/opencode/node/restore.js";
 import { DEFAULTS, LookbackError, type SessionSummary } from "../core/index.js";
 import type { ArchiveRecord } from "./archive-manifest.js";
 import { syncDir } from "./archive-manifest.js";
 import type { FileArchive } from "./archive-store.js";
 import type { NodeIndex } from "./open.js";
-import { type OpencodeImport, restoreOpencode } from "./opencode-restore.js";
 import { createExclusive, PRIVATE_DIR, PRIVATE_FILE, tempBeside } from "./private-files.js";
 
 /** What became of one file. */
@@ -190,7 +191,8 @@ function restoreSession(archive: FileArchive, sessions: readonly SessionSummary[
 			"session-not-found",
 			`the archive ${archive.dir} holds no copy of ${session.path}${archive.keeping ? "" : " (the archive is turned off)"}`,
 		);
-	if (session.agent === "opencode") return restoreOpencode(archive, sessions, records);
+	const own = nodeAgent(session.agent).restore;
+	if (own) return own(archive, sessions, records);
 	for (const r of records) {
 		if (r && !roots.some((root) => within(resolve(r.path), resolve(root))))
 			throw refuseOutside(r.path, roots, "it is not inside the session folders");

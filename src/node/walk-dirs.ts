@@ -2,7 +2,7 @@
 
 import { type Dirent, readdirSync, readFileSync } from "node:fs";
 import { join, sep } from "node:path";
-import type { Found, LayoutWalk, WalkedFolders } from "../core/index.js";
+import type { Found, LayoutWalk, SkippedFile, WalkedFolders } from "../core/index.js";
 
 export type { Found } from "../core/index.js";
 
@@ -10,6 +10,8 @@ export type { Found } from "../core/index.js";
 export interface WalkSink extends LayoutWalk {
 	/** Every folder looked into, found or not (`WalkResult.folders`). */
 	folders: WalkedFolders;
+	/** A session file found and passed over on purpose (a temporary working directory's), named in the report. */
+	skip(file: SkippedFile): void;
 }
 
 /**
@@ -39,12 +41,13 @@ export async function listDir(dir: string, folders: WalkedFolders): Promise<{ fi
 	return { files, dirs };
 }
 
-/** A walk on disk into `found`, its folders noted in `folders`; `attempt` decides what an error does to the root. */
-export function diskWalk(found: Found[], folders: WalkedFolders, attempt: WalkSink["attempt"]): WalkSink {
+/** A walk on disk into `found` (and `skipped`), its folders noted in `folders`; `attempt` decides what an error does to the root. */
+export function diskWalk(found: Found[], skipped: SkippedFile[], folders: WalkedFolders, attempt: WalkSink["attempt"]): WalkSink {
 	return {
 		found,
 		folders,
 		attempt,
+		skip: (file) => skipped.push(file),
 		sep,
 		list: (dir) => listDir(dir, folders),
 		readText: async (path) => {

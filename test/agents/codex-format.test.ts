@@ -9,8 +9,8 @@
 import { copyFileSync, cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { codexFormat } from "../../src/agents/codex/format.js";
 import { LookbackIndex, memorySource, memoryStorage } from "../../src/core/index.js";
-import { codexFormat } from "../../src/core/parse/codex-format.js";
 import { parseBytes } from "../../src/core/parse/formats.js";
 import { newParseState, type SessionEntry } from "../../src/core/parse/session-format.js";
 import { readWhole } from "../../src/core/replies/read.js";

@@ -2,13 +2,14 @@
 import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { geminiDir } from "../../src/agents/gemini/node/paths.js";
 import { run } from "../../src/cli/main.js";
 import { branchStates } from "../../src/core/parse/branch.js";
 import { entryText, wholeTextOfLine } from "../../src/core/parse/entry-text.js";
 import { formatOf, parseBytes } from "../../src/core/parse/formats.js";
 import { newParseState, type SessionEntry } from "../../src/core/parse/session-format.js";
 import { fileSource } from "../../src/node/file-source.js";
-import { geminiDir, sessionPathInRoots } from "../../src/node/paths.js";
+import { sessionPathInRoots } from "../../src/node/paths.js";
 import { tempDir } from "../helpers.js";
 
 const HOME = join(import.meta.dirname, "..", "fixtures", "gemini", "home");

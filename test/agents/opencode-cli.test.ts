@@ -9,8 +9,8 @@ import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { opencodeFormat } from "../../src/agents/opencode/format.js";
 import { run } from "../../src/cli/main.js";
-import { opencodeFormat } from "../../src/core/parse/opencode-format.js";
 import { newParseState } from "../../src/core/parse/session-format.js";
 import { loadEngine } from "../../src/node/engine.js";
 import { fileSource } from "../../src/node/file-source.js";

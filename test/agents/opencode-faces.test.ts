@@ -9,8 +9,8 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { opencodeFormat } from "../../src/agents/opencode/format.js";
 import { run } from "../../src/cli/main.js";
-import { opencodeFormat } from "../../src/core/parse/opencode-format.js";
 import { newParseState } from "../../src/core/parse/session-format.js";
 import { runAction } from "../../src/extension/handoff.js";
 import { overlayResults } from "../../src/extension/overlay-results.js";

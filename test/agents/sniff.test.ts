@@ -5,11 +5,11 @@
 import { copyFileSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { readOpencodeDocument } from "../../src/agents/opencode/node/walk.js";
 import { LookbackIndex, memoryStorage } from "../../src/core/index.js";
 import { sniffAgent } from "../../src/core/parse/formats.js";
 import { loadEngine } from "../../src/node/engine.js";
 import { fileSource } from "../../src/node/file-source.js";
-import { readOpencodeDocument } from "../../src/node/walk-opencode.js";
 import { tempDir } from "../helpers.js";
 import { ompStore } from "../omp/omp-store.js";
 import { FIXTURE_SESSION, fixtureDataDir } from "./opencode-rows.js";

@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parseSessionLines } from "../../src/agents/pi/format.js";
 import { branchStates, branchThrough } from "../../src/core/parse/branch.js";
 import { splitLines } from "../../src/core/parse/jsonl.js";
-import { newParseState, parseSessionLines } from "../../src/core/parse/session-format.js";
+import { newParseState } from "../../src/core/parse/session-format.js";
 import { FIXTURES, indexOf, SAMPLE } from "../helpers.js";
 
 function fixturePath(id: string): string {

@@ -16,6 +16,9 @@ const HEAVY = [
 	/^src\/core\/(sync|search|store|replies\/(?!sync-state)|parse\/formats|index\.ts)/,
 	/^src\/node\/(engine|open|file-source|indexer-work)\.ts$/,
 	/^src\/extension\/(run-tool|command|overlay)\.ts$/,
+	// The agents' parsers and Node parts: the registry's facts (names, labels) are all the entry may load of them.
+	/^src\/agents\/(readers|node-registry)\.ts$/,
+	/^src\/agents\/[^/]+\/(format|reader)\.ts$/,
 ];
 
 async function staticModules(entry: string): Promise<string[]> {

@@ -2,9 +2,9 @@
 import { cpSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ompAgentDir } from "../../src/agents/omp/node/paths.js";
 import { run } from "../../src/cli/main.js";
 import { fileSource } from "../../src/node/file-source.js";
-import { ompAgentDir } from "../../src/node/paths.js";
 import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
 import { ompStore, PARENT } from "./omp-store.js";
 

@@ -11,9 +11,10 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, wr
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { opencodeImportHint } from "../../src/agents/opencode/import-hint.js";
 import { run } from "../../src/cli/main.js";
 import { AGENT_KINDS, type AgentKind } from "../../src/core/index.js";
-import { isAgentSessionId, opencodeImportHint, restoreHint, resumeHint } from "../../src/core/read/project.js";
+import { isAgentSessionId, restoreHint, resumeHint } from "../../src/core/read/project.js";
 import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
 
 const AGENT_BINS = ["pi", "omp", "claude", "codex", "gemini", "opencode", "lookback"];

@@ -5,17 +5,10 @@
  * Nothing is ever purged: a browser names a folder but not its place, and Pi's and omp's are both `sessions`.
  */
 
-import {
-	type Found,
-	inFolder,
-	isBesideFile,
-	isOpencodeDbName,
-	isTmpSessionFolder,
-	type SessionFileInfo,
-	type SessionSource,
-	type SkippedFile,
-} from "../../src/core/index.js";
-import { pickedLayout } from "./picked-layout.js";
+import { isOpencodeDbName } from "../../src/agents/opencode/layout.js";
+import { isPiSessionName, isTmpSessionFolder } from "../../src/agents/pi/layout.js";
+import { type Found, inFolder, isBesideFile, type SessionFileInfo, type SessionSource, type SkippedFile } from "../../src/core/index.js";
+import { agentTakes, pickedLayout } from "./picked-layout.js";
 
 /** A file and its path relative to what was picked (`sessions/--home-dev-app--/…jsonl`, or just its name). */
 export interface PickedFile {
@@ -25,28 +18,17 @@ export interface PickedFile {
 
 const nameOf = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 
-/** A session file of Pi or omp (their archives gzipped), or of an agent whose layout knows it. */
-const isPiSessionFile = (name: string) => name.endsWith(".jsonl") || name.endsWith(".jsonl.gz");
-
 /** OpenCode keeps its sessions in a database this page does not read: it is named, not indexed. */
 const isOpencodeDb = (path: string) => isOpencodeDbName(nameOf(path));
 
 /**
  * Whether a picked file is one the scan takes: a session file of any agent (Codex's compressed rollouts, Gemini
  * CLI's chats of before 0.39 as `.json`), a file an agent keeps beside its sessions that the layouts read (a
- * project's path, Gemini's project list, a tool's spilled output), or OpenCode's database, to say it is not read.
+ * project's path, Gemini's project list, a tool's spilled output), or OpenCode's database, to say it is not read
+ * (`PickedFolders.takes` of each agent).
  */
 export function isScanFile(path: string): boolean {
-	const name = nameOf(path);
-	return (
-		isPiSessionFile(name) ||
-		name.endsWith(".jsonl.zst") ||
-		(name.endsWith(".json") && (name.startsWith("session-") || /(^|\/)chats\/[^/]+\/[^/]+$/.test(path))) ||
-		name === "projects.json" ||
-		name === ".project_root" ||
-		isBesideFile(`/${path}`) ||
-		isOpencodeDb(path)
-	);
+	return agentTakes(path) || isBesideFile(`/${path}`);
 }
 
 /** How deep picked folders are read: a home folder, Claude Code's projects and sub-agents nested five deep. */
@@ -99,7 +81,7 @@ export function browserSource(
 			};
 			for (const f of layout.found) add(f);
 			for (const path of byPath.keys()) {
-				if (taken.has(path) || inClaimed(path) || !isPiSessionFile(nameOf(path))) continue;
+				if (taken.has(path) || inClaimed(path) || !isPiSessionName(nameOf(path))) continue;
 				if (path.split("/").slice(0, -1).some(isTmpSessionFolder)) skipped.push({ path, reason: "tmp-folder" });
 				else add(describe(path, byPath));
 			}

@@ -5,6 +5,7 @@
  * redacted unless asked not to. This object is the JSON export (docs/export.md); markdown.ts and html.ts draw it.
  */
 
+import { agentFacts } from "../../agents/registry.js";
 import { DEFAULTS } from "../defaults.js";
 import type { BranchState, TreeNode } from "../parse/branch.js";
 import { pathToRoot } from "../parse/branch.js";
@@ -16,16 +17,6 @@ import { flatten } from "../text/display.js";
 import { assistantParts, type ToolCall } from "./message-parts.js";
 
 export type ExportBranchChoice = "active" | "all";
-
-/** The agents by the names people know them by. */
-const AGENT_NAMES: Record<AgentKind, string> = {
-	pi: "Pi",
-	omp: "oh-my-pi",
-	claude: "Claude Code",
-	codex: "Codex",
-	gemini: "Gemini CLI",
-	opencode: "OpenCode",
-};
 
 export interface ExportMessage {
 	entryId: string;
@@ -199,7 +190,7 @@ export async function exportDocument(tree: SessionTree, options: DocumentOptions
 			sessionId: s.sessionId,
 			title,
 			agent: s.agent,
-			agentName: AGENT_NAMES[s.agent],
+			agentName: agentFacts(s.agent).label,
 			project: s.project,
 			...(s.cwd ? { cwd: clean(s.cwd) } : {}),
 			...(s.started ? { started: s.started } : {}),

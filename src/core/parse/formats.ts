@@ -1,16 +1,15 @@
 /**
  * Every agent's session format behind one shape: bytes of a file (or of its new tail) → entries in the shape
  * of Pi's tree (`SessionEntry`), which the rest of the pipeline (branches, searchable text, the writer) knows.
- * One module per format does the reading; this file only picks it and cuts the bytes into lines.
+ * Each agent's folder reads its own format (`AgentReader.format`, src/agents/); this file only picks it and cuts the
+ * bytes into lines.
  */
 
-import { claudeFormat } from "./claude-format.js";
-import { codexFormat } from "./codex-format.js";
-import { geminiFormat } from "./gemini-format.js";
+import { piFormat } from "../../agents/pi/format.js";
+import { AGENT_READERS, readerOf } from "../../agents/readers.js";
+import type { AgentKind } from "../../agents/registry.js";
 import { parseJsonObject, splitLines } from "./jsonl.js";
-import { opencodeFormat } from "./opencode-format.js";
-import { type ParsedChunk, type ParseState, parseSessionLines } from "./session-format.js";
-import type { AgentKind } from "./source.js";
+import type { ParsedChunk, ParseState } from "./session-format.js";
 
 /** Where each line of a chunk starts, so an entry made of one line keeps its byte range (snippets of long entries). */
 export interface LineOffsets {
@@ -52,23 +51,29 @@ export interface SessionFormat {
 	parseDocument?(bytes: Uint8Array, state: ParseState): ParsedChunk | undefined;
 }
 
-const piFormat: SessionFormat = { growth: "append", parseLines: parseSessionLines };
-
-const FORMATS: Partial<Record<AgentKind, SessionFormat>> = {
-	claude: claudeFormat,
-	codex: codexFormat,
-	gemini: geminiFormat,
-	opencode: opencodeFormat,
-};
-
 /** Whether an agent's files are Pi's own format (read whole, within `DEFAULTS.maxFileBytes`). */
 export function isPiFormat(format: SessionFormat): boolean {
 	return format === piFormat;
 }
 
-/** The format of an agent's files (Pi's for Pi and omp, and for any agent without its own yet). */
+/** The format of an agent's files (Pi's for Pi and omp, and for a file whose agent is not known). */
 export function formatOf(agent: AgentKind | undefined): SessionFormat {
-	return (agent && FORMATS[agent]) || piFormat;
+	return readerOf(agent).format;
+}
+
+/** The agent whose title slot a file begins with (omp's), and the slot's length: 0 when it has none. */
+export function titleSlotOf(bytes: Uint8Array): { length: number; agent?: AgentKind } {
+	for (const [agent, reader] of AGENT_READERS) {
+		const length = reader.titleSlot?.length(bytes) ?? 0;
+		if (length > 0) return { length, agent };
+	}
+	return { length: 0 };
+}
+
+/** The title a file's head slot holds (its bytes read again after a rename), or undefined. */
+export function slotTitle(slot: Uint8Array): string | undefined {
+	for (const [, reader] of AGENT_READERS) if (reader.titleSlot && reader.titleSlot.length(slot) > 0) return reader.titleSlot.title(slot);
+	return undefined;
 }
 
 /**
@@ -83,7 +88,7 @@ export function sniffAgent(bytes: Uint8Array): AgentKind | undefined {
 	if (!first) return undefined;
 	// Each sniff claims only its own agent's first lines (Claude Code's and Gemini CLI's both name a session, only
 	// Claude Code's has a type), so which is asked first does not decide.
-	for (const [agent, format] of Object.entries(FORMATS) as [AgentKind, SessionFormat][]) if (format.sniff?.(first)) return agent;
+	for (const [agent, reader] of AGENT_READERS) if (reader.format.sniff?.(first)) return agent;
 	return undefined;
 }
 

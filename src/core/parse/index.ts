@@ -1,5 +1,6 @@
-/** Session files → entries: where files come from (each agent's folder layout), the lenient JSONL reader, Pi's and omp's formats, branches, and an entry's searchable text. */
+/** Session files → entries: where files come from, the lenient JSONL reader, the shape every agent's format is read into (each agent's own in src/agents/), branches, and an entry's searchable text. */
 
+export { AGENT_KINDS, AGENTS, type AgentKind, agentFacts, agentLabels, isAgentKind } from "../../agents/registry.js";
 export type {
 	ArchivedFile,
 	ArchiveState,
@@ -13,16 +14,7 @@ export { keptCurrent } from "./archive.js";
 export { BRANCH_STATES, type BranchState, branchStates, branchThrough, contextStart, pathToRoot, type TreeNode } from "./branch.js";
 export { ROLES, type Role } from "./entry-text.js";
 export { type Found, folderOf, inFolder, isBesideFile, type LayoutWalk, type Listing } from "./layout.js";
-export { claudeProject, isClaudeProject, walkClaude } from "./layout-claude.js";
-export { codexArchived, isRollout, rollouts, walkCodex } from "./layout-codex.js";
-export { geminiProject, geminiProjects, isGeminiChats, walkGemini } from "./layout-gemini.js";
-export { isOpencodeDbName } from "./layout-opencode.js";
-export { type OmpMetadata, readOmpMetadata } from "./omp-metadata.js";
 export {
-	AGENT_KINDS,
-	type AgentKind,
-	isAgentKind,
-	isTmpSessionFolder,
 	memorySource,
 	type SessionFileInfo,
 	type SessionKind,

@@ -1,9 +1,10 @@
 /**
- * What the agents' folder layouts (layout-<agent>.ts) need of the place they walk, whatever it is: folders on disk
+ * What the agents' folder layouts (src/agents/<agent>/layout.ts) need of the place they walk, whatever it is: folders on disk
  * (src/node/walk-roots.ts) or the files a person picked in a page (web/src/picked-layout.ts). Each layout decides
  * which files of its agent's folders are sessions, and of which kind, the same way in both.
  */
 
+import { AGENT_FACTS } from "../../agents/registry.js";
 import type { SessionFileInfo } from "./source.js";
 
 /** A file found by a walk, before its stat; a session rendered from a database comes with its stamps instead. */
@@ -55,9 +56,9 @@ export async function ifThere(work: () => Promise<void>): Promise<void> {
 
 /**
  * Whether a path relative to a session root names a file an agent keeps beside its sessions that a source may
- * read: a tool's output spilled beside a session (`…/tool-results/<id>.txt`), or Codex's session index of thread
- * names at the top of its home. Never any other file.
+ * read (`AgentFacts.besideFile`: a tool's output spilled beside a Claude Code session, Codex's session index of
+ * thread names at the top of its home). Never any other file.
  */
 export function isBesideFile(relative: string): boolean {
-	return (/\/tool-results\/[^/]+\.txt$/.test(relative) || relative === "session_index.jsonl") && !relative.split("/").includes("..");
+	return AGENT_FACTS.some((agent) => agent.besideFile?.(relative)) && !relative.split("/").includes("..");
 }

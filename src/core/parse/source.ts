@@ -1,6 +1,9 @@
 /** Where session files come from: a small interface the filesystem (src/node) and memory implement. */
 
+import type { AgentKind } from "../../agents/registry.js";
 import type { SessionArchive } from "./archive.js";
+
+export type { AgentKind } from "../../agents/registry.js";
 
 /** A session file as found by a walk. */
 export interface SessionFileInfo {
@@ -24,14 +27,6 @@ export interface SessionFileInfo {
 	rendered?: true;
 }
 
-/** Every agent whose sessions lookback reads: the one list the faces' agent filters and enums follow. */
-export const AGENT_KINDS = ["pi", "omp", "claude", "codex", "gemini", "opencode"] as const;
-export type AgentKind = (typeof AGENT_KINDS)[number];
-
-/** Whether a string names an agent lookback reads. */
-export function isAgentKind(value: unknown): value is AgentKind {
-	return typeof value === "string" && (AGENT_KINDS as readonly string[]).includes(value);
-}
 export type SessionKind = "session" | "subagent" | "archived";
 
 export type SkipReason = "oversized" | "tmp-folder" | "unreadable" | "index-full";
@@ -92,11 +87,6 @@ export interface SessionSource {
 	archive?: SessionArchive;
 	/** The whole document of a `rendered` session (its length is known only once it is made). */
 	readDocument?(path: string): Promise<Uint8Array>;
-}
-
-/** Session folders of temporary working directories are skipped, by their encoded name (Pi: `--tmp-…`, omp: `-tmp-…`). */
-export function isTmpSessionFolder(name: string): boolean {
-	return name.startsWith("--tmp-") || name.startsWith("--private-tmp-") || name === "-tmp" || name.startsWith("-tmp-");
 }
 
 /** A source over files held in memory (tests, the browser): path → content. Root is "/". */

@@ -4,8 +4,8 @@
  * They are split from the words the query language searches; quoted text is never read as a filter.
  */
 
+import { AGENT_KINDS, type AgentKind, isAgentKind } from "../../agents/registry.js";
 import { ROLES, type Role } from "../parse/entry-text.js";
-import { AGENT_KINDS, type AgentKind, isAgentKind } from "../parse/source.js";
 
 export interface InlineFilters {
 	project?: string;

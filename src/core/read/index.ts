@@ -2,7 +2,7 @@
 
 export { type ActivityDay, activityByDay, type ProjectCount, projectCounts } from "./activity.js";
 export { type FileProblem, fileProblems } from "./file-problems.js";
-export { opencodeImportHint, projectName } from "./project.js";
+export { projectName } from "./project.js";
 export type { SessionRow, SessionSummary } from "./session-rows.js";
 export type { LinkedSession, SessionStructure, SideBranch } from "./session-structure.js";
 export { readTree, type SessionTree, type TreeOptions, type WholeMessage } from "./session-tree.js";

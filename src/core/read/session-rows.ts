@@ -1,7 +1,8 @@
 /** A session as stored in the index, and the summary every face shows of it. */
 
+import { type AgentKind, agentFacts } from "../../agents/registry.js";
 import { sessionIdFromFileName } from "../parse/session-format.js";
-import type { AgentKind, SessionKind } from "../parse/source.js";
+import type { SessionKind } from "../parse/source.js";
 import { isoOf } from "../text/time.js";
 import type { SessionCost } from "../usage/session-usage.js";
 import { projectName, restoreHint, resumeHint } from "./project.js";
@@ -69,20 +70,21 @@ export interface SessionSummary {
 }
 
 /**
- * The session id of a sub-agent's spawner: from the spawning file's name, else (Gemini CLI, whose chat names hold
- * 8 characters of it) from the sub-agent's folder, `chats/<parent session id>/<id>.jsonl`.
+ * The session id of a sub-agent's spawner: from the spawning file's name, else from the sub-agent's own path where its
+ * agent says (Gemini CLI, whose chat names hold 8 characters of it: `chats/<parent session id>/<id>.jsonl`).
  */
 function spawnerId(row: SessionRow): string | undefined {
 	if (!row.spawned_by) return undefined;
-	return sessionIdFromFileName(row.spawned_by) ?? (row.agent === "gemini" ? row.path.split(/[\\/]/).at(-2) : undefined);
+	return sessionIdFromFileName(row.spawned_by) ?? agentFacts(row.agent).spawnerIdFromPath?.(row.path);
 }
 
 /**
- * A gone session's command: restored first. OpenCode's alone: `lookback restore` writes it to a file for
- * `opencode import` (lookback never writes OpenCode's database), and prints the commands that import and resume it.
+ * A gone session's command: restored first. Where `lookback restore` writes it elsewhere (OpenCode's, to a file for
+ * `opencode import`: lookback never writes OpenCode's database), restore alone, which prints the commands that load
+ * and resume it.
  */
 function goneHint(resumed: string, agent: AgentKind, hint: string): string {
-	return agent === "opencode" ? restoreHint(resumed) : restoreHint(resumed, hint);
+	return agentFacts(agent).restoredElsewhere ? restoreHint(resumed) : restoreHint(resumed, hint);
 }
 
 export function sessionSummary(row: SessionRow): SessionSummary {

@@ -3,6 +3,7 @@
  * state), the sub-agent transcripts the session spawned and the sessions forked from it. The viewer draws it.
  */
 
+import { agentFacts } from "../../agents/registry.js";
 import { DEFAULTS } from "../defaults.js";
 import type { BranchState, TreeNode } from "../parse/branch.js";
 import type { Database } from "../store/engine.js";
@@ -118,17 +119,13 @@ export function sessionStructure(
 }
 
 /**
- * Where a session's sub-agent transcripts lie, as a path prefix: omp's and OpenCode's in a folder named like the
- * session (`<stem>/` beside `<stem>.jsonl`), Claude Code's there too (2.1.2+) or beside it (2.0.x), Gemini CLI's in
- * `chats/<session id>/` beside its chat, Codex's anywhere in its home (each a rollout of its own, in the dated folder
- * of the day it started).
+ * Where a session's sub-agent transcripts lie, as a path prefix: where its agent says (`AgentFacts.subagentFolder`:
+ * Claude Code's anywhere in its project's folder, Gemini CLI's in `chats/<session id>/`, Codex's anywhere in its
+ * home), else in a folder named like the session (`<stem>/` beside `<stem>.jsonl`: omp's, OpenCode's).
  */
 function subagentFolder(row: SessionRow, sep: string): string {
-	const folder = row.path.slice(0, row.path.lastIndexOf(sep) + 1);
-	if (row.agent === "claude") return folder;
-	if (row.agent === "gemini" && row.session_id) return `${folder}${row.session_id}${sep}`;
-	if (row.agent === "codex") return /^(.*[\\/])?(?:archived_)?sessions[\\/]/.exec(row.path)?.[1] ?? "";
-	return `${row.path.replace(/\.jsonl$/, "")}${sep}`;
+	const place = { path: row.path, sessionId: row.session_id, sep };
+	return agentFacts(row.agent).subagentFolder?.(place) ?? `${row.path.replace(/\.jsonl$/, "")}${sep}`;
 }
 
 /** Indexed sessions whose path starts with `prefix` and that meet `condition`, oldest first. */

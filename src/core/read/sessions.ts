@@ -301,7 +301,7 @@ export function spawningEntryOf(db: Database, row: SessionRow): string | undefin
 /**
  * For an entry of a sub-agent's conversation kept in its session's own file (Claude Code 1.0's inline sidechains,
  * `SessionFormat.sideConversations`): the entry that spawned it, on which the side entry it hangs under hangs
- * (claude-format.ts), or undefined when the entry is in none or the files do not say.
+ * (src/agents/claude/format.ts), or undefined when the entry is in none or the files do not say.
  */
 export function sidechainSpawner(db: Database, sessionRowId: number, entryId: string): string | undefined {
 	const nodes = queryAll<{ entry_id: string; parent_id: string | null; seq: number; type: string }>(

@@ -25,11 +25,6 @@ export function terminalSafe(text: string): string {
 	return CONTROL.test(text) ? text.replace(CONTROLS, visible) : text;
 }
 
-/** Whether `text` holds a control `terminalSafe` would show. */
-export function hasControls(text: string): boolean {
-	return CONTROL.test(text);
-}
-
 /** A copy of a reply with every string in it terminal-safe (plain objects and arrays; other values as they are). */
 export function terminalSafeDeep<T>(value: T): T {
 	if (typeof value === "string") return terminalSafe(value) as T;

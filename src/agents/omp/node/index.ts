@@ -1,0 +1,17 @@
+/** omp on this machine: its sessions (in Pi's layout) unless Pi's agent dir is the same folder, and its archive. */
+
+import { resolve } from "node:path";
+import type { NodeAgent } from "../../node-agent.js";
+import { walkArchive } from "./walk.js";
+
+export const ompNode: NodeAgent = {
+	roots({ agentDir, ompAgentDir }) {
+		return [
+			...(resolve(ompAgentDir) !== resolve(agentDir) ? [{ path: `${ompAgentDir}/sessions`, layout: "nested", agent: "omp" as const }] : []),
+			{ path: `${ompAgentDir}/archive/sessions`, layout: "archive", agent: "omp" },
+		];
+	},
+	walks: { archive: walkArchive },
+	sessionEndings: [{ ending: ".jsonl" }, { ending: ".jsonl.gz", what: "an omp archive" }],
+	env: ["OMP_PROFILE", "PI_CONFIG_DIR", "XDG_DATA_HOME"],
+};
