@@ -39,8 +39,10 @@ describe("redaction", () => {
 		expect(redactText("cd app && SMTP_PASSWORD=s3cr3t-pw ./send-mail --to ops")).toBe(
 			"cd app && SMTP_PASSWORD=[REDACTED:env-password] ./send-mail --to ops",
 		);
-		// At the start of a line it may be a .env line, whose value runs to the line's end: all of it goes.
-		expect(redactText("SMTP_PASSWORD=s3cr3t pw")).toBe("SMTP_PASSWORD=[REDACTED:env-password]");
+		// At the start of a line too, an unquoted value ends at a space, as a shell reads it: the command stays.
+		expect(redactText("PGPASSWORD=s3cr3t-pw pg_dump -h db shop > shop.sql")).toBe(
+			"PGPASSWORD=[REDACTED:env-password] pg_dump -h db shop > shop.sql",
+		);
 		const args = JSON.stringify({ command: 'echo API_TOKEN="tok en with spaces" && curl -d \'{"password": "hunter2-but-longer"}\'' });
 		const out = redactText(args);
 		expect(out).not.toContain("tok en with spaces");

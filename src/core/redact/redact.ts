@@ -8,6 +8,7 @@
 import { DEFAULTS } from "../defaults.js";
 import { ownFindings } from "./own-rules.js";
 import { loadSecretlint, type RuleFinding, ruleHandlers, secretlintFindings } from "./secretlint.js";
+import { tokenFindings } from "./token-rules.js";
 
 /** A secret in a text: [start, end) and its kind, as the marker names it. */
 export interface SecretFinding {
@@ -79,7 +80,7 @@ export function findSecrets(text: string): SecretFinding[] {
 	if (text.length < 8) return [];
 	const found: SecretFinding[] = [
 		...secretlintFindings(text).map((f) => ({ ...wholeToken(text, passwordOnly(text, located(text, f))), kind: kindOf(f.messageId) })),
-		...ownFindings(text).map((f) => ({ ...wholeToken(text, f), kind: f.kind })),
+		...[...ownFindings(text), ...tokenFindings(text)].map((f) => ({ ...wholeToken(text, f), kind: f.kind })),
 	].filter((f) => f.end > f.start);
 	found.sort((a, b) => a.start - b.start || b.end - a.end);
 	const merged: SecretFinding[] = [];
