@@ -264,7 +264,7 @@ export const NEAR_MISSES: readonly NearMiss[] = [
 	{ name: "an image digest", text: `node@sha256:${hex(64, "digest")}` },
 	{ name: "an npm integrity", text: `"integrity": "sha512-${b64(86, "integrity")}=="` },
 	{ name: "a type", text: "interface Login { user: string; password: string; }" },
-	{ name: "a variable's value", text: "DB_PASSWORD=${DB_PASSWORD} docker compose up" },
+	{ name: "a variable's value", text: ["DB_PASSWORD=$", "{DB_PASSWORD} docker compose up"].join("") },
 	{ name: "an environment lookup", text: 'api_key = os.environ["OPENAI_API_KEY"]' },
 	{ name: "a call", text: "const token = await getToken(session);" },
 	{ name: "password from stdin", text: "echo $CR_PAT | docker login ghcr.io -u acme --password-stdin" },
