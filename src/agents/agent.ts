@@ -33,6 +33,14 @@ interface RestoredElsewhere {
  */
 export const PLAIN_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{2,127}$/;
 
+/**
+ * An id read from a file, if it may name a file or folder: one path segment, never `..`, `/` or NUL (PLAIN_ID).
+ * Ids come from files anyone can write (an OpenCode session whose `id` is `../../etc`): only such an id forms a path.
+ */
+export function idAsName(id: unknown): string | undefined {
+	return typeof id === "string" && PLAIN_ID.test(id) ? id : undefined;
+}
+
 export interface AgentFacts<K extends string = string> {
 	/** Its name in `--agent`, `agent:`, the tool's and MCP's enums and the index's `agent` column; also its folder's. */
 	kind: K;
