@@ -112,6 +112,16 @@ describe("the viewer's download", () => {
 			await page.close();
 		});
 
+	it("shows the person their own text as it is: the reader holds the secrets its download leaves out", async () => {
+		const page = await browser.newPage();
+		await page.goto(withToken(serving, `?session=${ids.secrets}`));
+		await page.waitForSelector("#reader .message");
+		const shown = (await page.textContent("#reader")) ?? "";
+		for (const p of PLANTED.filter((p) => !p.text.includes("\n"))) expect(shown, p.kind).toContain(p.secret);
+		expect(shown).not.toContain("[REDACTED:");
+		await page.close();
+	});
+
 	it("holds a long message whole: the worker reads it from the session file lookback serve hands out by range", async () => {
 		const { text, page } = await download(ids.long, "json");
 		expect(text).toContain(MIDDLE);
