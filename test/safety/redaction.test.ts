@@ -9,8 +9,8 @@
 
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { run } from "../../src/cli/main.js";
 import { loadRedaction, redactText } from "../../src/core/index.js";
+import { cliInProcess } from "../cli-in-process.js";
 import { call, agentDir as mcpAgentDir, type Server, startServer } from "../mcp/mcp-client.js";
 import { assistantMessage, newSession, toolResult, userMessage } from "../pi-sessions.js";
 import { NEAR_MISSES, SECRETS } from "./secrets-47.js";
@@ -36,18 +36,6 @@ function sessionWithSecrets(sessions: string): string {
 	}
 	sm.appendMessage(assistantMessage(`wombat near misses:\n${NEAR_MISSES.map((n) => n.text).join("\n")}`));
 	return sm.getSessionId();
-}
-
-async function cli(argv: string[]) {
-	let stdout = "";
-	let stderr = "";
-	const code = await run(argv, {
-		stdout: (t) => (stdout += t),
-		stderr: (t) => (stderr += t),
-		env: { HOME: "/nonexistent-lookback-home" },
-		isTTY: false,
-	});
-	return { code, stdout, stderr };
 }
 
 describe("redaction of 47 secrets and 25 near misses", () => {
@@ -88,18 +76,18 @@ describe("redaction of 47 secrets and 25 near misses", () => {
 	it("a Markdown export of the session holds at most 2; the command line reads the person their own text as it is", async () => {
 		const dir = join(mcpAgentDir(), "..", "pi");
 		const id = sessionWithSecrets(join(dir, "sessions"));
-		const md = await cli(["export", id, "--agent-dir", dir]);
+		const md = await cliInProcess(["export", id, "--agent-dir", dir]);
 		expect(md.code).toBe(0);
 		expect(leaks(md.stdout).length, leaks(md.stdout).join(", ")).toBeLessThanOrEqual(MAX_LEAKS);
 		expect(md.stdout).toContain("[REDACTED:");
 		for (const n of NEAR_MISSES.slice(3, 8)) expect(md.stdout).toContain(n.text);
 		// A person's own reading: `read` and `search` show the text unredacted, as does an export they ask to keep it.
-		const read = await cli(["read", id, "--full", "--json", "--agent-dir", dir]);
+		const read = await cliInProcess(["read", id, "--full", "--json", "--agent-dir", dir]);
 		expect(leaks(read.stdout).length).toBeGreaterThan(40);
 		expect(read.stdout).not.toContain("[REDACTED:");
-		const search = await cli(["search", "wombat", "--json", "--agent-dir", dir]);
+		const search = await cliInProcess(["search", "wombat", "--json", "--agent-dir", dir]);
 		expect(search.stdout).not.toContain("[REDACTED:");
-		const kept = await cli(["export", id, "--no-redact", "--agent-dir", dir]);
+		const kept = await cliInProcess(["export", id, "--no-redact", "--agent-dir", dir]);
 		expect(leaks(kept.stdout)).toHaveLength(SECRETS.length);
 	});
 });

@@ -21,20 +21,8 @@ import {
 import { basename, dirname, join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { run } from "../../src/cli/main.js";
+import { cliInProcess } from "../cli-in-process.js";
 import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
-
-async function cli(argv: string[]) {
-	let stdout = "";
-	let stderr = "";
-	const code = await run(argv, {
-		stdout: (t) => (stdout += t),
-		stderr: (t) => (stderr += t),
-		env: { HOME: "/nonexistent-lookback-home" },
-		isTTY: false,
-	});
-	return { code, stdout, stderr };
-}
 
 /** An agent dir with the samples indexed (and archived), and a victim file outside the roots. */
 async function indexedHome() {
@@ -42,7 +30,7 @@ async function indexedHome() {
 	const dir = join(home, "agent");
 	mkdirSync(dir);
 	cpSync(FIXTURES, join(dir, "sessions"), { recursive: true });
-	expect((await cli(["index", "--agent-dir", dir])).code).toBe(0);
+	expect((await cliInProcess(["index", "--agent-dir", dir])).code).toBe(0);
 	const outside = join(home, "outside");
 	mkdirSync(outside);
 	const victim = join(outside, "precious.txt");
@@ -67,10 +55,10 @@ describe("restore writes only inside the roots, through nothing planted", () => 
 	it("a link planted at the temp name an older lookback used does not get its target truncated", async () => {
 		const h = await indexedHome();
 		rmSync(h.path);
-		await cli(["index", "--agent-dir", h.dir]);
+		await cliInProcess(["index", "--agent-dir", h.dir]);
 		// The old temp name: `.<file>.lookback-restore-<pid>`, the pid of this process (run() is in-process).
 		symlinkSync(h.victim, join(dirname(h.path), `.${basename(h.path)}.lookback-restore-${process.pid}`));
-		const r = await cli(["restore", SAMPLE.bash, "--agent-dir", h.dir]);
+		const r = await cliInProcess(["restore", SAMPLE.bash, "--agent-dir", h.dir]);
 		expect(r.code, r.stderr).toBe(0);
 		expect(readFileSync(h.victim, "utf8")).toBe("the user's own file\n");
 		expect(readFileSync(h.path).equals(h.bytes)).toBe(true);
@@ -81,10 +69,10 @@ describe("restore writes only inside the roots, through nothing planted", () => 
 		const h = await indexedHome();
 		const folder = dirname(h.path);
 		rmSync(folder, { recursive: true });
-		await cli(["index", "--agent-dir", h.dir]);
+		await cliInProcess(["index", "--agent-dir", h.dir]);
 		symlinkSync(h.outside, folder);
 		const before = contentsOf(h.outside);
-		const r = await cli(["restore", SAMPLE.bash, "--agent-dir", h.dir]);
+		const r = await cliInProcess(["restore", SAMPLE.bash, "--agent-dir", h.dir]);
 		expect(r.code).toBe(2);
 		expect(r.stderr).toMatch(/^lookback: refusing to restore .*not inside the session folders once links are resolved/);
 		expect(contentsOf(h.outside)).toEqual(before);
@@ -94,10 +82,10 @@ describe("restore writes only inside the roots, through nothing planted", () => 
 		const h = await indexedHome();
 		const folder = dirname(h.path);
 		rmSync(folder, { recursive: true });
-		await cli(["index", "--agent-dir", h.dir]);
+		await cliInProcess(["index", "--agent-dir", h.dir]);
 		symlinkSync(join(h.outside, "made-here"), folder);
 		const before = contentsOf(h.outside);
-		const r = await cli(["restore", SAMPLE.bash, "--agent-dir", h.dir]);
+		const r = await cliInProcess(["restore", SAMPLE.bash, "--agent-dir", h.dir]);
 		expect(r.code).not.toBe(0);
 		expect(contentsOf(h.outside)).toEqual(before);
 	});
@@ -106,10 +94,10 @@ describe("restore writes only inside the roots, through nothing planted", () => 
 		for (const target of ["victim", "dangling"] as const) {
 			const h = await indexedHome();
 			rmSync(h.path);
-			await cli(["index", "--agent-dir", h.dir]);
+			await cliInProcess(["index", "--agent-dir", h.dir]);
 			const to = target === "victim" ? h.victim : join(h.outside, "would-be-created.jsonl");
 			symlinkSync(to, h.path);
-			const r = await cli(["restore", SAMPLE.bash, "--agent-dir", h.dir]);
+			const r = await cliInProcess(["restore", SAMPLE.bash, "--agent-dir", h.dir]);
 			expect(r.code, target).toBe(1);
 			expect(r.stderr).toContain("refusing to restore");
 			expect(readFileSync(h.victim, "utf8")).toBe("the user's own file\n");
@@ -120,7 +108,7 @@ describe("restore writes only inside the roots, through nothing planted", () => 
 	it("fuzz: whatever links are planted beside the session, nothing outside changes, and a restore is whole or refused", async () => {
 		const h = await indexedHome();
 		rmSync(h.path);
-		await cli(["index", "--agent-dir", h.dir]);
+		await cliInProcess(["index", "--agent-dir", h.dir]);
 		const folder = dirname(h.path);
 		const base = basename(h.path);
 		const names = [base, `.${base}.lookback-restore-${process.pid}`, `.${base}.tmp`, `${base}.tmp`, `.${base}`];
@@ -138,7 +126,7 @@ describe("restore writes only inside the roots, through nothing planted", () => 
 					else mkdirSync(folder);
 					if (!swapFolder) for (const p of plants) symlinkSync(p.to, join(folder, p.name));
 					const before = contentsOf(h.outside);
-					const r = await cli(["restore", SAMPLE.bash, "--agent-dir", h.dir]);
+					const r = await cliInProcess(["restore", SAMPLE.bash, "--agent-dir", h.dir]);
 					expect(contentsOf(h.outside)).toEqual(before);
 					expect(readFileSync(h.victim, "utf8")).toBe("the user's own file\n");
 					if (r.code === 0) {
@@ -168,7 +156,7 @@ describe("lookback's own files are private whatever the umask; a restored file g
 				const shared = join(dir, "sessions", files.find((n) => n.includes(SAMPLE.decision))!);
 				chmodSync(secret, 0o600);
 				chmodSync(shared, 0o640);
-				expect((await cli(["index", "--agent-dir", dir])).code).toBe(0);
+				expect((await cliInProcess(["index", "--agent-dir", dir])).code).toBe(0);
 				const mode = (p: string) => statSync(p).mode & 0o777;
 				const own = join(dir, "lookback");
 				expect(mode(own)).toBe(0o700);
@@ -178,12 +166,12 @@ describe("lookback's own files are private whatever the umask; a restored file g
 				}
 				expect(readdirSync(own)).toEqual(expect.arrayContaining(["index.db", "index.db.locks", "archive"]));
 				const out = join(home, "export.md");
-				expect((await cli(["export", SAMPLE.bash, "--agent-dir", dir, "--out", out])).code).toBe(0);
+				expect((await cliInProcess(["export", SAMPLE.bash, "--agent-dir", dir, "--out", out])).code).toBe(0);
 				expect(mode(out)).toBe(0o600);
 				rmSync(secret);
 				rmSync(shared);
-				await cli(["index", "--agent-dir", dir]);
-				for (const id of [SAMPLE.bash, SAMPLE.decision]) expect((await cli(["restore", id, "--agent-dir", dir])).code).toBe(0);
+				await cliInProcess(["index", "--agent-dir", dir]);
+				for (const id of [SAMPLE.bash, SAMPLE.decision]) expect((await cliInProcess(["restore", id, "--agent-dir", dir])).code).toBe(0);
 				expect(mode(secret)).toBe(0o600);
 				expect(mode(shared)).toBe(0o640);
 			} finally {
