@@ -80,6 +80,9 @@ describe("redaction", () => {
 			"    format_token = self.cost_future.sync_backoff(search_proxy, RESTORE_BUCKET)",
 			"api_key = config.openai.apiKey",
 			"handler.min_link(dispatch_token=min_link)",
+			// Ports, users and ids on a command line.
+			"docker run -u 1000:1000 -p 8080:80 -v $PWD:/app node:22 npm test",
+			"mysql -u root -P 3306 -p shop < dump.sql",
 			// An environment dump: the working directories are not passwords, a switch is not a secret.
 			"PWD=/home/dev/projects/webshop\nOLDPWD=/home/dev\nSSL_BYPASS=true",
 		].join("\n");

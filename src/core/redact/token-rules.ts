@@ -48,10 +48,17 @@ const TOKEN_RULES: readonly TokenRule[] = [
 	{ pattern: /\\?"auth\\?"\s*:\s*\\?"([A-Za-z0-9+/]{12,}={0,2})\\?"/g, group: 1, kind: "docker-auth", holds: isUserPassword },
 	// A password given on a command line: `curl -u user:pw`, `--user 'api:key'`, `mysql -pPW`, `docker login -p PW`,
 	// `--password PW`, `--token T`, `--api-key K` (not `--password-stdin`, nor `-p 8080`).
-	{ pattern: /(?<=\s)(?:-u|--user)[ =]?(['"]?)[^\s:'"]+:([^\s'"]{4,})\1/g, group: 2, kind: "basic-auth" },
+	{
+		pattern: /(?<=\s)(?:-u|--user)[ =]?(['"]?)[^\s:'"]+:([^\s'"]{4,})\1/g,
+		group: 2,
+		kind: "basic-auth",
+		holds: (s) => !/^\d+$/.test(s), // `docker run -u 1000:1000` names a uid and a gid
+	},
 	{ pattern: /\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p([^\s'"-][^\s'"]{3,})/g, group: 1, kind: "password" },
 	{
-		pattern: /\b(?:docker|podman|nerdctl|helm|twine|sshpass|skopeo|buildah)\b[^\n]*?\s-p[ =](['"]?)([^\s'"-][^\s'"]{3,})\1/g,
+		// Only where `-p` is a password: a registry's login, twine's upload, sshpass (`docker run -p 8080:80` is a port).
+		pattern:
+			/\b(?:(?:docker|podman|nerdctl|skopeo|buildah|oras|helm registry) login|twine upload|sshpass)\b[^\n]*?\s-p[ =](['"]?)([^\s'"-][^\s'"]{3,})\1/g,
 		group: 2,
 		kind: "password",
 	},
