@@ -28,6 +28,7 @@ export default mergeConfig(
 				"test/reliability/stress.test.ts", // one minute of killed writers, on every engine
 				"test/package/**", // npm pack, npm install from the registry, pi install
 				"test/agents/*-cli.test.ts", // the other agents' real CLIs, installed from the registry
+				"test/golden/agents-golden.test.ts", // questions over sessions those real CLIs record
 			],
 		},
 	}),

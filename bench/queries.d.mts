@@ -7,3 +7,4 @@ export function benchQueries(ctx: { project: string }): {
 	project?: string;
 	scan: (line: string) => boolean;
 }[];
+export function typedQuestions(): { name: string; query: string; since?: string; project?: string }[];

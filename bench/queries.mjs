@@ -51,3 +51,19 @@ export function benchQueries(ctx) {
 		},
 	];
 }
+
+/**
+ * Questions as people and agents type them (issue 34): the benchmark's words wrapped in the words around a
+ * question, an aside in brackets, a flag, punctuation. `npm run bench:questions` times them against REFERENCE.
+ */
+export function typedQuestions() {
+	return [
+		{ name: "typed: can you find …?", query: "can you find config timeout?" },
+		{ name: "typed: aside in brackets", query: "config timeout (not sure when it was)" },
+		{ name: "typed: the session where", query: "the session where we fixed the acquireConfigPatch timeout" },
+		{ name: "typed: I think …", query: "I think it was ECONNREFUSED or a deadlock, which run?" },
+		{ name: "typed: a flag", query: "tail -F error log" },
+		{ name: "typed: a path and code", query: "did we change retry() in src/config.ts?" },
+		{ name: "typed: Chinese", query: "帮我找一下数据库连接超时的会话" },
+	];
+}

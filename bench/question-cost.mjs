@@ -3,6 +3,7 @@
 // built by npm run bench, or built here), timed in CPU time of this process (less moved by a shared machine than
 // wall time), with what it ran: the FTS5 queries, the terms they look up (BM25 counts each term's documents), the
 // rows they return, and the five statements that cost most. Each class also as a ratio to the plain two-word query.
+// Then the questions as people type them (queries.mjs, typedQuestions): their p50 and p95 against the two-word query.
 // Prints a Markdown table; writes bench/out/question-cost-<mb>mb.json.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -11,7 +12,7 @@ import { chooseEngine, fileStorage, LookbackIndex } from "../dist/index.js";
 import { namedArgs } from "./args.mjs";
 import { benchCorpus, mostCommonProject } from "./corpus.mjs";
 import { nativeFileStorage, nativeSql } from "./native-db.mjs";
-import { benchQueries, REFERENCE } from "./queries.mjs";
+import { benchQueries, REFERENCE, typedQuestions } from "./queries.mjs";
 
 const args = namedArgs(process.argv.slice(2));
 const mb = Number(args.mb ?? 50);
@@ -84,7 +85,7 @@ if (index.overview().sessions === 0) {
 	index = await LookbackIndex.open({ sql, storage: engine === "native" ? nativeFileStorage(indexPath) : fileStorage(indexPath) });
 }
 const results = [];
-for (const q of benchQueries({ project: mostCommonProject(sessions) })) {
+for (const q of [...benchQueries({ project: mostCommonProject(sessions) }), ...typedQuestions()]) {
 	const request = { query: q.query, since: q.since, project: q.project, limit: 10 };
 	const response = index.search(request);
 	const times = [];
@@ -101,7 +102,10 @@ for (const q of benchQueries({ project: mostCommonProject(sessions) })) {
 		name: q.name,
 		query: q.query,
 		fallbacks: response.fallbacks ?? [],
+		typed: q.name.startsWith("typed:"),
+		found: response.results.length,
 		p50: times.sort((a, b) => a - b)[Math.floor(reps / 2)],
+		p95: times[Math.min(reps - 1, Math.ceil(0.95 * reps) - 1)],
 		ftsQueries: all.filter((s) => s.fts).reduce((n, s) => n + s.n, 0),
 		terms: all.reduce((n, s) => n + s.terms, 0),
 		rows: all.reduce((n, s) => n + s.rows, 0),
@@ -113,17 +117,22 @@ for (const q of benchQueries({ project: mostCommonProject(sessions) })) {
 }
 index.close();
 
-const ref = results.find((r) => r.name === REFERENCE)?.p50 ?? 1;
+const reference = results.find((r) => r.name === REFERENCE);
+const ref = reference?.p50 ?? 1;
+const typed = results.filter((r) => r.typed);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const f1 = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const lines = [
 	`Query classes on the ${mb} MB index, ${engine} engine: CPU ms p50 of ${reps} runs, against \`${results.find((r) => r.name === REFERENCE)?.query}\`, and what one run of each ran`,
 	"",
-	"| class | fallbacks | CPU p50 ms | × two words | FTS5 queries | terms | rows | costliest statement (ms of one run) |",
-	"|---|---|---|---|---|---|---|---|",
+	"| class | fallbacks | sessions | CPU p50 ms | p95 | × two words | FTS5 queries | terms | rows | costliest statement (ms of one run) |",
+	"|---|---|---|---|---|---|---|---|---|---|",
 	...results.map(
 		(r) =>
-			`| ${r.name} \`${r.query}\` | ${r.fallbacks.join("+") || "—"} | ${f1(r.p50)} | ${(r.p50 / ref).toFixed(2)}× | ${r.ftsQueries} | ${r.terms} | ${r.rows} | ${f1(r.top[0]?.ms ?? 0)}: ${(r.top[0]?.sql ?? "").replace(/\|/g, "\\|").slice(0, 70)}… |`,
+			`| ${r.name} \`${r.query}\` | ${r.fallbacks.join("+") || "—"} | ${r.found} | ${f1(r.p50)} | ${f1(r.p95)} | ${(r.p50 / ref).toFixed(2)}× | ${r.ftsQueries} | ${r.terms} | ${r.rows} | ${f1(r.top[0]?.ms ?? 0)}: ${(r.top[0]?.sql ?? "").replace(/\|/g, "\\|").slice(0, 70)}… |`,
 	),
+	"",
+	`Typed questions (${typed.length}): median p50 ${f1(median(typed.map((r) => r.p50)))} ms (${(median(typed.map((r) => r.p50)) / ref).toFixed(2)}× two words), worst p95 ${f1(Math.max(...typed.map((r) => r.p95)))} ms (${(Math.max(...typed.map((r) => r.p95)) / (reference?.p95 ?? 1)).toFixed(2)}× the two words' p95 ${f1(reference?.p95 ?? 0)} ms); ${typed.filter((r) => r.found === 0).length} found nothing`,
 ];
 console.log(lines.join("\n"));
 writeFileSync(

@@ -43,6 +43,8 @@ export async function buildHostFiles() {
 		outfile: "dist/secretlint-preset.js",
 		sourcemap: false,
 	});
+	// The worker threads that read a remote team's shards (src/node/team/remote-worker.ts).
+	await build({ ...common, entryPoints: ["src/remote-worker.ts"], outfile: "dist/remote-worker.js" });
 	// CommonJS, so that Pi's jiti-loaded code can `require` it (src/extension/tool-loader.ts); `import.meta.url` of the
 	// sources (the engine's folder) becomes the bundle's own. Pi's packages stay out: the tool's half imports none.
 	await build({

@@ -33,6 +33,9 @@ interface RestoredElsewhere {
  */
 export const PLAIN_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{2,127}$/;
 
+/** A UUID, as most agents name their sessions (Qwen Code, Copilot CLI, Continue, OpenClaw, Factory Droid). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
  * An id read from a file, if it may name a file or folder: one path segment, never `..`, `/` or NUL (PLAIN_ID).
  * Ids come from files anyone can write (an OpenCode session whose `id` is `../../etc`): only such an id forms a path.
@@ -74,6 +77,15 @@ export interface AgentFacts<K extends string = string> {
 	subagentFolder?(session: SessionPlace): string;
 	/** A file it keeps beside its sessions that a source may read, by its path relative to a root (never any other). */
 	besideFile?(relative: string): boolean;
+	/**
+	 * The name a session's file keeps when the agent moves it into a store of its own (OpenCode 1.2 moved its JSON
+	 * tree's `ses_<id>.json` into its database, at `<database>/ses_<id>`): the file's stem, for one of its names.
+	 */
+	movedName?(stem: string): string | undefined;
+	/** Its tools that write or edit a file, lower-cased (usage's files edited: src/core/parse/entry-usage.ts). */
+	editTools?: readonly string[];
+	/** A command-line option naming its own folder (`--omp-agent-dir`), with the help's words for it. */
+	dirOption?: { name: string; help: string };
 }
 
 /** A fixed-width head of a file that the agent rewrites in place (omp's title slot), and the title in it. */

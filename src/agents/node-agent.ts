@@ -11,14 +11,15 @@ import type { Env } from "../node/home.js";
 import type { RestoreReply } from "../node/restore.js";
 import type { Found, WalkSink } from "../node/walk-dirs.js";
 import type { SessionRoot } from "../node/walk-roots.js";
+import type { AgentKind } from "./registry.js";
 
 /** What an agent's roots are made from: the environment, and the agent dirs given on the command line or in options. */
 interface RootsContext {
 	env: Env;
 	/** Pi's agent dir (`--agent-dir`, else `PI_CODING_AGENT_DIR`, else `~/.pi/agent`). */
 	agentDir: string;
-	/** omp's agent dir (`--omp-agent-dir`, else as omp resolves it). */
-	ompAgentDir: string;
+	/** The agents' own folders given on the command line or in options (`AgentFacts.dirOption`: omp's `--omp-agent-dir`), by kind. */
+	dirs: Partial<Record<AgentKind, string>>;
 }
 
 /** The walk of one root in a layout: what it finds goes into `sink.found`; a folder that cannot be listed makes the root incomplete. */
@@ -52,8 +53,15 @@ export interface NodeAgent {
 	/**
 	 * `lookback restore` of its sessions, where it is not their files written back where they were (OpenCode's, which
 	 * lookback never writes into its database): `sessions` the session and then its sub-agents, `records` their copies.
+	 * Undefined: its files are written back, as any agent's (OpenClaw's transcripts from before its database).
 	 */
-	restore?(archive: FileArchive, sessions: readonly SessionSummary[], records: readonly (ArchiveRecord | undefined)[]): RestoreReply;
+	restore?(
+		archive: FileArchive,
+		sessions: readonly SessionSummary[],
+		records: readonly (ArchiveRecord | undefined)[],
+	): RestoreReply | undefined;
 	/** The environment variables that move its files (README's table names each: test/agents/registry.test.ts). */
 	env: readonly string[];
+	/** Its own folder, given (`dirs`) or as it resolves it, where it keeps more than its sessions (omp's databases of titles). */
+	ownDir?(at: Pick<RootsContext, "env" | "dirs">): string;
 }

@@ -3,14 +3,24 @@
  * without one does not compile. Read only inside functions, never as a module loads (a loader that runs the sources
  * as CommonJS, Pi's jiti, may hand out a module half made while the imports go round).
  */
+// Made by scripts/agent-lists.mjs from registry.ts: run it after adding an agent there, never edit by hand.
 
+import { aiderNode } from "./aider/node/index.js";
+import { ampNode } from "./amp/node/index.js";
 import { claudeNode } from "./claude/node/index.js";
+import { clineNode } from "./cline/node/index.js";
 import { codexNode } from "./codex/node/index.js";
+import { continueNode } from "./continue/node/index.js";
+import { copilotNode } from "./copilot/node/index.js";
+import { droidNode } from "./droid/node/index.js";
 import { geminiNode } from "./gemini/node/index.js";
+import { kiloNode } from "./kilo/node/index.js";
 import type { AgentWalk, NodeAgent } from "./node-agent.js";
 import { ompNode } from "./omp/node/index.js";
+import { openclawNode } from "./openclaw/node/index.js";
 import { opencodeNode } from "./opencode/node/index.js";
 import { piNode } from "./pi/node/index.js";
+import { qwenNode } from "./qwen/node/index.js";
 import { AGENT_KINDS, type AgentKind } from "./registry.js";
 
 const NODE_AGENTS: Record<AgentKind, NodeAgent> = {
@@ -20,6 +30,15 @@ const NODE_AGENTS: Record<AgentKind, NodeAgent> = {
 	codex: codexNode,
 	gemini: geminiNode,
 	opencode: opencodeNode,
+	kilo: kiloNode,
+	openclaw: openclawNode,
+	droid: droidNode,
+	qwen: qwenNode,
+	copilot: copilotNode,
+	continue: continueNode,
+	cline: clineNode,
+	amp: ampNode,
+	aider: aiderNode,
 };
 
 /** An agent's Node part. */

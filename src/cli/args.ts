@@ -1,6 +1,7 @@
 /** Command-line arguments: a command, positionals and `--flag value` options, checked against what each command takes. */
 
 // The core's errors alone, not its barrel: `lookback mcp` parses its arguments before the core loads (src/mcp/main.ts).
+import { AGENT_FACTS } from "../agents/registry.js";
 import { LookbackError } from "../core/errors.js";
 
 export interface ParsedArgs {
@@ -14,7 +15,6 @@ export interface ParsedArgs {
 const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
 	index: {},
 	"agent-dir": {},
-	"omp-agent-dir": {},
 	"sessions-dir": { repeat: true },
 	"no-agent": { repeat: true },
 	session: {},
@@ -37,6 +37,9 @@ const VALUE_OPTIONS: Record<string, { repeat?: boolean }> = {
 	format: {},
 	branch: {},
 	out: {},
+	as: {},
+	remote: {},
+	shard: {},
 };
 const FLAGS = new Set(["json", "no-sync", "help", "version", "only-sessions-dir", "no-archive", "yes", "full", "utc", "no-redact"]);
 
@@ -55,7 +58,8 @@ export function parseArgs(argv: string[]): ParsedArgs {
 				parsed.flags.add(name);
 				continue;
 			}
-			const spec = VALUE_OPTIONS[name];
+			// An agent's option naming its own folder (`AgentFacts.dirOption`: `--omp-agent-dir`) takes a value too.
+			const spec = VALUE_OPTIONS[name] ?? (AGENT_FACTS.some((a) => a.dirOption?.name === name) ? {} : undefined);
 			if (!spec) throw new LookbackError("bad-argument", `unknown option --${name} (see lookback --help)`);
 			const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
 			if (value === undefined) throw new LookbackError("bad-argument", `--${name} needs a value`);

@@ -12,6 +12,7 @@ import {
 	type SessionSummary,
 	type SessionView,
 	type SyncReport,
+	sessionsThatMatch,
 	shortTime,
 	thousands,
 } from "../core/index.js";
@@ -65,9 +66,28 @@ function title(s: SessionSummary): string {
 	return s.name ?? oneLine(s.firstPrompt, 60) ?? s.sessionId;
 }
 
+/** An empty reply and why: the filters that hid matches as the flags that set them, the words no session has, what to try. */
+function formatEmpty(response: SearchResponse, style: Style): string {
+	const lines = [`no session matches "${response.query}"`];
+	const why = response.why;
+	for (const h of why?.hiddenBy ?? [])
+		lines.push(`  --${h.filter} ${h.value} hid ${sessionsThatMatch(h.sessions)}: leave it out to see them`);
+	if (why?.withoutFilters) lines.push(`  the filters together hid ${sessionsThatMatch(why.withoutFilters)}`);
+	if (why?.missing.length) lines.push(`  no session has ${why.missing.map((w) => `"${w}"`).join(", ")}`);
+	for (const q of why?.tryQueries ?? []) lines.push(`  try: lookback search ${shellWord(q)}`);
+	if (why && why.hiddenBy.length === 0 && !why.withoutFilters && why.missing.length === 0 && why.tryQueries.length === 0)
+		lines.push(`  ${why.message}`);
+	return `${lines.map((l, i) => (i === 0 ? l : style.dim(l))).join("\n")}\n`;
+}
+
+/** A query as one word of a POSIX shell command line, to copy. */
+function shellWord(text: string): string {
+	return /^[\w./:@=,+-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
+}
+
 export function formatSearch(response: SearchResponse, style: Style): string {
 	if (response.error) return `${style.warn("no search:")} ${response.error}\n`;
-	if (response.results.length === 0) return `no session matches "${response.query}"\n`;
+	if (response.results.length === 0) return formatEmpty(response, style);
 	const lines: string[] = [];
 	response.results.forEach((hit, i) => {
 		const facts = [hit.agent, hit.project || "—", day(hit.time ?? hit.modified), `${hit.hits} hit${hit.hits === 1 ? "" : "s"}`, hit.role];
@@ -177,11 +197,20 @@ export function formatSyncSummary(report: SyncReport): string {
 	// A format version never tested is read as far as it is understood, and named (once, however many files hold it).
 	const newer =
 		report.newVersions.length > 0 ? `newer than any version tested, read as far as understood: ${report.newVersions.join(", ")}\n` : "";
+	// Each file lookback cannot read yet is named, with its agent and version.
+	const notRead = report.notRead
+		.map(
+			(f) =>
+				`not read${f.why === "newer-version" ? " in full" : ""}: ${f.path} (${f.version ?? f.agent}${f.why === "nothing-read" ? ", no record understood" : ""})\n`,
+		)
+		.join("");
+	const more =
+		report.notReadFiles > report.notRead.length ? `and ${report.notReadFiles - report.notRead.length} more files not read\n` : "";
 	return (
 		`indexed ${report.filesSeen} files: ${report.added} new, ${report.grown} grown, ${report.rewritten} rewritten, ` +
 		`${report.purged} purged, ${report.gone > 0 ? `${report.gone} gone (kept in the archive), ` : ""}${report.returned > 0 ? `${report.returned} back, ` : ""}${report.unchanged} unchanged; ${report.entriesIndexed} entries, ${formatMB(report.bytesRead)} read` +
 		`${skipped > 0 ? `; ${skipped} skipped` : ""}${report.malformedLines > 0 ? `; ${report.malformedLines} malformed lines` : ""}` +
-		`${unknown > 0 ? `; ${unknown} unknown record${unknown === 1 ? "" : "s"} skipped` : ""} in ${(report.durationMs / 1000).toFixed(1)} s\n${newer}`
+		`${unknown > 0 ? `; ${unknown} unknown record${unknown === 1 ? "" : "s"} skipped` : ""} in ${(report.durationMs / 1000).toFixed(1)} s\n${newer}${notRead}${more}`
 	);
 }
 

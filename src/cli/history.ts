@@ -17,10 +17,10 @@ export function formatRestore(reply: RestoreReply, style: Style): string {
 					: "left as it is (another file is there)";
 		return `${style.bold(what)} ${f.path} ${style.dim(`(${f.bytes} bytes)`)}`;
 	});
-	const load = reply.opencodeImport;
+	const load = reply.load;
 	if (load) {
 		lines.push(
-			"lookback never writes OpenCode's database: these files are the sessions as `opencode export` prints them, which `opencode import` loads:",
+			`lookback never writes ${load.agent.label}'s database: these files are the sessions as \`${load.agent.command} export\` prints them, which \`${load.agent.command} import\` loads:`,
 			`  ${load.command}`,
 		);
 		const lost = [

@@ -285,6 +285,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 		// Loaded only here: the MCP SDK would add its start-up to every other command. (The bin runs it without this
 		// module, src/cli-main.ts.)
 		if (args.command === "mcp") return await (await import("../mcp/main.js")).runMcp(argv, io);
+		// A team's commands: loaded only for them (team.ts).
+		const remote =
+			["search", "read", "browse", "usage"].includes(args.command) && (option(args, "remote") ?? io.env.LOOKBACK_REMOTE?.trim());
+		if (args.command === "publish" || remote) return await (await import("./team.js")).runTeam(args, io, style);
 		opened = await openNodeIndex(indexOptions(args, io));
 		return await runCommand({ args, io, style, json: args.flags.has("json"), opened });
 	} catch (error) {

@@ -6,7 +6,7 @@
 import type { LookbackIndex } from "../core/index.js";
 import type { NodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
-import { intOption, type ParsedArgs } from "./args.js";
+import { intOption, option, type ParsedArgs } from "./args.js";
 import { type CliIO, indexOptions } from "./command-line.js";
 
 /** Whether the index holds a session at this very path (no other file inside the roots: no `auth.json`, no settings). */
@@ -48,6 +48,7 @@ export async function runServe(args: ParsedArgs, io: CliIO, opened: NodeIndex, w
 		);
 	}
 	const roots = opened.source.roots();
+	const remote = option(args, "remote");
 	// Loaded only here: the HTTP server is no other command's cost (node:http alone took 8 ms of each start).
 	const { serveViewer } = await import("../node/serve.js");
 	const serving = await serveViewer({
@@ -57,13 +58,14 @@ export async function runServe(args: ParsedArgs, io: CliIO, opened: NodeIndex, w
 		makeSnapshot: (from, to) => host.indexer.snapshot(from, to),
 		sessionFile: (path) => servedSessionFile(opened.index, path, roots),
 		archived: opened.archive,
+		...(remote ? { team: (await import("../node/team/team-route.js")).teamRoute(remote, io.env) } : {}),
 	});
 	// Listening, it loads what it could import later, before it says where it is: it runs for days, and an
 	// upgrade removes the hashed chunks of the build it came from (scripts/build.mjs).
 	await host.preload();
-	io.stdout(
-		`lookback: the viewer is at ${serving.openUrl} (127.0.0.1 only, read-only; the token in it is this run's secret; Ctrl+C to stop)\n`,
-	);
+	// `--remote`: the page opens on the team's shards, passed through `/team/` (the redirect that trades the token keeps `team`).
+	const page = remote ? `${serving.openUrl}&team=team` : serving.openUrl;
+	io.stdout(`lookback: the viewer is at ${page} (127.0.0.1 only, read-only; the token in it is this run's secret; Ctrl+C to stop)\n`);
 	// Ctrl+C (or SIGINT from whoever started it) stops it.
 	await new Promise<void>((resolve) => process.on("SIGINT", () => resolve()));
 	await serving.close();

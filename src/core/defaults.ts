@@ -27,6 +27,12 @@ export const DEFAULTS = {
 	toolHeadShare: 0.6,
 	/** BM25 weight of each role's FTS column (written into a new index; an index keeps the weights it was made with). */
 	columnWeights: { user: 3.0, assistant: 2.0, tool: 0.5, summary: 2.5, meta: 4.0 } satisfies Record<Role, number>,
+	/** BM25 weight of the FTS column of shared boilerplate (sync/shared-text.ts), read after the own words anyway. */
+	sharedColumnWeight: 0.2,
+	/** A paragraph of user or meta text this long or longer is a block that may be boilerplate; a shorter one is always a session's own. */
+	sharedBlockMinChars: 200,
+	/** A block held by this many families of sessions (a session with its forks) is shared boilerplate. */
+	sharedBlockFamilies: 3,
 	/** A query word of at least this many characters also matches indexed words that contain it. */
 	substringMinChars: 3,
 	/**
@@ -34,6 +40,12 @@ export const DEFAULTS = {
 	 * `about`, `route`, `layout`, `timeout`), tens of thousands of entries at 2 GB that a query must read and rank.
 	 */
 	substringMinCharsAmongWords: 4,
+	/**
+	 * A plain word of this many characters also matches indexed words that contain it anywhere (an identifier as
+	 * typed, `tateSto`, and a word alone always do); a shorter one among others only those it begins, and in a
+	 * question none: `text` → `context`, `plain` → `explain` matched shared boilerplate, not the word.
+	 */
+	infixMinChars: 8,
 	/** How many indexed words one query word may expand to (shortest first). */
 	substringMaxExpansions: 24,
 	/**

@@ -18,6 +18,8 @@ export type LookbackErrorCode =
 	| "file-exists"
 	| "restore-refused"
 	| "redaction-not-loaded"
+	| "remote"
+	| "credentials"
 	| "io";
 
 export class LookbackError extends Error {

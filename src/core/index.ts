@@ -148,6 +148,7 @@ export {
 export {
 	CANDIDATE_FIELDS,
 	CANDIDATE_INDEX,
+	type FilterName,
 	type InSessionMatch,
 	type InSessionRequest,
 	type InSessionResponse,
@@ -155,6 +156,8 @@ export {
 	type SearchHit,
 	type SearchRequest,
 	type SearchResponse,
+	sessionsThatMatch,
+	type WhyEmpty,
 } from "./search/index.js";
 // Storage: the engine, where the index lives, what it holds
 export {

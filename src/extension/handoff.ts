@@ -120,8 +120,9 @@ async function restoreRow(opened: NodeIndex, row: OverlayRow, ctx: ExtensionCont
 		const reply = restoreIndexed(opened, row.path);
 		await reindex();
 		const written = reply.files.filter((f) => f.outcome === "written");
-		// An OpenCode session is written to a file for `opencode import`, never into OpenCode's database.
-		const where = reply.opencodeImport ? `${written[0]?.path ?? row.path} for \`opencode import\`` : row.path;
+		// An OpenCode (Kilo Code) session is written to a file for `opencode import` (`kilo import`), never into its database.
+		const load = reply.load;
+		const where = load ? `${written[0]?.path ?? row.path} for \`${load.agent.command} import\`` : row.path;
 		notify(
 			ctx,
 			`lookback: restored "${row.title}" (${written.length} file${written.length === 1 ? "" : "s"}) to ${where}; ${reply.resumeHint.replace(/^lookback restore \S+ && /, "")} resumes it`,

@@ -33,3 +33,19 @@ export function modeOf(p: CallArgs): Mode {
 export function callSubject(p: CallArgs): string {
 	return given(p.query) ?? given(p.sessionId) ?? "recent sessions";
 }
+
+/** A discovery call's query and filters, as this machine's index (run-tool.ts) or a team's (remote-tool.ts) is asked them. */
+export function searchRequest(p: SessionSearchParams) {
+	return {
+		query: p.query ?? "",
+		variants: p.queryVariants,
+		project: p.project,
+		since: p.since,
+		until: p.until,
+		role: p.role,
+		agent: p.agent,
+		limit: p.limit,
+		scope: p.scope,
+		gone: p.gone,
+	};
+}

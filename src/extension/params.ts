@@ -18,7 +18,7 @@ export const sessionSearchParams = Type.Object({
 	query: Type.Optional(
 		Type.String({
 			description:
-				'What to find in past sessions. Words are ANDed; OR, NOT/-word, "exact phrase", prefix*. A word of 3+ letters also matches identifiers containing it. Chinese works at any length.',
+				'What to find in past sessions: keywords or a question in your own words (the words around it, brackets and flags are read as such). Words are ANDed; OR/AND/NOT in capitals, "exact phrase", prefix*, -word in a short keyword query. Identifiers also match words containing them. Chinese works at any length. An empty reply says why (why).',
 		}),
 	),
 	queryVariants: Type.Optional(

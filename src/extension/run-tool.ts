@@ -25,7 +25,7 @@ import { loadEngine } from "../node/engine.js";
 import type { LocalIndex } from "../node/indexer-work.js";
 import type { NodeIndex } from "../node/open.js";
 import { sessionPathInRoots } from "../node/paths.js";
-import { type Mode, modeOf } from "./modes.js";
+import { type Mode, modeOf, searchRequest } from "./modes.js";
 import type { SessionSearchParams } from "./params.js";
 import { summaryLines } from "./summary-lines.js";
 import type { ToolReply } from "./tool-reply.js";
@@ -85,19 +85,7 @@ export async function runSessionSearch(
 		: { opened: await host.open(), state: {} };
 	const index = opened.index;
 	const files = opened.files;
-	const request = {
-		query: params.query ?? "",
-		variants: params.queryVariants,
-		project: params.project,
-		since: params.since,
-		until: params.until,
-		role: params.role,
-		agent: params.agent,
-		limit: params.limit,
-		scope: params.scope,
-		gone: params.gone,
-		exclude,
-	};
+	const request = { ...searchRequest(params), exclude };
 	let reply: Reply & Pick<ToolReply, "summaryMayBeStale">;
 	switch (mode) {
 		case "discovery":

@@ -16,8 +16,11 @@ export interface SessionSearchCall {
 }
 
 export const TOOL_CALLS: Record<string, IndexerCall> = {
-	session_search: (index, args) => {
+	session_search: async (index, args) => {
 		const { params, live } = args as SessionSearchCall;
+		// A team's bucket in the environment: the tool answers from its shards (remote-tool.ts), loaded only then.
+		const remote = process.env.LOOKBACK_REMOTE?.trim();
+		if (remote) return (await import("./remote-tool.js")).runRemoteSearch(remote, params);
 		return runSessionSearch(index, params, liveFilter(live));
 	},
 };

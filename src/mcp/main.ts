@@ -21,6 +21,7 @@ export async function runMcp(argv: string[], io: CliIO): Promise<number> {
 			cwd: process.cwd(),
 			log: (line) => io.stderr(`${line}\n`),
 			redact: redactsByDefault(io.env),
+			remote: args.options.get("remote")?.[0] ?? (io.env.LOOKBACK_REMOTE?.trim() || undefined),
 		});
 		return 0;
 	} catch (error) {

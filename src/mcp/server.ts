@@ -32,6 +32,8 @@ export interface McpServerOptions {
 	log: (line: string) => void;
 	/** Redact every reply unless a call says `redact: false` (default true; the person's `LOOKBACK_REDACT=0` turns it off). */
 	redact?: boolean;
+	/** Answer from a team's bucket (`--remote`, `LOOKBACK_REMOTE`) rather than this machine's index. */
+	remote?: string;
 }
 
 const INSTRUCTIONS = `lookback searches every past coding-agent session on this machine (${AGENTS.map((a) => a.label).join(", ")}). Use search_sessions when the user refers to earlier work ("like we did last week", "the bug we fixed", "what did we decide about X") instead of asking them to paste it; then read_session to read what a result found.`;
@@ -52,7 +54,7 @@ function toolError(error: unknown): CallToolResult {
 export async function serveMcp(options: McpServerOptions): Promise<void> {
 	// A client searches in bursts, and between them most often nothing changed: the folders are watched.
 	const index = new HostIndex(options.index, { watch: true });
-	const ctx: ToolContext = { index, cwd: options.cwd };
+	const ctx: ToolContext = { index, cwd: options.cwd, ...(options.remote ? { remote: options.remote } : {}) };
 	let runs: Promise<typeof import("./tool-runs.js")> | undefined;
 	const toolRuns = () => (runs ??= import("./tool-runs.js"));
 	const server = new Server(
@@ -118,10 +120,13 @@ export async function serveMcp(options: McpServerOptions): Promise<void> {
 
 	// The handshake is answered before anything is opened; the first index starts once it is done, and the tools'
 	// runs load meanwhile.
+	// A team's server (--remote) reads shards, not this machine's index: no first sync, its runs over the shards load.
 	server.oninitialized = () =>
 		setImmediate(() => {
-			index.warmUp();
-			toolRuns().catch(() => undefined);
+			if (!options.remote) index.warmUp();
+			toolRuns()
+				.then(() => (options.remote ? import("./remote-runs.js") : undefined))
+				.catch(() => undefined);
 		});
 
 	const closed = new Promise<void>((resolve) => {

@@ -33,6 +33,8 @@ export interface ToolContext {
 	index: HostIndex;
 	/** The server's working directory: its recently changed sessions are taken to be the caller's. */
 	cwd: string;
+	/** A team's bucket the tools answer from instead of this machine's index (remote-runs.ts). */
+	remote?: string;
 }
 
 /** Arguments as the schema checked them: optional strings, numbers and booleans by name. */
@@ -187,9 +189,18 @@ async function indexStatus(ctx: ToolContext): Promise<object> {
 	return { ...status, cwd: ctx.cwd, callingSessionMinutes: Math.round(DEFAULTS.callingSessionMs / 60_000) };
 }
 
-export const TOOL_RUNS: Record<ToolName, (ctx: ToolContext, args: Arguments) => Promise<object>> = {
+const LOCAL_RUNS: Record<ToolName, (ctx: ToolContext, args: Arguments) => Promise<object>> = {
 	search_sessions: searchSessions,
 	read_session: readSession,
 	list_sessions: listSessions,
 	index_status: indexStatus,
 };
+
+/** Each tool: over this machine's index, or over a team's shards when the server was given one. */
+export const TOOL_RUNS = Object.fromEntries(
+	Object.entries(LOCAL_RUNS).map(([name, run]) => [
+		name,
+		async (ctx: ToolContext, args: Arguments) =>
+			ctx.remote ? (await import("./remote-runs.js")).REMOTE_RUNS[name as ToolName](ctx.remote, args) : run(ctx, args),
+	]),
+) as typeof LOCAL_RUNS;

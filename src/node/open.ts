@@ -2,8 +2,7 @@
 
 import { dirname, join, resolve } from "node:path";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
-import { nodeAgents } from "../agents/node-registry.js";
-import { ompAgentDir } from "../agents/omp/node/paths.js";
+import { nodeAgent, nodeAgents } from "../agents/node-registry.js";
 import { piAgentDir } from "../agents/pi/node/paths.js";
 import { AGENT_KINDS, type AgentKind, isAgentKind } from "../agents/registry.js";
 import { type HostFiles, LookbackError, LookbackIndex, type SessionSource } from "../core/index.js";
@@ -28,8 +27,11 @@ export interface NodeIndexOptions {
 	sessionsDirs?: string[];
 	/** Leave out `<agentDir>/sessions` and omp's folders (only the given dirs). */
 	onlySessionsDirs?: boolean;
-	/** omp's agent dir (default `~/.omp/agent`); its sessions, sub-agent transcripts and archives are indexed too. */
-	ompAgentDir?: string;
+	/**
+	 * Agents' own folders, by kind (`AgentFacts.dirOption`: omp's agent dir, default `~/.omp/agent`, whose sessions,
+	 * sub-agent transcripts and archives are indexed too); an agent not named finds its own.
+	 */
+	agentDirs?: Partial<Record<AgentKind, string>>;
 	/** Agents whose sessions are left out (and forgotten by the next sync); default from `LOOKBACK_SKIP_AGENTS` (comma-separated). */
 	leaveOut?: AgentKind[];
 	/** Which SQLite runs the index (default: `LOOKBACK_ENGINE`, else auto). */
@@ -74,14 +76,14 @@ function archiveOf(indexPath: string, given: string | false | undefined, env: En
 
 /** The session roots of this machine: every agent's (Pi's agent dir first), and the folders given. */
 export function piSessionRoots(
-	options: Pick<NodeIndexOptions, "agentDir" | "sessionsDirs" | "onlySessionsDirs" | "env" | "ompAgentDir" | "leaveOut">,
+	options: Pick<NodeIndexOptions, "agentDir" | "sessionsDirs" | "onlySessionsDirs" | "env" | "agentDirs" | "leaveOut">,
 ): SessionRoot[] {
 	const env = options.env ?? process.env;
 	const agentDir = options.agentDir ?? piAgentDir(env);
 	const roots: SessionRoot[] = [];
 	if (!options.onlySessionsDirs) {
 		// Each agent's own roots, in the registry's order (`NodeAgent.roots`).
-		const at = { env, agentDir, ompAgentDir: options.ompAgentDir ?? ompAgentDir(env) };
+		const at = { env, agentDir, dirs: options.agentDirs ?? {} };
 		for (const agent of nodeAgents()) roots.push(...agent.roots(at));
 	}
 	for (const dir of options.sessionsDirs ?? []) roots.push({ path: dir, layout: "nested" });
@@ -123,7 +125,7 @@ export async function openNodeIndex(options: NodeIndexOptions = {}): Promise<Nod
 		source: { ...fileSource(roots, leaveOut), archive },
 		indexPath,
 		roots,
-		ompAgentDir: options.onlySessionsDirs ? undefined : (options.ompAgentDir ?? ompAgentDir(env)),
+		ompAgentDir: options.onlySessionsDirs ? undefined : nodeAgent("omp").ownDir?.({ env, dirs: options.agentDirs ?? {} }),
 		archive,
 		files: sessionFilesOf(archive),
 	};

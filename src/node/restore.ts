@@ -27,7 +27,6 @@ import {
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { nodeAgent } from "../agents/node-registry.js";
-import type { OpencodeImport } from "../agents/opencode/node/restore.js";
 import { DEFAULTS, LookbackError, type SessionSummary } from "../core/index.js";
 import type { ArchiveRecord } from "./archive-manifest.js";
 import { syncDir } from "./archive-manifest.js";
@@ -52,8 +51,18 @@ export interface RestoreReply {
 	files: RestoredFile[];
 	/** The command that resumes it (an OpenCode session's imports the files written first). */
 	resumeHint: string;
-	/** An OpenCode session, which lookback never writes into OpenCode's database: what `opencode import` loads. */
-	opencodeImport?: OpencodeImport;
+	/**
+	 * A session of an agent whose store lookback never writes (OpenCode's, Kilo Code's database): the agent, its
+	 * command that loads the files written, and what the archive's copy lacks.
+	 */
+	load?: RestoreLoad;
+}
+
+interface RestoreLoad {
+	/** The agent's name and its command (`OpenCode`, `opencode`: its files are loaded by `opencode import`). */
+	agent: { label: string; command: string };
+	command: string;
+	lost: { files: number; cutTexts: number };
 }
 
 /** Whether `path` lies strictly inside `root` (both real paths). */
@@ -191,8 +200,8 @@ function restoreSession(archive: FileArchive, sessions: readonly SessionSummary[
 			"session-not-found",
 			`the archive ${archive.dir} holds no copy of ${session.path}${archive.keeping ? "" : " (the archive is turned off)"}`,
 		);
-	const own = nodeAgent(session.agent).restore;
-	if (own) return own(archive, sessions, records);
+	const own = nodeAgent(session.agent).restore?.(archive, sessions, records);
+	if (own) return own;
 	for (const r of records) {
 		if (r && !roots.some((root) => within(resolve(r.path), resolve(root))))
 			throw refuseOutside(r.path, roots, "it is not inside the session folders");

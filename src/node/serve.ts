@@ -43,6 +43,8 @@ export interface ServeOptions {
 	archived?: { sizeOf(path: string): number | undefined; readSync(path: string, start: number, end: number): Uint8Array | undefined };
 	/** The secret the data routes need (default: 32 random bytes, new at every start). */
 	token?: string;
+	/** `serve --remote`: a team's bucket passed through under `/team/` (src/node/team/team-route.ts), with the token. */
+	team?: (req: IncomingMessage, res: ServerResponse, key: string) => Promise<void>;
 }
 
 export interface Serving {
@@ -146,6 +148,12 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 			});
 			return res.end();
 		}
+		const refused = () => reply(403, "lookback serve hands out sessions only with the token it printed: open the URL it printed");
+		// A team's shards are session data too.
+		if (options.team && path.startsWith("/team/")) {
+			if (!authorized(req)) return refused();
+			return options.team(req, res, path.slice("/team/".length));
+		}
 		const asked = url.searchParams.get("path");
 		const file =
 			path === "/session-file"
@@ -155,8 +163,7 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 				: Object.hasOwn(routes, path)
 					? routes[path]
 					: undefined;
-		if ((path === "/index.db" || path === "/session-file") && !authorized(req))
-			return reply(403, "lookback serve hands out sessions only with the token it printed: open the URL it printed");
+		if ((path === "/index.db" || path === "/session-file") && !authorized(req)) return refused();
 		if (!file) return reply(404, "not found");
 		const isIndex = path === "/index.db";
 		let size: number;

@@ -137,6 +137,15 @@ describe.skipIf(!claudeInstalled())("Claude Code's sessions, written by the real
 	it("reads the fork as its own session, and a --no-agent run forgets every Claude session", async () => {
 		const fork = await lookback(["search", "okapi"]);
 		expect(fork.json.results[0]).toMatchObject({ sessionId: forkId, agent: "claude", branchState: "active" });
+		// --fork-session copies the history with its message ids: each copied message is the parent's, found once,
+		// the fork named beside it, and its usage counted once; the fork's own answer is its own.
+		const narwhal = await lookback(["search", "narwhal", "--role", "user", "--agent", "claude"]);
+		expect(narwhal.json.results.map((h: { sessionId: string; hits: number }) => [h.sessionId, h.hits])).toEqual([[sessionId, 1]]);
+		expect(narwhal.json.results[0].forks.map((f: { sessionId: string }) => f.sessionId)).toEqual([forkId]);
+		const usage = await lookback(["usage", "--by", "session", "--agent", "claude"]);
+		const answers = Object.fromEntries(usage.json.rows.map((r: { key: string; messages: number }) => [r.key, r.messages]));
+		expect(answers[forkId]).toBe(1);
+		expect(answers[sessionId]).toBeGreaterThan(1);
 		const gone = await lookback(["search", "okapi", "--no-agent", "claude"]);
 		expect(gone.json.results).toEqual([]);
 		expect(gone.json.sync.purged).toBeGreaterThanOrEqual(3);

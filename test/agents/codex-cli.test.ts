@@ -108,6 +108,9 @@ describe.skipIf(!codexInstalled())("Codex CLI's rollouts, written by the real CL
 		// The sub-agent's rollout begins with the parent's first prompt replayed: found in the parent only.
 		const replayed = await lookback(["search", "Look around please", "--role", "user", "--agent", "codex"]);
 		expect(replayed.json.results.map((h: { sessionId: string }) => h.sessionId)).toEqual([threadId]);
+		// Its one answer's usage is its own (the fake model's 100 tokens in, 10 out), not the parent's it replays.
+		const usage = await lookback(["usage", "--by", "session", "--agent", "codex"]);
+		expect(usage.json.rows.find((r: { key: string }) => r.key === sub.sessionId)).toMatchObject({ messages: 1, input: 100, output: 10 });
 	});
 
 	it("forgets every Codex session on a --no-agent run", async () => {

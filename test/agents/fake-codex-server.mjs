@@ -2,7 +2,8 @@
 // answered as SSE). The last user text "SHELL <command>" makes it call the shell tool with that command, "PATCH
 // <base64>" the freeform apply_patch tool with the decoded patch (a custom tool call, which Codex offers to a model it
 // knows, `-m gpt-5.5`, never to "fake"); after a tool output it answers "TOOL RESULT: <output>"; a compaction request
-// (the summarisation prompt) gets a summary. Every request body is kept in `requests`.
+// (the summarisation prompt) gets a summary; "SPAWN <task>" spawns a sub-agent forked with the history, whose turn
+// runs the task's "SHELL <command>" if it has one, and waits for it. Every request body is kept in `requests`.
 import http from "node:http";
 
 const textOf = (content) => (typeof content === "string" ? content : (content || []).map((p) => p.text || "").join(""));
@@ -50,12 +51,14 @@ export async function startFakeCodexModel() {
 				const spawned = /"agent_id"\s*:\s*"([^"]+)"/.exec(out) ?? /"(?:id|target)"\s*:\s*"([^"]+)"/.exec(out);
 				const previous = input.find((i) => i.type === "function_call" && i.call_id === last.call_id);
 				if (previous?.name === "spawn_agent" && spawned)
-					items.push(call("wait_agent", { targets: [spawned[1]], timeout_ms: 20000 }, "multi_agent_v1"));
+					items.push(toolCall(p.tools, "wait_agent", { targets: [spawned[1]], timeout_ms: 20000 }, call, id));
 				else items.push(message(id, `TOOL RESULT: ${out.slice(0, 300)}`));
 			} else if (/summar/i.test(userText) && /checkpoint|handoff|compact/i.test(userText)) {
 				items.push(message(id, "SUMMARY OF EARLIER WORK: the fake model ran a shell command."));
 			} else if (/^CHILD /m.test(userText)) {
-				items.push(message(id, `Child agent here: ${userText.slice(0, 80)}`));
+				// A sub-agent's own turn: a shell call when its task names one, else an answer.
+				const shell = /SHELL (.+)$/m.exec(userText);
+				items.push(shell ? call("exec_command", { cmd: shell[1] }) : message(id, `Child agent here: ${userText.slice(0, 80)}`));
 			} else {
 				const shell = /SHELL (.+)$/m.exec(userText);
 				const named = /CALL (\S+) (\{.*\})$/m.exec(userText);
@@ -63,8 +66,10 @@ export async function startFakeCodexModel() {
 				const patch = /PATCH ([A-Za-z0-9+/=]+)$/m.exec(userText);
 				if (patch) items.push(customCall(p.tools, "apply_patch", Buffer.from(patch[1], "base64").toString("utf8"), id));
 				else if (named) items.push(toolCall(p.tools, named[1], JSON.parse(named[2]), call, id));
+				// 0.17x offers the multi-agent tools in a namespace (multi_agent_v1), 0.128 at the top level; a SHELL
+				// after SPAWN is the sub-agent's to run.
+				else if (spawn) items.push(toolCall(p.tools, "spawn_agent", { message: `CHILD ${spawn[1]}`, fork_context: true }, call, id));
 				else if (shell) items.push(call("exec_command", { cmd: shell[1] }));
-				else if (spawn) items.push(call("spawn_agent", { message: `CHILD ${spawn[1]}`, fork_context: true }, "multi_agent_v1"));
 				else items.push(message(id, `Hello from the fake Codex model (${id}).`));
 			}
 			res.writeHead(200, { "content-type": "text/event-stream" });

@@ -35,14 +35,17 @@ export async function startFakeOpencodeModel() {
 				.filter((m) => m.role === "system")
 				.map((m) => textOf(m.content))
 				.join("\n");
-			const last = messages.at(-1) || {};
-			const userText = textOf([...messages].reverse().find((m) => m.role === "user")?.content);
+			// OpenClaw sends its context after the prompt or a tool's result, as a user message of its own.
+			const context = (m) => m.role === "user" && textOf(m.content).startsWith("<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>");
+			const last = [...messages].reverse().find((m) => !context(m)) || {};
+			const userText = textOf([...messages].reverse().find((m) => m.role === "user" && !context(m))?.content);
 			const summarised = messages.some((m) => m.role === "assistant" && textOf(m.content).startsWith("SUMMARY OF EARLIER WORK"));
 			let text = `Hello from the fake OpenCode model (${id}).`;
 			let call;
 			let promptTokens = 100;
 			if (/title generator/i.test(system)) text = `Quokka title ${userText.trim().split(/\s+/).slice(0, 3).join(" ")}`;
-			else if (/summarization agent|summarize/i.test(system) && !/You are opencode/.test(system))
+			// OpenCode's compaction asks for a summary; its own prompt and OpenClaw's only mention summaries.
+			else if (/summarization agent|summarize/i.test(system) && !/You are opencode|running inside OpenClaw/.test(system))
 				text = "SUMMARY OF EARLIER WORK: the fake model ran a shell command and a sub-agent.";
 			else if (last.role === "tool") text = `TOOL RESULT: ${textOf(last.content).slice(0, 300)}`;
 			else if (/^CHILD /m.test(userText)) text = `Child agent here: ${userText.slice(0, 80)}`;
@@ -82,7 +85,8 @@ export async function startFakeOpencodeModel() {
 				send({ choices: [], usage });
 				res.end("data: [DONE]\n\n");
 			};
-			if (/^WAIT\b/m.test(userText) && !/title generator/i.test(system) && last.role !== "tool") {
+			// OpenClaw puts the time before the prompt: "[Mon 2026-12-07 11:23 UTC] WAIT …".
+			if (/^(?:\[[^\]]*\] )?WAIT\b/m.test(userText) && !/title generator/i.test(system) && last.role !== "tool") {
 				held.push(answer);
 				waiting?.();
 			} else answer();

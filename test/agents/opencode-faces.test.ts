@@ -229,7 +229,7 @@ describe("OpenCode's sessions once its database is gone", () => {
 		expect(files.map((f) => readFileSync(f.path))).toEqual(documents.map((d) => Buffer.from(d)));
 		const command = `cd ${FIXTURE_PROJECT} && opencode import ${files[0].path} && opencode import ${files[1].path}`;
 		expect(restored.json).toMatchObject({
-			opencodeImport: { command, lost: { files: 0, cutTexts: 0 } },
+			load: { agent: { label: "OpenCode", command: "opencode" }, command, lost: { files: 0, cutTexts: 0 } },
 			resumeHint: `${command} && opencode -s ${FIXTURE_SESSION}`,
 			sync: { returned: 0 },
 		});

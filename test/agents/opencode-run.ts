@@ -52,8 +52,13 @@ export function startOpencode(args: string[], options: { cwd: string; home: stri
 		OPENCODE_DISABLE_AUTOUPDATE: "1",
 		NO_COLOR: "1",
 	};
+	return runStoreCli(bin, args, options.cwd, env);
+}
+
+/** Runs OpenCode's binary or a fork's (Kilo Code's) with `env` alone, killed after two minutes; the session id of its JSON events. */
+export function runStoreCli(bin: string, args: string[], cwd: string, env: Record<string, string>): Promise<OpencodeRun> {
 	return new Promise((resolve) => {
-		const child = spawn(bin, args, { cwd: options.cwd, env });
+		const child = spawn(bin, args, { cwd, env });
 		let out = "";
 		let err = "";
 		child.stdout.on("data", (d) => (out += d));

@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { layoutWalk, nodeAgent } from "../../src/agents/node-registry.js";
 import { AGENT_KINDS, AGENTS, isAgentKind } from "../../src/agents/registry.js";
+import { parseArgs } from "../../src/cli/args.js";
+import { type CliIO, checkCommand, indexOptions } from "../../src/cli/command-line.js";
 import { HELP } from "../../src/cli/help.js";
 import { sessionSearchParams } from "../../src/extension/params.js";
 import { TOOL_SPECS } from "../../src/mcp/tool-specs.js";
@@ -51,7 +53,7 @@ describe("the agents' registry", () => {
 	it("gives each layout one walk, and every root an agent makes a layout that is walked", () => {
 		const names = AGENT_KINDS.flatMap((kind) => Object.keys(nodeAgent(kind).walks));
 		expect(new Set(names).size).toBe(names.length);
-		const at = { env: { HOME: "/home/someone" }, agentDir: "/home/someone/.pi/agent", ompAgentDir: "/home/someone/.omp/agent" };
+		const at = { env: { HOME: "/home/someone" }, agentDir: "/home/someone/.pi/agent", dirs: { omp: "/home/someone/.omp/agent" } };
 		for (const kind of AGENT_KINDS)
 			for (const root of nodeAgent(kind).roots(at)) {
 				expect(layoutWalk(root.layout), `${kind}: ${root.layout}`).toBeDefined();
@@ -67,6 +69,18 @@ describe("the agents' registry", () => {
 			const agent = spec.inputSchema.properties?.agent as { enum?: string[] } | undefined;
 			if (agent) expect(agent.enum).toEqual([...AGENT_KINDS]);
 		}
+		// An agent's option naming its own folder is in the help and parsed as a common option.
+		expect(HELP).toContain("--omp-agent-dir DIR   oh-my-pi's agent dir (default ~/.omp/agent)");
+		const args = parseArgs(["search", "x", "--omp-agent-dir", "/somewhere"]);
+		checkCommand(args);
+		expect(indexOptions(args, { env: {} } as CliIO).agentDirs).toEqual({ omp: "/somewhere" });
+	});
+
+	it("makes the lists of readers and Node parts from its one line per agent (scripts/agent-lists.mjs)", async () => {
+		// @ts-expect-error: a build script, untyped
+		const { agentLists } = await import("../../scripts/agent-lists.mjs");
+		for (const [file, text] of Object.entries(agentLists() as Record<string, string>))
+			expect(readFileSync(join(AGENTS_DIR, file), "utf8"), `${file}: run node scripts/agent-lists.mjs`).toBe(text);
 	});
 
 	it("matches README's table: one row per agent in the registry's order, naming the variables that move its files", () => {

@@ -19,6 +19,7 @@ const CLAUDE = join(FIXTURES, "claude", "projects", "-home-user-zebra-app");
 const CODEX = join(FIXTURES, "codex", "sessions", "2026", "12", "01");
 const GEMINI = join(FIXTURES, "gemini", "home", ".gemini", "tmp", "proj", "chats");
 const PI = join(FIXTURES, "sessions", "--home-dev-projects-webshop--");
+const QWEN = join(FIXTURES, "qwen", "projects", "-home-user-zebra-app");
 
 const jsonlIn = (dir: string) =>
 	readdirSync(dir)
@@ -33,6 +34,9 @@ const WRITTEN: [string, string][] = [
 	...jsonlIn(GEMINI).map((p): [string, string] => ["gemini", p]),
 	["gemini", join(GEMINI, "d46b784e-2a92-408e-b3c6-6e32f3787118", "2fecca0c-e4af-4399-aa0d-9f228cdf74ea.jsonl")],
 	...jsonlIn(PI).map((p): [string, string] => ["pi", p]),
+	...jsonlIn(join(QWEN, "chats")).map((p): [string, string] => ["qwen", p]),
+	["copilot", join(FIXTURES, "copilot", "session-state", "0b92ea4c-4bbb-44f3-968a-762c1eb45d99", "events.jsonl")],
+	["qwen", join(QWEN, "subagents", "df9630d5-ad91-4ee3-9588-5a983d001c52", "agent-general-purpose-call_5.jsonl")],
 ];
 
 /** Older Claude Code files' first lines (the fixtures are 2.1's): a 1.0.x summary or prompt, a 2.0.x file history snapshot. */

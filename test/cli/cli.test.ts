@@ -55,7 +55,8 @@ describe("lookback CLI", () => {
 		const r = await cli(["search", "RabbitMQ", "--agent-dir", dir, "--json"]);
 		expect(r.code).toBe(0);
 		const json = JSON.parse(r.stdout);
-		expect(Object.keys(json)).toEqual(["command", "sync", "query", "results", "totalSessions", "match"]);
+		expect(Object.keys(json)).toEqual(["command", "sync", "query", "results", "totalSessions", "match", "reading"]);
+		expect(json.reading).toBe("keywords");
 		expect(Object.keys(json.results[0]).sort()).toEqual(
 			[
 				"agent",
@@ -120,6 +121,21 @@ describe("lookback CLI", () => {
 		expect(colour.stdout).toContain("\x1b[1;33mamqplib");
 		const noColour = await cli(["search", "amqplib", "--agent-dir", dir], { isTTY: true, env: { NO_COLOR: "1" } });
 		expect(noColour.stdout).not.toContain("\x1b[");
+	});
+
+	it("says why a search found nothing: the flag that hid how many sessions, the words no session has", async () => {
+		const dir = agentDir();
+		const hidden = await cli(["search", "RabbitMQ", "--since", "2026-11-01", "--agent-dir", dir]);
+		expect(hidden.code).toBe(0);
+		expect(hidden.stdout).toBe(
+			'no session matches "RabbitMQ"\n  --since 2026-11-01 hid 1 session that matches: leave it out to see them\n',
+		);
+		const missing = await cli(["search", "zzqxv", "--agent-dir", dir, "--json"]);
+		expect(JSON.parse(missing.stdout).why).toEqual({ hiddenBy: [], missing: ["zzqxv"], tryQueries: [], message: 'no session has "zzqxv"' });
+		const question = await cli(["search", "can you find the RabbitMQ session (not sure when)?", "--agent-dir", dir, "--json"]);
+		const json = JSON.parse(question.stdout);
+		expect(json).toMatchObject({ reading: "question", wordsLeftOut: ["can", "you", "find", "the", "session", "not", "sure", "when"] });
+		expect(json.results[0].sessionId).toBe(SAMPLE.branched);
 	});
 
 	it("reads a session by id prefix or by path, around an entry", async () => {

@@ -90,8 +90,11 @@ describe("a long-lived command whose dist/ an upgrade replaced", () => {
 			"markdown-it", // an HTML export: `lookback export`, a short command
 			"module", // secretlint's rules, which the MCP server loads once it has listed its tools
 			"open", // HostIndex.preload: the index opened in the host (mcp)
+			"remote-runs", // `lookback mcp --remote`: the tools over a team's shards, loaded with tool-runs (mcp/server.ts)
 			"restore", // `lookback restore`, a short command
 			"serve", // the viewer's HTTP server, imported as `lookback serve` starts (other commands spare node:http)
+			"team", // `lookback publish` and --remote on search, read, browse and usage: short commands
+			"team-route", // `lookback serve --remote`'s /team route, imported as the command starts
 			"tool-runs", // the MCP tools' runs, loaded once the client has initialized (mcp/server.ts)
 		]);
 	});

@@ -129,8 +129,11 @@ describe("typos", () => {
 		expect(r.notice).toMatch(/^showing results for "pgbouncer replica": nothing has "pgbounser"/);
 		expect(sessionIds(r)).toEqual([ids.pgbouncer]);
 		expect(sessionIds(index.search({ query: "ZephyrQuotaLedgerMismach" }))).toEqual([ids.deep]);
-		// A quoted word is taken as typed.
-		expect(sessionIds(index.search({ query: '"pgbounser"' }))).toEqual([]);
+		// A quoted word is taken as typed: as nothing has it, its plain reading is corrected, and the reply says so.
+		const quoted = index.search({ query: '"pgbounser"' });
+		expect(quoted.reading).toBe("words");
+		expect(quoted.notice).toMatch(/^read as plain words: .*; showing results for "pgbouncer"/);
+		expect(sessionIds(quoted)).toEqual([ids.pgbouncer]);
 	});
 
 	it("corrects the parts of an identifier that match nothing, and keeps the parts (and identifiers) that match", () => {

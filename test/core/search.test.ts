@@ -31,8 +31,11 @@ describe("search", () => {
 		expect(some.notice).toBe("no session has every word; ranked by the words they have, rare words weighing most");
 		expect(some.fallbacks).toEqual(["words"]);
 		expect(ids(some)[0]).toBe(SAMPLE.decision);
+		// Quoted, the words must be there as written: no session has "snorkel", so the plain words answer, and say so.
 		const strict = index.search({ query: '"busyTimeout" "snorkel"' });
-		expect(ids(strict)).toEqual([]);
+		expect(strict.reading).toBe("words");
+		expect(strict.notice).toMatch(/^read as plain words: the query's operators matched nothing/);
+		expect(ids(strict)).toEqual([SAMPLE.bash]);
 	});
 
 	it("ORs with OR", () => {
@@ -51,7 +54,10 @@ describe("search", () => {
 
 	it("matches a quoted phrase only in order", () => {
 		expect(ids(index.search({ query: '"database is locked"' }))).toEqual([SAMPLE.bash]);
-		expect(ids(index.search({ query: '"locked is database"' }))).toEqual([]);
+		const unordered = index.search({ query: '"locked is database"' });
+		expect(unordered.reading).toBe("words");
+		expect(ids(unordered)[0]).toBe(SAMPLE.bash);
+		expect(index.search({ query: '"database is locked"' }).reading).toBe("keywords");
 	});
 
 	it("matches a prefix", () => {
@@ -65,7 +71,11 @@ describe("search", () => {
 	});
 
 	it("matches a quoted word exactly, without substrings", () => {
-		expect(ids(index.search({ query: '"tateSto"' }))).toEqual([]);
+		expect(index.search({ query: '"stateStore"' }).reading).toBe("keywords");
+		// Nothing has the fragment as a word: its plain reading (which expands it) answers, and says so.
+		const quoted = index.search({ query: '"tateSto"' });
+		expect(quoted.reading).toBe("words");
+		expect(ids(quoted)).toContain(SAMPLE.linear);
 	});
 
 	it("finds 1-, 2- and 3-character Chinese", () => {
@@ -219,6 +229,29 @@ describe("search", () => {
 			else for (const hit of r.results) expect(typeof hit.sessionId).toBe("string");
 		}
 		expect(ids(index.search({ query: "NEAR(amqplib" }))).toEqual([SAMPLE.branched]);
+	});
+
+	it("says why a reply is empty: the filter that hid how many matches, the words no session has, what to try", () => {
+		const hidden = index.search({ query: "RabbitMQ", since: "2026-11-01" });
+		expect(hidden.results).toEqual([]);
+		expect(hidden.why).toMatchObject({ hiddenBy: [{ filter: "since", value: "2026-11-01", sessions: 1 }], missing: [] });
+		expect(hidden.why?.message).toBe("since 2026-11-01 hid 1 session that matches");
+		// Two filters: each alone is tried without the other.
+		const two = index.search({ query: "RabbitMQ", since: "2026-11-01", project: "webshop" });
+		expect(two.why?.hiddenBy).toEqual([{ filter: "since", value: "2026-11-01", sessions: 1 }]);
+		const both = index.search({ query: "RabbitMQ", until: "2026-10-01", project: "inventory" });
+		expect(both.why?.hiddenBy.map((h) => h.filter).sort()).toEqual([]);
+		expect(both.why?.withoutFilters).toBe(1);
+		const excluded = index.search({ query: "amqplib", exclude: () => true });
+		expect(excluded.why?.hiddenBy).toEqual([{ filter: "exclude", value: "the calling session's own messages", sessions: 1 }]);
+		const missing = index.search({ query: '"RabbitMQ" "zzqxv"' });
+		expect(missing.results.length).toBe(1); // the plain words find it
+		const none = index.search({ query: "zzqxv qqwwvv" });
+		expect(none.why).toMatchObject({ hiddenBy: [], missing: ["zzqxv", "qqwwvv"], tryQueries: [] });
+		expect(none.why?.message).toBe('no session has "zzqxv", "qqwwvv"');
+		const oneMissing = index.search({ query: "amqplib zzqxv", role: "tool" });
+		expect(oneMissing.why?.hiddenBy).toEqual([{ filter: "role", value: "tool", sessions: 1 }]);
+		expect(index.search({ query: "amqplib" }).why).toBeUndefined();
 	});
 
 	it("ranks a very common query among its newest matches only, and says so", () => {

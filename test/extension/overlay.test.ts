@@ -37,7 +37,9 @@ describe("the search overlay", () => {
 		overlay.handleInput("\r");
 		expect(closed[0]).toMatchObject({ kind: "excerpt", row: { sessionId: SAMPLE.branched } });
 		const none = await overlayOver(undefined, 30, "RabbitMQ project:inventory");
-		expect(plainText(none.overlay.render(100))).toMatch(/no session matches "RabbitMQ project:inventory"/);
+		const empty = plainText(none.overlay.render(100));
+		expect(empty).toMatch(/no session matches "RabbitMQ project:inventory"/);
+		expect(empty).toMatch(/nothing found: project inventory hid 1 session that matches/);
 	});
 
 	it("never draws a line wider than the terminal: long snippets, wide CJK, escapes and tabs", async () => {

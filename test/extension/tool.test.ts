@@ -187,8 +187,15 @@ describe("session_search modes", () => {
 		expect(mine).toBeDefined();
 		expect(mine.branchState).toBe("compacted");
 		expect(["early", "noted"].some((w) => mine.snippet.includes(w))).toBe(true);
+		// The phrase is only in the live context: left out, it matches nothing, and the plain words answer, outside it.
 		const live = (await call(opened, { query: '"pelican deploy"' }, exclude)).reply;
-		expect(live.results).toEqual([]);
+		expect(live.reading).toBe("words");
+		for (const hit of live.results as ToolHit[]) expect(exclude?.({ sessionPath: hit.path, entryId: hit.entryId })).toBe(false);
+		// Nothing else of this project deploys: the reply says the live context hid it.
+		const hidden = (await call(opened, { query: "deploying", project: "current" }, exclude)).reply;
+		expect(hidden.results).toEqual([]);
+		expect(hidden.why.hiddenBy).toContainEqual({ filter: "exclude", value: "the calling session's own messages", sessions: 1 });
+		expect(hidden.notice).toMatch(/^nothing found: .*leaving out the calling session's own messages hid 1 session that matches/);
 		const withoutExclusion = (await call(opened, { query: '"pelican deploy"' })).reply;
 		expect(withoutExclusion.results).toHaveLength(1);
 	});

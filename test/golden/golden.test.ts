@@ -120,8 +120,10 @@ const GOLDEN: Graded[] = [
 
 /** Questions known to miss (not first), by query: a fix must remove them from here, a regression add to it. */
 const KNOWN_MISSES: Record<"alone" | "buried", string[]> = {
-	// Two graded sessions ran `npm test`; BM25 puts the billing session's shorter command entry first.
-	alone: ["npm test"],
+	// (`npm test` missed until 2026-12-07: two graded sessions ran it, and BM25 put the billing session's shorter
+	// command entry first while `test` also matched the words holding it anywhere; among other words, a short word
+	// now matches only the words it begins.)
+	alone: [],
 	buried: [
 		// The generated corpus holds the same error, `Error: SQLITE_BUSY: database is locked`, in newer sessions (graded: 3rd).
 		"SQLITE_BUSY database is locked",
@@ -137,7 +139,7 @@ const KNOWN_MISSES: Record<"alone" | "buried", string[]> = {
 /** Questions known to miss the top 5, by query: the same rule. */
 const KNOWN_MISSES_AT5: Record<"alone" | "buried", string[]> = {
 	alone: [],
-	buried: ["死锁怎么解决", "why did the retry test keep waiting on the timer"],
+	buried: ["死锁怎么解决"],
 };
 
 let graded: Record<string, string>;

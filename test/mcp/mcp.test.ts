@@ -62,7 +62,14 @@ describe("lookback mcp", () => {
 		expect(results[0].context?.window.some((m) => /rabbitmq/i.test(m.text))).toBe(true);
 		// Filters reach the search: no omp sessions here, and a project that holds no RabbitMQ session.
 		expect((json(await call(s, "search_sessions", { query: "RabbitMQ", agent: "omp" })).results as Hit[]).length).toBe(0);
-		expect((json(await call(s, "search_sessions", { query: "RabbitMQ", project: "legacy-cli" })).results as Hit[]).length).toBe(0);
+		const none = json(await call(s, "search_sessions", { query: "RabbitMQ", project: "legacy-cli" }));
+		expect((none.results as Hit[]).length).toBe(0);
+		// An empty reply says why, and what to try.
+		expect(none.why).toMatchObject({ hiddenBy: [{ filter: "project", value: "legacy-cli", sessions: 1 }] });
+		expect(none.notice).toBe("nothing found: project legacy-cli hid 1 session that matches");
+		const asked = json(await call(s, "search_sessions", { query: "can you find the RabbitMQ dead-letter session?" }));
+		expect(asked).toMatchObject({ reading: "question", wordsLeftOut: ["can", "you", "find", "the", "session"] });
+		expect((asked.results as Hit[])[0].sessionId).toBe(SAMPLE.branched);
 		const chinese = json(await call(s, "search_sessions", { query: "死锁" })).results as Hit[];
 		expect(chinese[0].sessionId).toBe(SAMPLE.chinese);
 	});

@@ -155,7 +155,7 @@ describe("gone sessions of every agent", () => {
 		const reply = restoreIndexed(opened, FIXTURE_SESSION);
 		onTestFinished(() => rmSync(dirname(reply.files[0].path), { recursive: true, force: true }));
 		expect(reply.files.map((f) => f.outcome)).toEqual(["written", "written"]);
-		expect(reply.opencodeImport?.lost).toEqual({ files: 1, cutTexts: 1 });
+		expect(reply.load?.lost).toEqual({ files: 1, cutTexts: 1 });
 		const doc = JSON.parse(readFileSync(reply.files[0].path, "utf8")) as { messages: { info: unknown; parts: unknown[] }[] };
 		const kept = JSON.parse(Buffer.from(await opened.archive.read(join(db, FIXTURE_SESSION), 0, Number.MAX_SAFE_INTEGER)).toString("utf8"));
 		// The archive's copy holds the bad rows as null, in their places; the file for `opencode import` leaves them out.

@@ -24,7 +24,7 @@ function watchingHost(home: string) {
 	const h = new HostIndex(
 		{
 			agentDir: join(home, ".pi", "agent"),
-			ompAgentDir: join(home, ".omp", "agent"),
+			agentDirs: { omp: join(home, ".omp", "agent") },
 			// A root that is not there yet: it is watched for in the nearest folder that is, the home.
 			sessionsDirs: [join(home, "later", "sessions")],
 			indexPath: join(home, "index.db"),

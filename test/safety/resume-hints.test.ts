@@ -11,13 +11,17 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, wr
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { opencodeImportHint } from "../../src/agents/opencode/import-hint.js";
+import { importHint } from "../../src/agents/opencode/import-hint.js";
 import { run } from "../../src/cli/main.js";
-import { AGENT_KINDS, type AgentKind } from "../../src/core/index.js";
+import { AGENT_KINDS, type AgentKind, agentFacts } from "../../src/core/index.js";
 import { isAgentSessionId, restoreHint, resumeHint } from "../../src/core/read/project.js";
 import { FIXTURES, SAMPLE, tempDir } from "../helpers.js";
 
-const AGENT_BINS = ["pi", "omp", "claude", "codex", "gemini", "opencode", "lookback"];
+/** An agent's command: the first word of its resume command (`cn` for Continue). */
+const binOf = (agent: AgentKind) => agentFacts(agent).resume("ID").split(" ")[0];
+const AGENT_BINS = [...new Set([...AGENT_KINDS.map(binOf), "lookback"])];
+/** A stand-in for the id, one plain word: the sandbox's run of a resume command with it shows where the id goes. */
+const PLACEHOLDER = "PLACEHOLDER";
 
 /** A sandbox: fake agents on PATH, a place for PWNED to appear, and the folder the hint starts in. */
 function sandbox() {
@@ -61,16 +65,27 @@ const IDS = [
 	"ses_abc && touch PWNED",
 	"01a100d3-d4c8-723b-80bd-6af395864b0c",
 	"ses_2f7a9c1e0b3d4a5f",
+	"T-01a100d3-d4c8-723b-80bd-6af395864b0c",
+	"1733512345678_ab1cd",
+	"aider-20260609140100",
+	"T-01a100d3; touch PWNED",
+	"1733512345678_ab1cd$(touch PWNED)",
 ];
 const CWDS = ["/tmp/x$(touch PWNED)", "/tmp/it's; touch PWNED; '", "/tmp/a\ntouch PWNED", "/tmp/`touch PWNED`", "/home/dev/ok"];
 
-/** Whatever the hint ran: only agents, each given the id as one argument. */
-function checkRun(s: ReturnType<typeof sandbox>, hint: string, id: string) {
+/** What the agent's resume command runs, with `id` as the one argument it takes (none for Aider's). */
+function resumeArgv(s: ReturnType<typeof sandbox>, agent: AgentKind, id: string): string[] {
+	const [argv] = s.runHint(agentFacts(agent).resume(PLACEHOLDER)).got;
+	return argv.map((a) => (a === PLACEHOLDER ? id : a));
+}
+
+/** Whatever the hint ran: only agents, each given the id as one argument (lookback's restore too). */
+function checkRun(s: ReturnType<typeof sandbox>, hint: string, id: string, agent: AgentKind) {
 	const { got, pwned } = s.runHint(hint);
 	expect(pwned, hint).toBe(false);
 	for (const argv of got) expect(AGENT_BINS, hint).toContain(argv[0]);
-	const agentCalls = got.filter((argv) => argv[0] !== "lookback");
-	for (const argv of agentCalls) expect(argv.at(-1), hint).toBe(id);
+	const expected = resumeArgv(s, agent, id);
+	for (const argv of got) expect(argv, hint).toEqual(argv[0] === "lookback" ? ["lookback", "restore", id] : expected);
 	return got;
 }
 
@@ -87,26 +102,35 @@ describe("resume hints run in a sandbox", () => {
 						expect(hint, `${agent} ${id}`).toBe("");
 						continue;
 					}
-					const got = checkRun(s, hint, id);
+					const got = checkRun(s, hint, id, agent);
 					expect(
 						got.map((argv) => argv[0]),
 						hint,
-					).toEqual([agent]);
-					checkRun(s, restoreHint(id, hint), id);
+					).toEqual([binOf(agent)]);
+					checkRun(s, restoreHint(id, hint), id, agent);
 				}
 			}
 		}
-		for (const cwd of CWDS) {
-			mkdirSync(join(s.work, cwd), { recursive: true });
-			const file = join(s.work, "exports", "ses_x.json");
-			const hint = opencodeImportHint([file, `${file}; touch PWNED`], join(s.work, cwd), "ses_2f7a9c1e0b3d4a5f");
-			const { got, pwned } = s.runHint(hint);
-			expect(pwned, hint).toBe(false);
-			expect(got).toEqual([
-				["opencode", "import", file],
-				["opencode", "import", `${file}; touch PWNED`],
-				["opencode", "-s", "ses_2f7a9c1e0b3d4a5f"],
-			]);
+		// OpenCode's restore and Kilo Code's (its fork) print the same import hint, checked and quoted alike.
+		for (const agent of ["opencode", "kilo"] as const) {
+			const importer = { kind: agent, label: agentFacts(agent).label, command: agent };
+			for (const cwd of CWDS) {
+				mkdirSync(join(s.work, cwd), { recursive: true });
+				const file = join(s.work, "exports", "ses_x.json");
+				const imports = [
+					[agent, "import", file],
+					[agent, "import", `${file}; touch PWNED`],
+				];
+				for (const [id, resumed] of [
+					["ses_2f7a9c1e0b3d4a5f", [[agent, "-s", "ses_2f7a9c1e0b3d4a5f"]]],
+					["ses_abc && touch PWNED", []],
+				] as const) {
+					const hint = importHint(importer, [file, `${file}; touch PWNED`], join(s.work, cwd), id);
+					const { got, pwned } = s.runHint(hint);
+					expect(pwned, hint).toBe(false);
+					expect(got, hint).toEqual([...imports, ...resumed]);
+				}
+			}
 		}
 	});
 
@@ -118,12 +142,12 @@ describe("resume hints run in a sandbox", () => {
 		);
 		fc.assert(
 			fc.property(fc.constantFrom(...AGENT_KINDS), nasty, fc.option(nasty, { nil: undefined }), (agent: AgentKind, raw, cwdPart) => {
-				const id = agent === "opencode" && raw.length > 0 && fc.sample(fc.boolean(), 1)[0] ? `ses_${raw}` : raw;
+				const id = (agent === "opencode" || agent === "kilo") && raw.length > 0 && fc.sample(fc.boolean(), 1)[0] ? `ses_${raw}` : raw;
 				const cwd = cwdPart === undefined ? undefined : join(s.work, "d", cwdPart.replace(/\0/g, ""));
 				if (cwd) mkdirSync(cwd, { recursive: true });
 				const hint = resumeHint(id, agent, cwd);
 				if (hint === "") return;
-				checkRun(s, hint, id);
+				checkRun(s, hint, id, agent);
 			}),
 			{ numRuns: 150 },
 		);

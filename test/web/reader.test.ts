@@ -42,7 +42,7 @@ beforeAll(async () => {
 	sm.appendMessage(assistantMessage("fine"));
 	hostileId = sm.getSessionId();
 	const store = ompStore(join(dir, "home"));
-	const opened = await openNodeIndex({ indexPath: join(dir, "index.db"), agentDir, ompAgentDir: store.agent, env: {} });
+	const opened = await openNodeIndex({ indexPath: join(dir, "index.db"), agentDir, agentDirs: { omp: store.agent }, env: {} });
 	await opened.index.sync(opened.source);
 	activeTexts = opened.index.read(SAMPLE.branched).messages.map((m) => ({ entryId: m.entryId, text: m.text.toLowerCase() }));
 	opened.index.close();
@@ -173,12 +173,15 @@ describe("the reader", () => {
 		await page.fill("#query", "RabbitMQ");
 		await page.waitForFunction(() => document.querySelector("#list .row .title")?.textContent === "Order queue: dead-letter handling");
 		await page.selectOption("select[name=branch]", "active");
-		await page.waitForFunction(() => document.querySelector("#list .notice")?.textContent === "no session matches");
+		// The page says why: the branch filter hid the one session that matches.
+		await page.waitForFunction(
+			() => document.querySelector("#list .notice")?.textContent === "no session matches: branch active hid 1 session that matches",
+		);
 		expect(new URL(page.url()).searchParams.get("branch")).toBe("active");
 		await page.reload();
 		await page.waitForSelector("body[data-ready=true]");
 		expect(await page.inputValue("select[name=branch]")).toBe("active");
-		await page.waitForFunction(() => document.querySelector("#list .notice")?.textContent === "no session matches");
+		await page.waitForFunction(() => document.querySelector("#list .notice")?.textContent?.startsWith("no session matches: branch active"));
 
 		await page.fill("#query", "poisonCount");
 		await page.waitForSelector('#list[data-query="poisonCount"] .row');

@@ -78,7 +78,9 @@ describe("a gone session in the viewer", () => {
 		const row = page.locator("#list .row").first();
 		expect(await row.locator(".badge.gone").textContent()).toBe("gone");
 		await page.selectOption("select[name=gone]", "exclude");
-		await page.waitForFunction(() => document.querySelector("#list .notice")?.textContent === "no session matches");
+		await page.waitForFunction(() =>
+			document.querySelector("#list .notice")?.textContent?.startsWith("no session matches: gone exclude hid"),
+		);
 		expect(new URL(page.url()).searchParams.get("gone")).toBe("exclude");
 		await page.selectOption("select[name=gone]", "only");
 		await page.waitForSelector("#list[data-kind=results] .row .badge.gone");

@@ -10,6 +10,7 @@ import { ActivityChart } from "./components/ActivityChart.js";
 import { Dashboard } from "./components/Dashboard.js";
 import { IndexStatus } from "./components/IndexStatus.js";
 import { LocalSources } from "./components/LocalSources.js";
+import { MachineFilter } from "./components/MachineFilter.js";
 import { ProjectList } from "./components/ProjectList.js";
 import { Reader } from "./components/Reader.js";
 import { SearchBar } from "./components/SearchBar.js";
@@ -47,7 +48,7 @@ const firstListShown = once(() => {
 
 type Listing =
 	| { kind: "recent"; sessions: SessionSummary[] }
-	| { kind: "results"; query: string; hits: SearchHit[]; notice?: string; error?: string };
+	| { kind: "results"; query: string; hits: SearchHit[]; notice?: string; error?: string; why?: string };
 
 function App() {
 	const [view, setView] = useState<ViewState>(() => readViewState(location.search));
@@ -95,7 +96,7 @@ function App() {
 
 	// Notice when the server's copy changed or the server went away; what is open stays usable.
 	useEffect(() => {
-		if (!info || info.mode === "offline" || info.mode === "local") return;
+		if (!info || info.mode === "offline" || info.mode === "local" || info.mode === "team") return;
 		const timer = setInterval(async () => {
 			try {
 				const head = await fetch(INDEX_URL, { method: "HEAD", cache: "no-store" });
@@ -120,6 +121,7 @@ function App() {
 		since: view.since || undefined,
 		until: view.until || undefined,
 		gone: view.gone || undefined,
+		shard: view.machine || undefined,
 	};
 	/** What the list should show now: the query as typed and its filters. */
 	const listKey = JSON.stringify([view.q, filters, view.role, view.branch]);
@@ -131,11 +133,13 @@ function App() {
 	// The landing's activity and projects, once for each index opened, when the sessions view shows: a page opened on
 	// the dashboard does not sum them before its own figures.
 	const landingOf = useRef<IndexInfo | undefined>(undefined);
+	const landingMachine = useRef("");
 	useEffect(() => {
-		if (!info || dashboard || landingOf.current === info) return;
+		if (!info || dashboard || (landingOf.current === info && landingMachine.current === view.machine)) return;
 		landingOf.current = info;
-		db.call("landing", {}).then(setLanding, () => undefined);
-	}, [info, dashboard]);
+		landingMachine.current = view.machine;
+		db.call("landing", { shard: view.machine || undefined }).then(setLanding, () => undefined);
+	}, [info, dashboard, view.machine]);
 	/** The query the list was last asked for: a keystroke away from it waits for a pause in the typing. */
 	const askedQuery = useRef<string | undefined>(undefined);
 	useEffect(() => {
@@ -167,7 +171,7 @@ function App() {
 							(request) => db.call("search", request),
 							{ query: view.q, ...filters, role: view.role || undefined, branch: view.branch || undefined },
 							100,
-							(r) => show({ kind: "results", query: view.q, hits: r.results, notice: r.notice, error: r.error }),
+							(r) => show({ kind: "results", query: view.q, hits: r.results, notice: r.notice, error: r.error, why: r.why?.message }),
 						);
 				} catch (error) {
 					if (current) setListing({ kind: "results", query: view.q, hits: [], error: (error as Error).message });
@@ -179,12 +183,19 @@ function App() {
 			current = false;
 			clearTimeout(timer);
 		};
-	}, [info, dashboard, view.q, view.project, view.agent, view.role, view.since, view.until, view.branch, view.gone]);
+	}, [info, dashboard, view.q, view.project, view.agent, view.role, view.since, view.until, view.branch, view.gone, view.machine]);
 
 	useEffect(() => {
 		if (!info || !view.session) return setSession(undefined);
 		let current = true;
-		db.call("read", { ref: view.session, around: view.entry || undefined, window: 1_000_000, structure: true, usage: true }).then(
+		db.call("read", {
+			ref: view.session,
+			around: view.entry || undefined,
+			window: 1_000_000,
+			structure: true,
+			usage: true,
+			shard: view.machine || undefined,
+		}).then(
 			(v) => current && setSession({ view: v }),
 			(error: Error) => current && setSession({ error: error.message }),
 		);
@@ -262,6 +273,9 @@ function App() {
 					))}
 				</nav>
 				<SearchBar state={view} input={input} onChange={(patch) => go(patch, false)} />
+				{info?.team ? (
+					<MachineFilter team={info.team} machine={view.machine} onChange={(machine) => go({ machine, session: "", entry: "" })} />
+				) : null}
 				<IndexStatus info={info} notice={changed} onReopen={() => openIndex(true)} />
 			</header>
 			{info?.mode === "local" ? <LocalSources db={db} info={info} onInfo={opened} /> : null}
@@ -299,7 +313,9 @@ function App() {
 						<p class="notice">{listing.error ?? listing.notice}</p>
 					) : null}
 					{listing && rows.length === 0 && !(listing.kind === "results" && listing.error) ? (
-						<p class="notice">{listing.kind === "results" ? "no session matches" : "no sessions"}</p>
+						<p class="notice">
+							{listing.kind === "results" ? `no session matches${listing.why ? `: ${listing.why}` : ""}` : "no sessions"}
+						</p>
 					) : null}
 					<VirtualList
 						items={rows}

@@ -9,6 +9,8 @@ export const INDEX_URL = "index.db";
 const params = new URLSearchParams(location.search);
 const load = params.get("load");
 export const mode = load === "paged" || load === "whole" ? load : undefined;
+/** `?team=URL`: a team's bucket (an HTTPS address that allows this page by CORS, or `lookback serve --remote`'s `/team`). */
+const teamUrl = params.get("team") ?? undefined;
 /** `?store=indexeddb`: keep a no-server index in IndexedDB even where OPFS could hold it. */
 export const store = params.get("store") === "indexeddb" ? "indexeddb" : undefined;
 
@@ -31,5 +33,5 @@ async function canKeep(): Promise<boolean> {
 }
 
 export async function openRequest(): Promise<Parameters<Calls["open"]>[0]> {
-	return { url: INDEX_URL, mode, keep: await canKeep(), store };
+	return { url: INDEX_URL, mode, keep: await canKeep(), store, ...(teamUrl ? { team: teamUrl } : {}) };
 }

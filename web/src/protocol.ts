@@ -22,7 +22,7 @@ export interface IndexInfo {
 	 * "paged": read by HTTP ranges; "whole": downloaded whole (kept in IndexedDB); "offline": the copy kept from an
 	 * earlier visit; "local": no index served, the one this browser builds from picked session files.
 	 */
-	mode: "paged" | "whole" | "offline" | "local";
+	mode: "paged" | "whole" | "offline" | "local" | "team";
 	sessions: number;
 	messages: number;
 	/** Size of the served file. */
@@ -39,7 +39,12 @@ export interface IndexInfo {
 	notKept?: string;
 	/** Local mode: the folders a rescan reads again by itself (File System Access API), the page asking leave first. */
 	folders?: FileSystemDirectoryHandle[];
+	/** Team mode: the bucket, its machines (each a shard), and the shards that could not be opened. */
+	team?: { url: string; shards: { name: string; sessions: number; publishedAt: string }[]; problems: { shard: string; error: string }[] };
 }
+
+/** Team mode: the machine the page filters by ("" or absent: every machine). */
+type OnMachine = { shard?: string };
 
 /** Session files to index in the browser: picked files, folder handles, or the folders picked before. */
 export interface ScanRequest {
@@ -83,10 +88,11 @@ interface Transfer {
 
 export interface Calls {
 	/** The served index; when none is served, the local one (`keep` as for openLocal). */
-	open(args: { url: string; mode?: "paged" | "whole"; keep?: boolean; store?: "indexeddb" }): IndexInfo;
-	search(args: Omit<SearchRequest, "exclude">): SearchResponse;
-	browse(args: BrowseOptions): SessionSummary[];
-	read(args: { ref: string } & ReadOptions): SessionView;
+	/** With `team`: a team's bucket (its URL, absolute or beside the page), every shard read by ranges. */
+	open(args: { url: string; mode?: "paged" | "whole"; keep?: boolean; store?: "indexeddb"; team?: string }): IndexInfo;
+	search(args: Omit<SearchRequest, "exclude"> & OnMachine): SearchResponse;
+	browse(args: BrowseOptions & OnMachine): SessionSummary[];
+	read(args: { ref: string } & ReadOptions & OnMachine): SessionView;
 	/** A session exported (redacted), for the page to download: `redacted` counts the secrets replaced. */
 	export(args: { ref: string; format: ExportFormat; branch: ExportBranchChoice }): {
 		content: string;
@@ -94,9 +100,9 @@ export interface Calls {
 		mimeType: string;
 		redacted: number;
 	};
-	landing(args: Record<string, never>): { activity: ActivityDay[]; projects: ProjectCount[] };
+	landing(args: OnMachine): { activity: ActivityDay[]; projects: ProjectCount[] };
 	/** The usage dashboard, summed in the worker (the page gets a few hundred numbers). */
-	dashboard(args: DashboardRequest): Dashboard;
+	dashboard(args: DashboardRequest & OnMachine): Dashboard;
 	transfer(args: Record<string, never>): Transfer;
 	/** Served by ranges: start fetching ahead what nearly every query reads (the page asks once its first list is painted). */
 	prefetch(args: Record<string, never>): void;

@@ -20,9 +20,26 @@ export interface ViewState {
 	view: "" | "usage";
 	stack: "" | "agent";
 	metric: "" | "tokens";
+	/** Over a team: only this machine's sessions. */
+	machine: string;
 }
 
-const KEYS = ["q", "project", "agent", "role", "since", "until", "branch", "gone", "session", "entry", "view", "stack", "metric"] as const;
+const KEYS = [
+	"q",
+	"project",
+	"agent",
+	"role",
+	"since",
+	"until",
+	"branch",
+	"gone",
+	"session",
+	"entry",
+	"view",
+	"stack",
+	"metric",
+	"machine",
+] as const;
 
 export function readViewState(search: string): ViewState {
 	const params = new URLSearchParams(search);
@@ -41,6 +58,9 @@ export function readViewState(search: string): ViewState {
 export function viewUrl(state: ViewState, load?: string, store?: string): string {
 	const params = new URLSearchParams();
 	for (const k of KEYS) if (state[k]) params.set(k, state[k]);
+	// A team's page stays on its team across links.
+	const team = new URLSearchParams(location.search).get("team");
+	if (team) params.set("team", team);
 	if (load) params.set("load", load);
 	if (store) params.set("store", store);
 	const query = params.toString();

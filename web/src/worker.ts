@@ -13,8 +13,12 @@ import { importIndex, localFiles, localIndex, localReads, openLocal, scan } from
 import type { CallMessage, Calls, IndexInfo, ProgressMessage, ReplyMessage } from "./protocol.js";
 import { NoServedIndex, openServed, type ServedIndex } from "./served-index.js";
 import { pickedSessionRange, servedSessionRange } from "./session-ranges.js";
+import { teamBrowse, teamInfo, teamLanding, teamRead, teamSearch } from "./team-calls.js";
+import { type OpenTeam, openTeam } from "./team-index.js";
 
 let served: ServedIndex | undefined;
+/** A team's bucket, when the page was opened on one (`?team=`): every call runs over its shards (team-calls.ts). */
+let team: OpenTeam | undefined;
 let lastOpen: Parameters<Calls["open"]>[0] | undefined;
 const engine = loadWebEngine({ wasmModule: engineWasm }).then((sql) => {
 	if (!hasEngineFiles(sql)) throw new LookbackError("engine-missing-feature", "the engine build lacks its filesystem");
@@ -25,6 +29,10 @@ async function open(args: Parameters<Calls["open"]>[0]): Promise<IndexInfo> {
 	served?.index.close();
 	served = undefined;
 	lastOpen = args;
+	if (args.team) {
+		team = await openTeam(await engine, new URL(args.team, self.location.href).href);
+		return teamInfo(team);
+	}
 	try {
 		served = await openServed(engine, new URL(args.url, self.location.href).href, args.mode);
 	} catch (error) {
@@ -57,18 +65,32 @@ function sessionRange(): ReadRange {
 
 const calls: { [K in keyof Calls]: (args: Parameters<Calls[K]>[0]) => ReturnType<Calls[K]> | Promise<ReturnType<Calls[K]>> } = {
 	open,
-	search: (args) => onIndex((index) => index.search(args)),
-	browse: (args) => onIndex((index) => index.browse(args)),
-	read: ({ ref, ...options }) => onIndex((index) => index.read(ref, options)),
+	search: ({ shard, ...args }) => (team ? teamSearch(team, { ...args, shard }) : onIndex((index) => index.search(args))),
+	browse: ({ shard, ...args }) => (team ? teamBrowse(team, { ...args, shard }) : onIndex((index) => index.browse(args))),
+	read: ({ ref, shard, ...options }) => (team ? teamRead(team, { ref, shard, ...options }) : onIndex((index) => index.read(ref, options))),
 	export: async ({ ref, format, branch }) => {
-		const file = await onIndex((index) => exportSession(index, ref, { format, branch, readRange: sessionRange() }));
+		const file = team
+			? await (async () => {
+					const s = teamRead(team, { ref, window: 1 }).shard;
+					const shard = team.shards.find((x) => x.name === s)!;
+					return exportSession(shard.index, ref, { format, branch, readRange: shard.readRange });
+				})()
+			: await onIndex((index) => exportSession(index, ref, { format, branch, readRange: sessionRange() }));
 		const redacted = Object.values(file.document.redactions).reduce((n, c) => n + c, 0);
 		return { content: file.content, fileName: file.fileName, mimeType: file.mimeType, redacted };
 	},
-	landing: () => onIndex((index) => ({ activity: index.activity(), projects: index.projects() })),
-	dashboard: (args) => onIndex((index) => index.dashboard(args)),
+	landing: ({ shard }) =>
+		team ? teamLanding(team, shard) : onIndex((index) => ({ activity: index.activity(), projects: index.projects() })),
+	// Over a team: the machine filtered by, else the first (a dashboard's figures are one index's).
+	dashboard: (args) =>
+		team
+			? (team.shards.find((s) => s.name === args.shard) ?? team.shards[0]).index.dashboard(args)
+			: onIndex((index) => index.dashboard(args)),
 	prefetch: () => served?.prefetch?.(),
-	transfer: () => ({ ...(served?.file?.counters ?? { requests: 0, bytes: 0 }), prefetch: served?.file?.prefetched, file: localReads() }),
+	transfer: () =>
+		team
+			? { ...team.counters }
+			: { ...(served?.file?.counters ?? { requests: 0, bytes: 0 }), prefetch: served?.file?.prefetched, file: localReads() },
 	openLocal: async ({ keep, store }) => openLocal(await engine, keep, store),
 	scan: (args) => scan(args, (progress) => (self as unknown as Worker).postMessage({ progress } satisfies ProgressMessage)),
 	importIndex: async ({ file }) => importIndex(await engine, file),

@@ -8,6 +8,7 @@ export const claude: AgentFacts<"claude"> = {
 	idShape: PLAIN_ID,
 	resume: (id) => `claude -r ${id}`,
 	resumeInProject: true,
+	editTools: ["edit", "write", "multiedit", "notebookedit"],
 	idFromFileName: (name) => /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(name)?.[1],
 	// Sub-agents in `<uuid>/subagents/` (2.1.2+) or beside the sessions (2.0.x): anywhere in the project's folder.
 	subagentFolder: ({ path, sep }) => path.slice(0, path.lastIndexOf(sep) + 1),

@@ -174,6 +174,8 @@ export const claudeFormat: SessionFormat = {
 		// first line names a session too, but has no type (gemini/format.ts's sniff).
 		if (first.type === "summary") return typeof first.leafUuid === "string";
 		if (first.type === "file-history-snapshot") return typeof first.messageId === "string" && asRecord(first.snapshot) !== undefined;
+		// Qwen Code's lines look alike but hold Gemini's `parts` and say how they came to be (qwen/format.ts's sniff).
+		if (first.provenance !== undefined || Array.isArray(asRecord(first.message)?.parts)) return false;
 		return typeof first.type === "string" && typeof first.sessionId === "string";
 	},
 	entriesOfLine(line: string): SessionEntry[] {

@@ -160,16 +160,47 @@ function readMeta(obj: Record<string, unknown>, state: ParseState, cs: CodexStat
 	return asString(meta.cli_version);
 }
 
-/** Whether a record is part of a replayed parent history (skipped), and the end of that history. */
+/**
+ * Whether a record is part of a replayed parent history (skipped), and the end of that history: 0.17x names the
+ * sub-agent's first own ordinal and its thread in its records; 0.128 names neither, and its own records begin with
+ * a turn of its own (see ownTurn). The parent's running totals are kept: the sub-agent's carry on from them.
+ */
 function replayed(obj: Record<string, unknown>, cs: CodexState): boolean {
 	if (!cs.replay) return false;
 	const ordinal = typeof obj.ordinal === "number" ? obj.ordinal : undefined;
 	const payload = asRecord(obj.payload);
 	const own =
 		(cs.ownFrom !== undefined && ordinal !== undefined && ordinal >= cs.ownFrom) ||
-		(cs.ownId !== undefined && (payload?.thread_id === cs.ownId || asRecord(payload?.item)?.thread_id === cs.ownId));
-	if (own) cs.replay = false;
-	return cs.replay;
+		(cs.ownId !== undefined && (payload?.thread_id === cs.ownId || asRecord(payload?.item)?.thread_id === cs.ownId)) ||
+		(obj.type === "event_msg" && ownTurn(payload, cs));
+	if (own) {
+		cs.replay = false;
+		return false;
+	}
+	if (obj.type === "event_msg" && payload?.type === "token_count")
+		cs.totals = asRecord(asRecord(payload.info)?.total_token_usage) ?? cs.totals;
+	return true;
+}
+
+/** Time-ordered ids (UUIDv7, as Codex makes its thread and turn ids): a later one sorts after. */
+const TIME_ORDERED = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-/i;
+
+/**
+ * Whether an event of a replayed history starts the sub-agent's or fork's own first turn: a turn made after the
+ * thread was (its id sorts after the thread's), or, where ids are not time-ordered, a turn that starts while the
+ * replayed one is still open (a sub-agent is spawned inside its parent's turn).
+ */
+function ownTurn(event: Record<string, unknown> | undefined, cs: CodexState): boolean {
+	const type = event?.type;
+	if (type === "task_complete" || type === "turn_complete" || type === "turn_aborted") cs.replayedTurnOpen = false;
+	if (type !== "task_started" && type !== "turn_started") return false;
+	const turn = asString(event?.turn_id);
+	const own =
+		turn && cs.ownId && TIME_ORDERED.test(turn) && TIME_ORDERED.test(cs.ownId)
+			? turn.toLowerCase() > cs.ownId.toLowerCase()
+			: cs.replayedTurnOpen === true;
+	cs.replayedTurnOpen = true;
+	return own;
 }
 
 /** The entry one record makes: none for bookkeeping and skipped records, "unknown" for a type never seen. */

@@ -14,6 +14,8 @@ export interface CodexState {
 	turns: (string | null)[];
 	/** A fork or sub-agent: the parent's replayed history is being skipped. */
 	replay: boolean;
+	/** A turn of the replayed history has started and not ended. */
+	replayedTurnOpen?: boolean;
 	/** A sub-agent's own records start at this ordinal (0.17x writes it in `session_meta`). */
 	ownFrom?: number;
 	/** This file's own thread id (its first `session_meta`). */

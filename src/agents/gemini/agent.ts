@@ -8,6 +8,7 @@ export const gemini: AgentFacts<"gemini"> = {
 	idShape: PLAIN_ID,
 	resume: (id) => `gemini --resume ${id}`,
 	resumeInProject: true,
+	editTools: ["replace", "write_file"],
 	// `chats/<parent session id>/<id>.jsonl`: the parent's chat name holds only 8 characters of its id.
 	spawnerIdFromPath: (path) => path.split(/[\\/]/).at(-2),
 	subagentFolder: ({ path, sessionId, sep }) =>

@@ -8,4 +8,6 @@ export const omp: AgentFacts<"omp"> = {
 	idShape: PLAIN_ID,
 	resume: (id) => `omp --resume ${id}`,
 	opensInPi: true,
+	editTools: ["edit", "write"],
+	dirOption: { name: "omp-agent-dir", help: "oh-my-pi's agent dir (default ~/.omp/agent): its sessions, sub-agents, archives" },
 };

@@ -17,4 +17,8 @@ export const opencode: AgentFacts<"opencode"> = {
 	},
 	// `<database>/ses_<id>`, or `ses_<id>.json` in its JSON tree (before 1.2).
 	idFromFileName: (name) => /^(ses_[0-9A-Za-z]+)(?:\.json)?$/.exec(name)?.[1],
+	// 1.2 moved its JSON tree's `ses_<id>.json` into its database, at `<database>/ses_<id>`: the same session.
+	movedName: (stem) => /^(ses_[0-9A-Za-z]+)\.json$/.exec(stem)?.[1],
+	// Its patch tool's files are read from the patch itself (entry-usage.ts).
+	editTools: ["edit", "write"],
 };

@@ -31,6 +31,12 @@ import type { ParsedChunk, ParseState, SessionEntry } from "../../core/parse/ses
 /** The newest OpenCode whose sessions were read in tests (test/agents/opencode-cli.test.ts). */
 const OPENCODE_TESTED_VERSION = "1.18.33";
 
+/** An agent that keeps OpenCode's rows (OpenCode, or a fork of it: Kilo Code): its name and the newest release read in tests. */
+interface ExportWriter {
+	label: string;
+	testedVersion: string;
+}
+
 /** Part types OpenCode writes; those that are not text, a tool, a file, a subtask or a compaction hold nothing to search. */
 const KNOWN_PARTS = new Set([
 	"text",
@@ -211,13 +217,18 @@ function assistantMessage(
 }
 
 /** The entries of one exported session. */
-function readDocument(doc: Record<string, unknown>, state: ParseState): ParsedChunk {
+function readDocument(doc: Record<string, unknown>, state: ParseState, writer: ExportWriter): ParsedChunk {
 	const info = asRecord(doc.info) ?? {};
 	const sessionId = asString(info.id);
 	const tally: Tally = { malformed: 0, unknown: 0 };
 	const version = asString(info.version);
 	const titled = asString(info.title);
 	const title = titled && !PLACEHOLDER_TITLE.test(titled) ? titled : undefined;
+	// A fork's copies of its source's messages and parts are named as what they copy (node/forks.ts), as Pi's forks are.
+	const fork = asRecord(doc.forkOf);
+	const forkedFrom = asString(fork?.sessionID);
+	const copies = asRecord(fork?.ids) ?? {};
+	const named = (id: string) => asString(copies[id]) ?? id;
 	if (sessionId && !state.header) {
 		state.header = {
 			id: sessionId,
@@ -225,7 +236,7 @@ function readDocument(doc: Record<string, unknown>, state: ParseState): ParsedCh
 			timestamp: isoTime(timeOf(info)),
 			cwd: asString(info.directory),
 			...(title ? { title } : {}),
-			...(asString(info.parentID) ? { spawnedById: asString(info.parentID) } : {}),
+			...(asString(info.parentID) ? { spawnedById: asString(info.parentID) } : forkedFrom ? { parentSession: forkedFrom } : {}),
 		};
 	}
 	if (state.nextSeq === 0) state.nextSeq = 1;
@@ -235,14 +246,15 @@ function readDocument(doc: Record<string, unknown>, state: ParseState): ParsedCh
 	for (const raw of Array.isArray(doc.messages) ? doc.messages : []) {
 		const message = asRecord(raw);
 		const minfo = asRecord(message?.info);
-		const id = asString(minfo?.id);
-		if (!message || !minfo || !id) {
+		const ownId = asString(minfo?.id);
+		if (!message || !minfo || !ownId) {
 			tally.malformed++;
 			continue;
 		}
 		// A revert OpenCode has not yet carried out: this message and the ones after it are no longer the conversation.
-		if (id === revertAt) beforeRevert = chain.entries.at(-1)?.id ?? null;
-		const parts = partsOf(message, tally);
+		if (ownId === revertAt) beforeRevert = chain.entries.at(-1)?.id ?? null;
+		const id = named(ownId);
+		const parts = partsOf(message, tally).map((p) => (typeof p.id === "string" && copies[p.id] ? { ...p, id: named(p.id) } : p));
 		const timestamp = isoTime(timeOf(minfo));
 		if (minfo.role === "user") userMessage(id, parts, timestamp, chain);
 		else if (minfo.role === "assistant") assistantMessage(id, minfo, parts, timestamp, chain);
@@ -250,7 +262,7 @@ function readDocument(doc: Record<string, unknown>, state: ParseState): ParsedCh
 	}
 	if (beforeRevert !== undefined && chain.entries.at(-1)?.id !== beforeRevert)
 		chain.push(linkEntry({ id: `${sessionId ?? "session"}-revert`, parentId: beforeRevert, seq: state.nextSeq++ }, "revert"));
-	const newVersion = untestedVersion(version, OPENCODE_TESTED_VERSION, undefined) ? `OpenCode ${version}` : undefined;
+	const newVersion = untestedVersion(version, writer.testedVersion, undefined) ? `${writer.label} ${version}` : undefined;
 	return {
 		entries: chain.entries,
 		malformedLines: tally.malformed,
@@ -264,17 +276,27 @@ function isExport(obj: Record<string, unknown>): boolean {
 	return typeof asRecord(obj.info)?.id === "string" && Array.isArray(obj.messages);
 }
 
-export const opencodeFormat: SessionFormat = {
-	growth: "whole",
-	parseDocument(bytes, state) {
-		const doc = parseJsonObject(new TextDecoder().decode(bytes).replace(/^\uFEFF/, ""));
-		if (!doc || !isExport(doc)) return { entries: [], malformedLines: 1 };
-		return readDocument(doc, state);
-	},
-	parseLines(lines, state) {
-		// A document is read whole (parseDocument); lines come only from a chunk that does not start the file.
-		const doc = parseJsonObject(lines.join("\n"));
-		return doc && isExport(doc) ? readDocument(doc, state) : { entries: [], malformedLines: lines.filter((l) => l.trim()).length };
-	},
-	sniff: isExport,
-};
+/**
+ * The format of the export documents an agent's walk renders from OpenCode's rows: `sniff` claims a document given
+ * by hand (OpenCode's alone: a fork's export has the same shape, and its own walk names its agent).
+ */
+export function exportFormat(writer: ExportWriter, sniff?: true): SessionFormat {
+	return {
+		growth: "whole",
+		parseDocument(bytes, state) {
+			const doc = parseJsonObject(new TextDecoder().decode(bytes).replace(/^\uFEFF/, ""));
+			if (!doc || !isExport(doc)) return { entries: [], malformedLines: 1 };
+			return readDocument(doc, state, writer);
+		},
+		parseLines(lines, state) {
+			// A document is read whole (parseDocument); lines come only from a chunk that does not start the file.
+			const doc = parseJsonObject(lines.join("\n"));
+			return doc && isExport(doc)
+				? readDocument(doc, state, writer)
+				: { entries: [], malformedLines: lines.filter((l) => l.trim()).length };
+		},
+		...(sniff ? { sniff: isExport } : {}),
+	};
+}
+
+export const opencodeFormat: SessionFormat = exportFormat({ label: "OpenCode", testedVersion: OPENCODE_TESTED_VERSION }, true);

@@ -8,6 +8,7 @@ export const pi: AgentFacts<"pi"> = {
 	idShape: PLAIN_ID,
 	resume: (id) => `pi --session ${id}`,
 	opensInPi: true,
+	editTools: ["edit", "write"],
 	// `<timestamp>_<id>.jsonl` (omp names its sessions the same way).
 	idFromFileName: (name) => /_([0-9a-fA-F-]{8,})\.jsonl$/.exec(name)?.[1],
 };

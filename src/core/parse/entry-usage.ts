@@ -4,6 +4,7 @@
  * error. Read leniently: a field that is not a number of tokens is left out, never fatal to the rest.
  */
 
+import { AGENT_FACTS } from "../../agents/registry.js";
 import type { SessionEntry } from "./session-format.js";
 
 /** Tokens of one message, as billed: input excludes the prompt read from or written to the cache. */
@@ -29,20 +30,20 @@ export interface AnswerUsage {
 	apart: boolean;
 }
 
-/** Tools that write or edit a file, by their lower-cased name in each agent (Pi, omp, Claude Code, Gemini CLI, OpenCode, Codex). */
-const EDIT_TOOLS = new Set([
-	"edit",
-	"write",
-	"multiedit",
-	"multi_edit",
-	"notebookedit",
-	"replace",
-	"write_file",
-	"create_file",
-	"edit_file",
-	"str_replace_editor",
-	"str_replace_based_edit_tool",
-]);
+/**
+ * Tools that write or edit a file that any agent may be given (Anthropic's text editor, file servers over MCP),
+ * lower-cased; each agent's own are in its facts (`AgentFacts.editTools`). An entry does not say its agent here,
+ * so a tool is an edit tool in every agent's session when it is one in any.
+ */
+const SHARED_EDIT_TOOLS = ["multi_edit", "write_file", "create_file", "edit_file", "str_replace_editor", "str_replace_based_edit_tool"];
+
+let editTools: Set<string> | undefined;
+
+/** Every agent's edit tools and the shared ones; made at first use (the registry is read only inside functions). */
+function isEditTool(tool: string): boolean {
+	editTools ??= new Set([...SHARED_EDIT_TOOLS, ...AGENT_FACTS.flatMap((a) => a.editTools ?? [])]);
+	return editTools.has(tool.toLowerCase());
+}
 
 /** Argument names that hold the edited file's path. */
 const PATH_KEYS = ["path", "file_path", "filePath", "notebook_path", "target_file", "filename"];
@@ -89,8 +90,7 @@ function patchFiles(patch: string): string[] {
 function touchedFiles(tool: string, args: unknown): string[] {
 	const a = record(args);
 	const out: string[] = [];
-	if (EDIT_TOOLS.has(tool.toLowerCase()) && a)
-		for (const key of PATH_KEYS) if (typeof a[key] === "string" && a[key]) out.push(a[key] as string);
+	if (isEditTool(tool) && a) for (const key of PATH_KEYS) if (typeof a[key] === "string" && a[key]) out.push(a[key] as string);
 	// apply_patch, as its own tool (input) or inside a shell call (command), and OpenCode's patch (patchText)
 	const strings = typeof args === "string" ? [args] : a ? Object.values(a).flatMap((v) => (Array.isArray(v) ? v : [v])) : [];
 	for (const s of strings) if (typeof s === "string" && s.includes("*** Begin Patch")) out.push(...patchFiles(s));

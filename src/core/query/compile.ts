@@ -6,7 +6,10 @@
  * holds words only), a phrase becomes all of its words. The words of a long query share one budget of
  * substring expansions (DEFAULTS.substringQueryExpansions). A question's words (`the`, `did`) match only
  * themselves: no one remembers an identifier by them, and expanded they would match almost every entry
- * (`the` → `other`, `there`, …; `did` → `candidate`) at the cost of a term each.
+ * (`the` → `other`, `there`, …; `did` → `candidate`) at the cost of a term each. Infix expansion is for identifiers
+ * (`tateSto`), long tokens and a word alone; a short plain word among others matches the words it begins
+ * (`retry` → `retryPolicy`), and in a question only itself and its forms: inside other words it is mostly other
+ * words (`text` → `context`, `plain` → `explain`), and those fill the top with text many sessions share.
  */
 
 import { DEFAULTS } from "../defaults.js";
@@ -29,6 +32,8 @@ export interface CompileOptions {
 	absent?: (word: string) => boolean;
 	/** Words and phrases of the whole query, when the tree compiled is one of them (default: the tree's). */
 	queryWords?: number;
+	/** Vocabulary words beginning with a word: what a short plain word among others expands to (absent: nothing). */
+	prefixes?: Expander;
 }
 
 /** A query word as typed that may be stemmed: letters only, capitalised at most at its start (`reserveStock`, `SQLite`, `PGBOUNCER` are names). */
@@ -61,6 +66,8 @@ class Compiler {
 	private readonly fragmentMin: number;
 	/** Indexed words containing it that one word of this query may expand to (the query's words share a budget). */
 	private readonly perWord: number;
+	/** Words and phrases of the query. */
+	private readonly words: number;
 	constructor(
 		private readonly expand: Expander,
 		private readonly options: CompileOptions,
@@ -70,6 +77,12 @@ class Compiler {
 		this.positions = options.positions ?? true;
 		this.fragmentMin = words > 1 ? DEFAULTS.substringMinCharsAmongWords : DEFAULTS.substringMinChars;
 		this.perWord = Math.max(DEFAULTS.substringMinExpansions, Math.floor(DEFAULTS.substringQueryExpansions / Math.max(1, words)));
+		this.words = words;
+	}
+
+	/** Which indexed words containing a word it also matches: any (infix), or those it begins. */
+	private expansion(word: string, plain: boolean): "infix" | "prefix" {
+		return !plain || word.length >= DEFAULTS.infixMinChars || this.words <= 1 ? "infix" : "prefix";
 	}
 
 	node(node: QueryNode, positive: boolean): string | undefined {
@@ -123,7 +136,8 @@ class Compiler {
 				parts.push(this.sequence(words, prefix && isLast));
 				continue;
 			}
-			const single = this.single(words[0], positive, pieces.length === 1 && isStemmable(piece.text));
+			const plain = pieces.length === 1 && isStemmable(piece.text);
+			const single = this.single(words[0], positive, plain);
 			if (single.absent) this.absentWords.add(text);
 			parts.push(single.match);
 		}
@@ -138,12 +152,14 @@ class Compiler {
 		return `(${tokens.map((t, i) => quote(t) + (prefix && i === last ? "*" : "")).join(" AND ")})`;
 	}
 
-	/** One plain word: itself, or itself and the indexed words that contain it (and its other forms). */
-	private single(word: string, positive: boolean, stemmable: boolean): { match: string; absent: boolean } {
+	/** One word: itself, or itself and the indexed words that contain it (and its other forms); `plain`: typed as a plain word. */
+	private single(word: string, positive: boolean, plain: boolean): { match: string; absent: boolean } {
 		const more = new Set<string>();
 		if (!isQuestionWord(word)) {
-			if (this.substrings && word.length >= this.fragmentMin) for (const w of this.expand(word).slice(0, this.perWord)) more.add(w);
-			if (this.options.forms && stemmable) for (const w of this.options.forms(word)) more.add(w);
+			const kind = this.substrings && word.length >= this.fragmentMin ? this.expansion(word, plain) : "none";
+			const containing = kind === "infix" ? this.expand(word) : kind === "prefix" ? (this.options.prefixes?.(word) ?? []) : [];
+			for (const w of containing.slice(0, this.perWord)) more.add(w);
+			if (this.options.forms && plain) for (const w of this.options.forms(word)) more.add(w);
 		}
 		more.delete(word);
 		if (positive) for (const w of more) this.terms.add(w);

@@ -33,7 +33,15 @@ export function plainWords(root: QueryNode): QueryNode {
 	};
 }
 
-/** The subject words of a plain list of words (a question), or undefined when the query has operators, phrases or prefixes. */
+/** A flag as typed (`-F`, `--since`): searched with the words around it, but not one of its subject words. */
+function isFlag(text: string): boolean {
+	return /^--?[\p{L}\p{N}]/u.test(text);
+}
+
+/**
+ * The subject words of a plain list of words (a question), or undefined when the query has operators, phrases or
+ * prefixes: its question words and flags left out (`tail -F error log` → `tail error log`).
+ */
 export function subjectWords(root: QueryNode): string[] | undefined {
 	const items = root.kind === "and" ? root.items : [root];
 	const words: string[] = [];
@@ -41,11 +49,11 @@ export function subjectWords(root: QueryNode): string[] | undefined {
 		if (n.kind !== "word" || n.prefix) return undefined;
 		words.push(n.text);
 	}
-	const subject = words.filter((w) => !isQuestionWord(w));
+	const subject = words.filter((w) => !isQuestionWord(w) && !isFlag(w));
 	return subject.length > 0 ? subject : words;
 }
 
-/** A plain list of words with question words among its subject words: the subject words alone, ANDed. */
+/** A plain list of words with question words or flags among its words: the subject words alone, ANDed. */
 export function subjectOnly(root: QueryNode): QueryNode | undefined {
 	const subject = subjectWords(root);
 	if (!subject || root.kind !== "and" || subject.length === root.items.length) return undefined;

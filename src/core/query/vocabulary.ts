@@ -13,6 +13,8 @@ import type { Expander } from "./compile.js";
 /** The vocabulary a query expands against: words containing a fragment, and other forms of a word. */
 export interface Vocab {
 	expand: Expander;
+	/** Indexed words beginning with a word (not the word itself), shortest first. */
+	prefixed: Expander;
 	forms: Expander;
 	/** Whether the vocabulary holds a word exactly. */
 	has: (word: string) => boolean;
@@ -29,6 +31,7 @@ export function searchVocabulary(db: Database): Vocab {
 	const has = remembered((word: string) => inVocabulary(db, word));
 	return {
 		expand: remembered(vocabularyExpander(db)),
+		prefixed: remembered(prefixExpander(db)),
 		forms: remembered(wordForms(db)),
 		has,
 		absent: (word) => isVocabularyWord(word) && !has(word),
@@ -60,6 +63,16 @@ function vocabularyExpander(db: Database): Expander {
 			return [];
 		}
 	};
+}
+
+/** Indexed words beginning with `word`, shortest first: a range of the vocabulary's own index. */
+function prefixExpander(db: Database): Expander {
+	return (word) =>
+		queryAll<{ term: string }>(
+			db,
+			"SELECT term FROM (SELECT term FROM vocab WHERE term > ? AND term < ? LIMIT ?) ORDER BY length(term), term LIMIT ?",
+			[word, `${word}\u{10ffff}`, DEFAULTS.substringScan, DEFAULTS.substringMaxExpansions],
+		).map((r) => r.term);
 }
 
 /** Other forms of a plain English word in the vocabulary (`lock` → `locked`, `locking`, `locks`), shortest first. */

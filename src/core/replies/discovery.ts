@@ -3,6 +3,7 @@
 import type { LookbackIndex } from "../lookback.js";
 import type { Role } from "../parse/entry-text.js";
 import type { SearchHit, SearchRequest, SearchResponse } from "../search/search.js";
+import type { WhyEmpty } from "../search/why-empty.js";
 import { type HitContext, type HostFiles, hitContext } from "./messages.js";
 
 /** A hit as the tool reports it. */
@@ -36,7 +37,7 @@ export interface ToolHit {
 	context?: HitContext;
 }
 
-function toolHit(h: SearchHit): ToolHit {
+export function toolHit(h: SearchHit): ToolHit {
 	return {
 		sessionId: h.sessionId,
 		name: h.name,
@@ -78,6 +79,12 @@ export interface DiscoveryReply {
 	total: number;
 	results: ToolHit[];
 	notice?: string;
+	/** How the query was read: keywords, a question's words, or its plain words (SearchResponse.reading). */
+	reading?: SearchResponse["reading"];
+	/** The words around a question that were left out. */
+	wordsLeftOut?: string[];
+	/** When nothing was found: which filter hid how many matching sessions, which words no session has, what to try. */
+	why?: WhyEmpty;
 	error?: string;
 }
 
@@ -95,6 +102,7 @@ export function discoveryReply(index: LookbackIndex, response: SearchResponse, o
 	const notice = [
 		response.notice,
 		response.rankedNewest ? `very common query: ranked among its newest ${response.rankedNewest} matches` : undefined,
+		response.why ? `nothing found: ${response.why.message}` : undefined,
 	]
 		.filter(Boolean)
 		.join("; ");
@@ -106,6 +114,9 @@ export function discoveryReply(index: LookbackIndex, response: SearchResponse, o
 		total: response.totalSessions,
 		results,
 		...(notice ? { notice } : {}),
+		...(response.reading && response.reading !== "keywords" ? { reading: response.reading } : {}),
+		...(response.wordsLeftOut ? { wordsLeftOut: response.wordsLeftOut } : {}),
+		...(response.why ? { why: response.why } : {}),
 		...(response.error ? { error: response.error } : {}),
 	};
 }

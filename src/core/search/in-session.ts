@@ -58,8 +58,9 @@ export function searchInSession(db: Database, row: SessionRow, request: InSessio
 	if (!parsed.ok) return { ...response, error: parsed.error };
 	const vocab = searchVocabulary(db);
 	const { root, corrected } = correct(db, request.query, parsed.root, vocab);
-	const positions = compileQuery(root, vocab.expand, { forms: vocab.forms });
-	const deep = compileQuery(root, vocab.expand, { forms: vocab.forms, positions: false });
+	const how = { forms: vocab.forms, prefixes: vocab.prefixed };
+	const positions = compileQuery(root, vocab.expand, how);
+	const deep = compileQuery(root, vocab.expand, { ...how, positions: false });
 	if (!positions.ok) return { ...response, error: positions.error };
 	// A session's entries sit in a few runs of rowids: FTS5 takes the range, the session filter the rest.
 	const [range] = queryAll<{ lo: number; hi: number }>(db, "SELECT min(id) AS lo, max(id) AS hi FROM entries WHERE session = ?", [row.id]);

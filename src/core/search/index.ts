@@ -3,3 +3,4 @@
 export { type InSessionMatch, type InSessionRequest, type InSessionResponse, searchInSession } from "./in-session.js";
 export { CANDIDATE_FIELDS, CANDIDATE_INDEX } from "./run.js";
 export { type ReadRange, type SearchHit, type SearchRequest, type SearchResponse, search } from "./search.js";
+export { type FilterName, sessionsThatMatch, type WhyEmpty } from "./why-empty.js";

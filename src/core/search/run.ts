@@ -10,7 +10,7 @@ import type { FilterSql } from "../query/session-filter.js";
 import { SESSION_COLUMNS, type SessionRow } from "../read/session-rows.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
-import { STATE_NAME } from "../store/schema.js";
+import { OWN_COLUMNS, STATE_NAME } from "../store/schema.js";
 import type { SearchRequest } from "./search.js";
 
 /** The FTS5 tables a query runs on: positions for the stored text, words only for the whole text of cut entries. */
@@ -25,6 +25,8 @@ export interface SearchPlan extends Pick<SearchRequest, "exclude" | "readRange">
 	rankWindow: number;
 	/** How the search's queries name the entries table (`e`): through the covering index where the file has one (entriesFrom). */
 	entries: string;
+	/** The index holds boilerplate many sessions share (sync/shared-text.ts): the last tier reads it. */
+	shared: boolean;
 }
 
 /** A matching entry, best first. */
@@ -68,6 +70,18 @@ function whereOf(plan: SearchPlan, table: Table): { where: string[]; params: (st
 	return { where: [...plan.filter.where, ...byRole, ...byState], params: plan.filter.params };
 }
 
+/**
+ * An FTS5 expression of the positional table limited to a session's own words (its roles' columns, the roles a
+ * search filters by), or with `shared` to the boilerplate too (sync/shared-text.ts): a user or meta filter reads
+ * the shared blocks of user and meta text.
+ */
+export function ownMatch(match: string, roles: Role[], shared = false): string {
+	const kept = roles.filter((r) => ROLES.includes(r));
+	if (kept.length === 0) return shared ? match : `${OWN_COLUMNS} : (${match})`;
+	const columns = shared && kept.some((r) => r === "user" || r === "meta") ? [...kept, "shared"] : kept;
+	return `{${columns.join(" ")}} : (${match})`;
+}
+
 /** The rowids of a query's newest `count` matches, newest first (as one row of text: sql.js builds an object per row). */
 function newestMatches(db: Database, table: Table, match: string, count: number): number[] {
 	const ids = queryAll<{ ids: string | null }>(
@@ -104,9 +118,9 @@ export function rankedCandidates(
 	query: CompiledQuery,
 	plan: SearchPlan,
 	table: Table,
+	shared = false,
 ): { candidates: Candidate[]; rankedNewest?: number } {
-	const roles = plan.roles.filter((r) => ROLES.includes(r));
-	const match = roles.length > 0 && table === "entries_fts" ? `{${roles.join(" ")}} : (${query.match})` : query.match;
+	const match = table === "entries_fts" ? ownMatch(query.match, plan.roles, shared) : query.match;
 	const newest = newestMatches(db, table, match, plan.rankWindow + 1);
 	if (newest.length === 0) return { candidates: [] };
 	const { where, params } = whereOf(plan, table);

@@ -12,15 +12,18 @@ import { errorMessage } from "../errors.js";
 import type { BranchState } from "../parse/branch.js";
 import type { Role } from "../parse/entry-text.js";
 import type { CompileOptions } from "../query/compile.js";
-import { parseQuery, type QueryNode } from "../query/parser.js";
+import { parseQuery, type QueryNode, type Reading } from "../query/parser.js";
 import { plainWords, replaceWords, subjectOnly, typoFixes } from "../query/rewrite.js";
 import { filterSql, type SessionFilter } from "../query/session-filter.js";
 import { searchVocabulary, type Vocab } from "../query/vocabulary.js";
 import type { SessionSummary } from "../read/session-rows.js";
 import type { Database } from "../store/engine.js";
+import { queryAll } from "../store/engine.js";
+import { SHARED_TEXT_KEY } from "../store/schema.js";
 import { entriesFrom, type SearchPlan } from "./run.js";
 import { byMostWords, merge, type Tiers, tiers } from "./tiers.js";
 import { fusedSearch, phrasingsOf } from "./variants.js";
+import { type WhyEmpty, whyEmpty } from "./why-empty.js";
 
 /** Bytes [start, end) of a session file, read synchronously; undefined when the file cannot be read. */
 export type ReadRange = (path: string, start: number, end: number) => Uint8Array | undefined;
@@ -85,6 +88,15 @@ export interface SearchResponse {
 	fallbacks?: string[];
 	/** Set when the query matched so many entries that only its newest this-many matches were ranked. */
 	rankedNewest?: number;
+	/**
+	 * How the query was read (README, "Queries"): `keywords` with their syntax, a `question`'s words (only quotes
+	 * count, the words around it left out), or its plain `words` when the keyword reading found nothing and they did.
+	 */
+	reading?: Reading | "words";
+	/** The words around a question that were left out (`can you find`, `not sure when it was`). */
+	wordsLeftOut?: string[];
+	/** When nothing was found: which filter hid how many sessions that match, which words no session has, what to try. */
+	why?: WhyEmpty;
 }
 
 /** How a query is run; a later form is tried only when the one before fails with an SQL error. */
@@ -107,28 +119,45 @@ function attempts(root: QueryNode): Attempt[] {
 /** A typo correction: the query run instead, and the notice that says so. */
 export type Correction = Pick<SearchResponse, "correctedQuery" | "notice">;
 
-export function correct(db: Database, query: string, root: QueryNode, vocab: Vocab): { root: QueryNode; corrected: Correction } {
+/** `asWords`: the tree is the query's plain words (its quotes and operators set aside), the corrected text theirs. */
+export function correct(
+	db: Database,
+	query: string,
+	root: QueryNode,
+	vocab: Vocab,
+	asWords = false,
+): { root: QueryNode; corrected: Correction } {
 	const fixes = typoFixes(db, root, vocab);
 	if (fixes.size === 0) return { root, corrected: {} };
-	let text = query;
+	let text = asWords ? treeWords(root).join(" ") : query;
 	for (const [from, to] of fixes) text = text.replace(from, to);
 	const typed = [...fixes.keys()].map((w) => `"${w}"`).join(", ");
+	const keep = asWords ? "" : ` (search "${[...fixes.keys()][0]}" in quotes to keep it)`;
 	return {
 		root: replaceWords(root, fixes),
-		corrected: {
-			correctedQuery: text,
-			notice: `showing results for "${text}": nothing has ${typed} (search "${[...fixes.keys()][0]}" in quotes to keep it)`,
-		},
+		corrected: { correctedQuery: text, notice: `showing results for "${text}": nothing has ${typed}${keep}` },
 	};
+}
+
+/** The words and phrases of a tree, as typed. */
+function treeWords(node: QueryNode): string[] {
+	return node.kind === "word" || node.kind === "phrase"
+		? [node.text]
+		: node.kind === "not"
+			? treeWords(node.item)
+			: node.items.flatMap(treeWords);
 }
 
 function joined(...notices: (string | undefined)[]): string {
 	return notices.filter(Boolean).join("; ");
 }
 
-/** Run a search. Bad filters throw LookbackError("bad-argument"); a bad query gives `error` in the response. */
+/** Run a search. Bad filters throw LookbackError("bad-argument"); a bad query gives `error` in the response; an empty one says why. */
 export function search(db: Database, request: SearchRequest): SearchResponse {
-	return phrasingsOf(request).length > 1 ? fusedSearch(db, request, searchOne) : searchOne(db, request);
+	const run = (r: SearchRequest) => (phrasingsOf(r).length > 1 ? fusedSearch(db, r, searchOne) : searchOne(db, r));
+	const response = run(request);
+	const why = whyEmpty(db, request, response, run);
+	return why ? { ...response, why } : response;
 }
 
 function searchOne(db: Database, request: SearchRequest): SearchResponse {
@@ -141,30 +170,53 @@ function searchOne(db: Database, request: SearchRequest): SearchResponse {
 		exclude: request.exclude,
 		readRange: request.readRange,
 		entries: entriesFrom(db),
+		shared: queryAll(db, "SELECT 1 FROM meta WHERE key = ?", [SHARED_TEXT_KEY]).length > 0,
 	};
 	const response: SearchResponse = { query: request.query, results: [], totalSessions: 0 };
 	const parsed = parseQuery(request.query);
 	if (!parsed.ok) return { ...response, error: parsed.error };
-
 	const vocab = searchVocabulary(db);
-	const { root, corrected } = correct(db, request.query, parsed.root, vocab);
-	const run: Run = { db, root, vocab, plan, corrected };
+	const read = { reading: parsed.reading, ...(parsed.leftOut ? { wordsLeftOut: parsed.leftOut } : {}) };
+	const question = parsed.reading === "question";
+	const found = { ...response, ...searchTree(db, request.query, parsed.root, vocab, plan, { question, asWords: false }), ...read };
+	// A reading that finds nothing never wins over the plain words of the query when they find something.
+	if (found.results.length > 0 || found.error || !parsed.words) return found;
+	const words = searchTree(db, request.query, parsed.words, vocab, plan, { question, asWords: true });
+	if (words.error || !words.results?.length) return found;
+	const notice = joined(
+		`read as plain words: the query's ${parsed.reading === "question" ? "quotes" : "operators"} matched nothing`,
+		words.notice,
+	);
+	return { ...response, ...words, ...read, reading: "words", notice };
+}
+
+/** One reading of the query searched: its attempts, tiers and fallbacks. */
+function searchTree(
+	db: Database,
+	query: string,
+	tree: QueryNode,
+	vocab: Vocab,
+	plan: SearchPlan,
+	{ question, asWords }: { question: boolean; asWords: boolean },
+): Partial<SearchResponse> {
+	const { root, corrected } = correct(db, query, tree, vocab, asWords);
+	const run: Run = { db, root, vocab, plan, corrected, question };
 	let lastError = "";
 	for (const attempt of attempts(root)) {
 		try {
 			// A question's other tiers are its subject words' (answer): they find whatever these would, and more.
 			const t = tiers(db, attempt.root, vocab, plan, attempt.options, subjectOnly(attempt.root) ? "as typed" : "all");
 			if ("error" in t) {
-				if (!attempt.simplified) return { ...response, error: t.error }; // the retries are for SQL errors, not for empty queries
+				if (!attempt.simplified) return { error: t.error }; // the retries are for SQL errors, not for empty queries
 				lastError = t.error;
 				continue;
 			}
-			return { ...response, ...answer(run, t, attempt) };
+			return answer(run, t, attempt);
 		} catch (error) {
 			lastError = errorMessage(error);
 		}
 	}
-	return { ...response, error: `cannot run this query: ${lastError}` };
+	return { error: `cannot run this query: ${lastError}` };
 }
 
 /** What one search works with: the query after typo corrections, its vocabulary and its plan. */
@@ -174,44 +226,74 @@ interface Run {
 	vocab: Vocab;
 	plan: SearchPlan;
 	corrected: Correction;
+	/** The query reads as a question (parser.ts). */
+	question: boolean;
 }
 
-/** What the tiers found; when nothing, the subject words of a question, then the most of its words. */
+/**
+ * What the tiers found; when sessions are missing, the subject words of a question; when no session was found by
+ * its own words (nothing, or only in boilerplate many sessions share), the most of its words, before that boilerplate.
+ */
 function answer(
-	{ db, root, vocab, plan, corrected }: Run,
+	{ db, root, vocab, plan, corrected, question }: Run,
 	t: Exclude<Tiers, { error: string }>,
 	attempt: Attempt,
 ): Partial<SearchResponse> {
 	const fallbacks = [...(corrected.correctedQuery ? ["typo"] : []), ...t.fallbacks];
 	let found = t.found;
+	let match = t.match;
+	let said: string | undefined;
+	const shared = new Set(t.shared);
 	const subject = found.results.length < plan.limit && found.rankedNewest === undefined ? subjectOnly(root) : undefined;
 	if (subject) {
 		// Every subject word, the question words left out ("why did we pick sql.js" → "pick sql.js"), after the
 		// sessions that have every word as typed: with their forms and in cut middles too.
 		const s = tiers(db, subject, vocab, plan, attempt.options);
 		if (!("error" in s) && s.found.results.length > 0) {
+			for (const path of s.shared) shared.add(path);
 			if (found.results.length === 0) {
-				const notice = joined(corrected.notice, "no session has every word; these have every word but the question words");
-				return { ...s.found, match: s.match, ...corrected, notice, fallbacks: [...fallbacks, ...s.fallbacks, "subject-words"] };
+				({ found, match } = s);
+				said = "no session has every word; these have every word but the question words";
+				fallbacks.push(...s.fallbacks, "subject-words");
+			} else {
+				const more = merge(found, s.found, plan.limit);
+				found = more.found;
+				if (more.added > 0) fallbacks.push(...s.fallbacks, "subject-words");
 			}
-			const more = merge(found, s.found, plan.limit);
-			found = more.found;
-			if (more.added > 0) fallbacks.push(...s.fallbacks, "subject-words");
 		}
 	}
-	if (found.results.length === 0) {
+	if (
+		question &&
+		found.results.length < plan.limit &&
+		found.rankedNewest === undefined &&
+		!found.results.every((r) => shared.has(r.path))
+	) {
+		// A question is its words, not a strict AND: the sessions that have most of them (across their entries) come next.
 		const loose = byMostWords(db, root, vocab, plan);
 		if (loose) {
-			const notice = joined(corrected.notice, loose.notice);
+			const more = merge(found, loose.found, plan.limit);
+			found = more.found;
+			if (more.added > 0) fallbacks.push(loose.fallback);
+		}
+	} else if (found.results.every((r) => shared.has(r.path))) {
+		const loose = byMostWords(db, root, vocab, plan);
+		if (loose) {
+			// Found only with boilerplate's help: those with some of the words in their own text too come first, then
+			// the sessions with some of the words in their own text, then those with them in boilerplate only.
+			const own = new Set(loose.found.results.map((r) => r.path));
+			const both = found.results.filter((r) => own.has(r.path));
+			const first = merge({ ...found, results: both }, loose.found, plan.limit);
+			const more = merge(first.found, found, plan.limit);
 			return {
-				...loose.found,
+				...more.found,
+				totalSessions: Math.max(found.totalSessions + first.added, loose.found.totalSessions),
 				match: loose.match,
-				notice,
+				notice: joined(corrected.notice, loose.notice),
 				...(corrected.correctedQuery ? { correctedQuery: corrected.correctedQuery } : {}),
-				fallbacks: [...fallbacks, loose.fallback],
+				fallbacks: [...fallbacks.filter((f) => found.results.length > 0 || f !== "shared"), loose.fallback],
 			};
 		}
 	}
-	const notice = joined(corrected.notice, attempt.simplified ? "the query was simplified to run" : undefined) || undefined;
-	return { ...found, match: t.match, ...corrected, notice, ...(fallbacks.length > 0 ? { fallbacks } : {}) };
+	const notice = joined(corrected.notice, said, attempt.simplified ? "the query was simplified to run" : undefined) || undefined;
+	return { ...found, match, ...corrected, notice, ...(fallbacks.length > 0 ? { fallbacks } : {}) };
 }

@@ -15,7 +15,7 @@ import { DEFAULTS } from "../defaults.js";
 import type { Role } from "../parse/entry-text.js";
 import type { Database } from "../store/engine.js";
 import { queryAll } from "../store/engine.js";
-import { type Candidate, filteredEntries, type SearchPlan } from "./run.js";
+import { type Candidate, filteredEntries, ownMatch, type SearchPlan } from "./run.js";
 
 /** One word of the question: its FTS5 expression (the word, its expansions and forms). */
 export interface WeightedWord {
@@ -40,7 +40,7 @@ function newestRowids(db: Database, table: "entries_fts" | "entries_deep", match
 /** A word's matching entries within its window, and its weight. */
 function weighOne(db: Database, word: WeightedWord, total: number): { ids: number[]; idf: number } | undefined {
 	const scan = DEFAULTS.wordRankScan;
-	const head = newestRowids(db, "entries_fts", word.match, scan);
+	const head = newestRowids(db, "entries_fts", ownMatch(word.match, []), scan);
 	const deep = newestRowids(db, "entries_deep", word.deepMatch, scan);
 	// A table read to the bound reaches back only so far: the word's window starts there, for both tables.
 	let from = 0;

@@ -22,7 +22,7 @@ import { queryOne } from "./engine.js";
  * Bumped on any change to the tables; an index of another version is rebuilt. (Not for `STAMP_TABLES`, a cache the
  * sync adds to an index that lacks it.)
  */
-export const SCHEMA_VERSION = 11;
+export const SCHEMA_VERSION = 12;
 
 /**
  * What the sessions cost and did (usage-writer.ts writes them, usage/report.ts reads them). `usage`: one row per
@@ -103,6 +103,14 @@ END;
 `;
 
 /**
+ * The columns of `entries_fts`: one per role, then the blocks of user and meta text that many sessions share word
+ * for word (sync/shared-text.ts), which a search reads after the sessions' own words.
+ */
+export const FTS_COLUMNS = [...ROLES, "shared"] as const;
+/** The columns of `entries_fts` that hold a session's own words (an FTS5 column filter). */
+export const OWN_COLUMNS = `{${ROLES.join(" ")}}`;
+
+/**
  * Application id written into the SQLite header ("LkBk", bytes 68–71), so a foreign database is told apart, before
  * it is opened too (src/node/file-storage.ts).
  */
@@ -167,12 +175,14 @@ CREATE TABLE vocab(id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE, stem TEXT)
 CREATE INDEX vocab_stem ON vocab(stem) WHERE stem IS NOT NULL;
 CREATE VIRTUAL TABLE vocab_fts USING fts5(term, content='vocab', content_rowid='id', tokenize='trigram', detail=none, columnsize=0);
 CREATE VIRTUAL TABLE entries_fts USING fts5(
-  ${ROLES.join(", ")},
+  ${FTS_COLUMNS.join(", ")},
   content='', contentless_delete=1,
   tokenize='unicode61 remove_diacritics 2'
 );
 CREATE VIRTUAL TABLE entries_terms USING fts5vocab(entries_fts, 'row');
 CREATE VIRTUAL TABLE entries_deep USING fts5(words, content='', contentless_delete=1, detail=none, tokenize='unicode61 remove_diacritics 2');
+CREATE TABLE text_blocks(hash INTEGER NOT NULL, session INTEGER NOT NULL, family INTEGER NOT NULL, PRIMARY KEY(hash, session)) WITHOUT ROWID;
+CREATE INDEX text_blocks_session ON text_blocks(session);
 ${USAGE_TABLES}`;
 
 /**
@@ -185,6 +195,9 @@ export const ENTRY_BODY =
 /** Whether an entry has text (`ENTRY_BODY` is not null), without reading the text: SQLite tests NULL from the record's header. */
 export const ENTRY_HAS_BODY =
 	"(e.body IS NOT NULL OR (e.ukey IS NOT NULL AND EXISTS (SELECT 1 FROM entries h WHERE h.ukey = e.ukey AND h.entry_id = e.entry_id AND h.body IS NOT NULL)))";
+
+/** The key of `meta` set once some text is shared (sync/shared-text.ts): until then a search has no boilerplate tier to run. */
+export const SHARED_TEXT_KEY = "shared_text";
 
 /** The full-text indexes (FTS5 tables): what a merge after a large sync rewrites. */
 export const FTS_TABLES = ["entries_fts", "entries_deep", "vocab_fts"] as const;
@@ -210,7 +223,7 @@ export function createSchema(db: Database): void {
 	db.run(`PRAGMA user_version = ${SCHEMA_VERSION}`);
 	db.run(TABLES);
 	db.run(STAMP_TABLES);
-	const weights = ROLES.map((role) => DEFAULTS.columnWeights[role]);
+	const weights = [...ROLES.map((role) => DEFAULTS.columnWeights[role]), DEFAULTS.sharedColumnWeight];
 	db.run(`INSERT INTO entries_fts(entries_fts, rank) VALUES('rank', 'bm25(${weights.join(", ")})')`);
 	db.run("INSERT INTO meta(key, value) VALUES ('generation', '0')");
 	db.run("INSERT INTO meta(key, value) VALUES ('prices', ?)", [PRICE_SOURCE]);

@@ -75,7 +75,7 @@ export class ChunkedSync {
 			}
 			const parsed = parseBytes(format, run.bytes, state, run.base, true);
 			if (!run.final) parsed.pendingBytes = 0;
-			noteParse(this.report, parsed);
+			noteParse(this.report, parsed, parsed.newVersion ? { path: file.path, agent: file.agent ?? "pi" } : undefined);
 			if (!ranges) for (const e of parsed.entries) e.range = undefined;
 			if (result.session < 0) result.session = open(run.bytes);
 			result.malformed += parsed.malformedLines;

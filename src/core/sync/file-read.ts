@@ -5,14 +5,21 @@ import type { ParsedBytes } from "../parse/formats.js";
 import { type SessionEntry, sessionIdFromFileName } from "../parse/session-format.js";
 import type { SessionFileInfo, SessionSource } from "../parse/source.js";
 import type { Database } from "../store/engine.js";
-import type { SyncReport } from "./report.js";
+import { noteNotRead, type SyncReport } from "./report.js";
 
-/** Count what a parse skipped, and name a format version never tested once. */
-export function noteParse(report: SyncReport, parsed: ParsedBytes): void {
+/**
+ * Count what a parse skipped, and name a format version never tested once; name the file, with its agent, when it is
+ * in such a version or none of its records was understood (`SyncReport.notRead`), never skipped in silence.
+ */
+export function noteParse(report: SyncReport, parsed: ParsedBytes, file?: { path: string; agent: string }): void {
 	report.malformedLines += parsed.malformedLines;
 	report.pendingBytes += parsed.pendingBytes;
 	report.unknownRecords += parsed.unknownRecords ?? 0;
 	if (parsed.newVersion && !report.newVersions.includes(parsed.newVersion)) report.newVersions.push(parsed.newVersion);
+	if (!file) return;
+	if (parsed.newVersion) noteNotRead(report, { ...file, version: parsed.newVersion, why: "newer-version" });
+	else if (parsed.entries.length === 0 && parsed.malformedLines + (parsed.unknownRecords ?? 0) > 0)
+		noteNotRead(report, { ...file, why: "nothing-read" });
 }
 
 /** A tool result whose whole output sits in a file beside the session is indexed with that output. */
@@ -32,9 +39,9 @@ export async function readSpilled(
 	}
 }
 
-/** The session a fork header names: Pi writes a path (its file name holds the id), omp may write the id itself. */
+/** The session a fork header names: Pi writes a path (its file name holds the id), omp, Codex and OpenCode the id itself. */
 export function parentIdOf(parentSession: string): string | undefined {
-	return sessionIdFromFileName(parentSession) ?? (/^[0-9a-zA-Z-]{8,}$/.test(parentSession) ? parentSession : undefined);
+	return sessionIdFromFileName(parentSession) ?? (/^[\w-]{8,}$/.test(parentSession) ? parentSession : undefined);
 }
 
 /** A sub-agent transcript that names its session only by id: that session's file beside it (Claude Code 2.0's `agent-<id>.jsonl`). */

@@ -164,7 +164,7 @@ export class FileSync {
 		// A gzipped archive's offsets are in its inflated bytes, which cannot be read in part: its entries keep no range.
 		const parsed = parseBytes(formatOf(agent), bytes, state, 0, !isGzip(file.path));
 		const chunk = parsed;
-		noteParse(this.report, parsed);
+		noteParse(this.report, parsed, { path: file.path, agent });
 		// The fingerprint skips omp's title slot, which omp rewrites in place on every rename.
 		const headOff = slot.length;
 		const headLen = Math.max(0, Math.min(chunk.consumedBytes - headOff, DEFAULTS.headFingerprintBytes));
@@ -215,7 +215,7 @@ export class FileSync {
 		};
 		const parsed = parseBytes(formatOf(known.agent), bytes, state, known.consumed, true);
 		const chunk = parsed;
-		noteParse(this.report, parsed);
+		noteParse(this.report, parsed, parsed.newVersion ? { path: file.path, agent: known.agent ?? "pi" } : undefined);
 		if (parsed.title !== undefined) this.db.run("UPDATE sessions SET name = ? WHERE id = ?", [parsed.title, known.id]);
 		this.db.run(
 			"UPDATE sessions SET size = ?, mtime = ?, consumed = ?, malformed = malformed + ?, next_seq = ?, session_id = coalesce(session_id, ?) WHERE id = ?",

@@ -4,6 +4,7 @@
  * (kept, read from the archive) when the archive holds it, purged when nothing does, forgotten when asked.
  */
 
+import { AGENT_FACTS } from "../../agents/registry.js";
 import { type ArchivedFile, type ArchiveState, type Forgotten, keptCurrent, sessionStem } from "../parse/archive.js";
 import { sessionIdFromFileName } from "../parse/session-format.js";
 import type { SessionFileInfo, SessionSource, WalkResult } from "../parse/source.js";
@@ -34,12 +35,17 @@ export function isForgotten(forgotten: Forgotten | undefined, path: string): boo
 
 /**
  * What a moved file keeps: its name, when the name carries a session id (Pi's, Claude Code's and Codex's do;
- * an omp sub-agent's `<agent>.jsonl` does not, and is never taken for another). OpenCode 1.2 moved its JSON
- * tree's `ses_<id>.json` into its database, at `<database>/ses_<id>`: the same session.
+ * an omp sub-agent's `<agent>.jsonl` does not, and is never taken for another), as the agent names it once moved
+ * into a store of its own (`AgentFacts.movedName`).
  */
 function movedKey(path: string): string | undefined {
 	const stem = sessionStem(path);
-	return sessionIdFromFileName(stem) !== undefined ? stem.replace(/^(ses_[0-9A-Za-z]+)\.json$/, "$1") : undefined;
+	if (sessionIdFromFileName(stem) === undefined) return undefined;
+	for (const agent of AGENT_FACTS) {
+		const moved = agent.movedName?.(stem);
+		if (moved !== undefined) return moved;
+	}
+	return stem;
 }
 
 /** The roots whose every file is known to the walk: those walked fully, and those missing (nothing under them is). */

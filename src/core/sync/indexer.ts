@@ -39,6 +39,8 @@ export interface SyncOptions {
 	optimizeBytes?: number;
 	/** Leaf pages the merge after writes per write transaction (default `DEFAULTS.ftsMergePages`). */
 	mergePages?: number;
+	/** Applied to every text of an entry before it is stored or indexed: a published shard holds no secret (src/node/team). */
+	redact?: (text: string) => string;
 }
 
 function unchanged(file: SessionFileInfo, known: Pick<Stamp, "size" | "mtime"> | undefined): boolean {
@@ -232,7 +234,7 @@ export async function syncIndex(db: Database, source: SessionSource, options: Sy
 	try {
 		while (next < todo.length || unseen.length > 0 || stalePrices) {
 			await tx.beginWrite(db);
-			const writer = new SessionWriter(db, vocabulary);
+			const writer = new SessionWriter(db, vocabulary, options.redact);
 			let archiving = false;
 			try {
 				if (archive?.keeping && kept) {

@@ -39,6 +39,13 @@ export interface SyncReport {
 	unknownRecords: number;
 	/** Format versions newer than any tested (e.g. "Claude Code 2.2.0"), each named once: read as far as understood. */
 	newVersions: string[];
+	/**
+	 * Files this lookback cannot read yet, each named with its agent and the version it says it is: a version newer than
+	 * any tested (read as far as understood), or a file whose records parsed to nothing (a format it does not know). The
+	 * first `DEFAULTS.skippedFilesListed`; `notReadFiles` counts them all.
+	 */
+	notRead: NotReadFile[];
+	notReadFiles: number;
 	/** Bytes of half-written last lines left for the next sync. */
 	pendingBytes: number;
 	/** Lines over `DEFAULTS.maxLineBytes` in files read in chunks: skipped, never held whole. */
@@ -52,6 +59,22 @@ export interface SyncReport {
 	/** Whether the sync was stopped (`signal`) before every file was read; the rest is read by the next sync. */
 	interrupted: boolean;
 	durationMs: number;
+}
+
+/** A file of an agent's that lookback cannot read yet, or not all of. */
+export interface NotReadFile {
+	path: string;
+	agent: string;
+	/** The version it is in, when it says ("OpenCode 1.19.0"). */
+	version?: string;
+	/** "newer-version": read as far as understood; "nothing-read": none of its records was understood. */
+	why: "newer-version" | "nothing-read";
+}
+
+/** Name a file this lookback cannot read yet. */
+export function noteNotRead(report: SyncReport, file: NotReadFile): void {
+	report.notReadFiles++;
+	if (report.notRead.length < DEFAULTS.skippedFilesListed) report.notRead.push(file);
 }
 
 export interface SyncProgress {
@@ -87,6 +110,8 @@ export function emptyReport(): SyncReport {
 		malformedLines: 0,
 		unknownRecords: 0,
 		newVersions: [],
+		notRead: [],
+		notReadFiles: 0,
 		pendingBytes: 0,
 		longLines: 0,
 		skipped: { oversized: 0, "tmp-folder": 0, unreadable: 0, "index-full": 0 },

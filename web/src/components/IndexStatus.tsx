@@ -9,6 +9,7 @@ const MODE: Record<IndexInfo["mode"], string> = {
 	whole: "downloaded",
 	offline: "offline copy",
 	local: "built in this browser",
+	team: "a team's shards, read by ranges",
 };
 
 export function IndexStatus({ info, notice, onReopen }: { info?: IndexInfo; notice?: string; onReopen(): void }) {

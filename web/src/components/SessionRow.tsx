@@ -14,6 +14,8 @@ interface Props {
 export function SessionRow({ session, selected, href, onOpen }: Props) {
 	const hit = "snippet" in session ? session : undefined;
 	const facts = [
+		// Over a team: the machine whose shard holds it.
+		(session as { shard?: string }).shard ?? "",
 		session.project,
 		session.agent,
 		shortTime(hit?.time ?? session.modified),

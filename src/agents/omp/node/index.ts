@@ -2,10 +2,12 @@
 
 import { resolve } from "node:path";
 import type { NodeAgent } from "../../node-agent.js";
+import { ompAgentDir as ompAgentDirOf } from "./paths.js";
 import { walkArchive } from "./walk.js";
 
 export const ompNode: NodeAgent = {
-	roots({ agentDir, ompAgentDir }) {
+	roots({ env, agentDir, dirs }) {
+		const ompAgentDir = dirs.omp ?? ompAgentDirOf(env);
 		return [
 			...(resolve(ompAgentDir) !== resolve(agentDir) ? [{ path: `${ompAgentDir}/sessions`, layout: "nested", agent: "omp" as const }] : []),
 			{ path: `${ompAgentDir}/archive/sessions`, layout: "archive", agent: "omp" },
@@ -14,4 +16,5 @@ export const ompNode: NodeAgent = {
 	walks: { archive: walkArchive },
 	sessionEndings: [{ ending: ".jsonl" }, { ending: ".jsonl.gz", what: "an omp archive" }],
 	env: ["OMP_PROFILE", "PI_CONFIG_DIR", "XDG_DATA_HOME"],
+	ownDir: ({ env, dirs }) => dirs.omp ?? ompAgentDirOf(env),
 };

@@ -21,9 +21,14 @@ export function opencodeDbOverride(env: Env = process.env): string | undefined {
 /** How deep OpenCode's sub-agents of sub-agents are nested in their paths (`<database>/<parent>/<child>`). */
 export const OPENCODE_MAX_NESTING = 8;
 
-/** The database file a session's path lies in (OpenCode's `<database>/<id>`, `<database>/<parent>/<id>`), if it is one. */
-export function databaseOf(path: string): string | undefined {
-	if (!basename(path).startsWith("ses_")) return undefined;
+const isOpencodeId = (name: string): boolean => name.startsWith("ses_");
+
+/**
+ * The database file a session's path lies in (OpenCode's `<database>/<id>`, `<database>/<parent>/<id>`), if it is
+ * one; `isId` tells the agent's session ids (OpenClaw's are UUIDs).
+ */
+export function databaseOf(path: string, isId: (name: string) => boolean = isOpencodeId): string | undefined {
+	if (!isId(basename(path))) return undefined;
 	let at = resolve(path);
 	for (let depth = 0; depth < OPENCODE_MAX_NESTING; depth++) {
 		at = dirname(at);
@@ -40,7 +45,7 @@ export function databaseOf(path: string): string | undefined {
 }
 
 /** A session inside a database file: its real path, the database's resolved. */
-export function sessionInDatabase(path: string): string | undefined {
-	const db = databaseOf(path);
+export function sessionInDatabase(path: string, isId: (name: string) => boolean = isOpencodeId): string | undefined {
+	const db = databaseOf(path, isId);
 	return db ? join(realpathSync(db), relative(db, resolve(path))) : undefined;
 }

@@ -7,6 +7,7 @@
  */
 
 import { DEFAULTS } from "../../../core/index.js";
+import type { OpencodeFork } from "./forks.js";
 
 export interface OpencodeMessage {
 	info: Record<string, unknown> | null;
@@ -16,6 +17,8 @@ export interface OpencodeMessage {
 export interface OpencodeDocument {
 	info: Record<string, unknown>;
 	messages: OpencodeMessage[];
+	/** lookback's own: the session a fork copies and what its copies copy (forks.ts); `opencode import` is given none. */
+	forkOf?: OpencodeFork;
 }
 
 function bounded(value: unknown, depth: number): unknown {

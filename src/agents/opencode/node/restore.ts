@@ -17,14 +17,10 @@ import { syncDir } from "../../../node/archive-manifest.js";
 import type { FileArchive } from "../../../node/archive-store.js";
 import type { RestoredFile, RestoreReply } from "../../../node/restore.js";
 import { idAsName } from "../../agent.js";
-import { opencodeImportHint } from "../import-hint.js";
+import type { NodeAgent } from "../../node-agent.js";
+import { opencode } from "../agent.js";
+import { type ExportImporter, importHint } from "../import-hint.js";
 import { type OpencodeDocument, type RenderLosses, renderLosses } from "./render.js";
-
-/** What `opencode import` is to load: the command (from the session's folder), and what the archive's copy lacks. */
-export interface OpencodeImport {
-	command: string;
-	lost: RenderLosses;
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -65,9 +61,10 @@ function writeNew(path: string, text: string): number {
 
 /**
  * Each gone session of `sessions` (the session first, then its sub-agents' sessions; `records` their copies)
- * written to a new file for `opencode import`; a session OpenCode's database still holds is in place.
+ * written to a new file for `<command> import`; a session the agent's database still holds is in place.
  */
-export function restoreOpencode(
+function restoreExports(
+	agent: ExportImporter,
 	archive: FileArchive,
 	sessions: readonly SessionSummary[],
 	records: readonly (ArchiveRecord | undefined)[],
@@ -87,7 +84,7 @@ export function restoreOpencode(
 		const losses = renderLosses(doc);
 		lost.files += losses.files;
 		lost.cutTexts += losses.cutTexts;
-		dir ??= mkdtempSync(join(tmpdir(), "lookback-opencode-"));
+		dir ??= mkdtempSync(join(tmpdir(), `lookback-${agent.command}-`));
 		// Named by its id only where that is a plain name (ids come from files: `../x` would write outside).
 		const path = join(dir, `${idAsName(s.sessionId) ?? idAsName(doc.info.id) ?? `session-${i + 1}`}.json`);
 		files.push({ path, bytes: writeNew(path, JSON.stringify(doc)), outcome: "written" });
@@ -100,7 +97,15 @@ export function restoreOpencode(
 	return {
 		session,
 		files,
-		resumeHint: opencodeImportHint(written, session.cwd, resumed),
-		opencodeImport: { command: opencodeImportHint(written, session.cwd), lost },
+		resumeHint: importHint(agent, written, session.cwd, resumed),
+		load: { agent: { label: agent.label, command: agent.command }, command: importHint(agent, written, session.cwd), lost },
 	};
 }
+
+/** The restore of an agent that keeps OpenCode's rows and imports its exports (`NodeAgent.restore`). */
+export function exportsRestore(agent: ExportImporter): NonNullable<NodeAgent["restore"]> {
+	return (archive, sessions, records) => restoreExports(agent, archive, sessions, records);
+}
+
+/** OpenCode's restore: files for `opencode import`. */
+export const restoreOpencode = exportsRestore({ kind: opencode.kind, label: opencode.label, command: "opencode" });

@@ -11,6 +11,7 @@ import { statSync } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
 import { LookbackError } from "../../../core/index.js";
 import { type Found, listDir, type WalkSink } from "../../../node/walk-dirs.js";
+import type { AgentWalk } from "../../node-agent.js";
 import { isOpencodeDbName } from "../layout.js";
 import { OpencodeDb } from "./db.js";
 import { legacyDocument, walkLegacyTree } from "./legacy.js";
@@ -45,20 +46,31 @@ async function walkDb(db: string, base: Omit<Found, "path">, seen: Set<string>, 
 	});
 }
 
-/** Walk an OpenCode root: a database file, or the data folder (its databases, then its JSON tree). */
-export async function walkOpencode(root: string, base: Omit<Found, "path">, sink: WalkSink): Promise<void> {
-	const seen = new Set<string>();
-	if (statSync(root).isFile()) {
-		// The database's write-ahead log beside it changes first: its folder is what a watcher must see.
-		sink.folders.listed.push(dirname(root));
-		return walkDb(root, base, seen, sink);
-	}
-	const top = await listDir(root, sink.folders);
-	for (const name of top.files.filter(isOpencodeDbName).sort()) await walkDb(join(root, name), base, seen, sink);
-	if (top.dirs.includes("storage")) await walkLegacyTree(join(root, "storage"), base, seen, sink);
+/** What an agent that keeps OpenCode's rows keeps in its data folder: its databases' names, and whether it may hold the JSON tree. */
+interface StoreFolder {
+	isDbName(name: string): boolean;
+	legacyTree: boolean;
 }
 
-/** The document of a session the walk found (`path` already checked to lie inside a walked root). */
+/** The walk of a root of an agent that keeps OpenCode's rows: a database file, or its data folder (its databases, then its JSON tree). */
+export function storeWalk(folder: StoreFolder): AgentWalk {
+	return async (root, base, sink) => {
+		const seen = new Set<string>();
+		if (statSync(root).isFile()) {
+			// The database's write-ahead log beside it changes first: its folder is what a watcher must see.
+			sink.folders.listed.push(dirname(root));
+			return walkDb(root, base, seen, sink);
+		}
+		const top = await listDir(root, sink.folders);
+		for (const name of top.files.filter(folder.isDbName).sort()) await walkDb(join(root, name), base, seen, sink);
+		if (folder.legacyTree && top.dirs.includes("storage")) await walkLegacyTree(join(root, "storage"), base, seen, sink);
+	};
+}
+
+/** Walk an OpenCode root: a database file, or the data folder (its databases, then its JSON tree of releases before 1.2). */
+export const walkOpencode: AgentWalk = storeWalk({ isDbName: isOpencodeDbName, legacyTree: true });
+
+/** The document of a session a store's walk found (`path` already checked to lie inside a walked root). */
 export async function readOpencodeDocument(path: string): Promise<Uint8Array> {
 	const db = databaseOf(path);
 	const doc = db ? (await OpencodeDb.open(db)).session(basename(path)) : legacyDocument(path);
