@@ -75,9 +75,11 @@ const CWDS = ["/tmp/x$(touch PWNED)", "/tmp/it's; touch PWNED; '", "/tmp/a\ntouc
 
 /** What the agent's resume command runs, with `id` as the one argument it takes (none for Aider's). */
 function resumeArgv(s: ReturnType<typeof sandbox>, agent: AgentKind, id: string): string[] {
-	const [argv] = s.runHint(agentFacts(agent).resume(PLACEHOLDER)).got;
-	return argv.map((a) => (a === PLACEHOLDER ? id : a));
+	let argv = RESUME_ARGV.get(agent);
+	if (!argv) RESUME_ARGV.set(agent, (argv = s.runHint(agentFacts(agent).resume(PLACEHOLDER)).got[0]));
+	return argv.map((a) => a.replace(PLACEHOLDER, () => id));
 }
+const RESUME_ARGV = new Map<AgentKind, string[]>();
 
 /** Whatever the hint ran: only agents, each given the id as one argument (lookback's restore too). */
 function checkRun(s: ReturnType<typeof sandbox>, hint: string, id: string, agent: AgentKind) {
