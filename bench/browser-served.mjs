@@ -43,11 +43,12 @@ const server = fork(CLI, ["serve", ...where, "--no-sync"], {
 	stdio: ["ignore", "pipe", "inherit", "ipc"],
 });
 let printed = "";
-const url = await new Promise((found, failed) => {
+// The URL it prints carries its token (the index needs it): the page gets it as the cookie the server would set.
+const [url, token] = await new Promise((found, failed) => {
 	server.stdout.on("data", (chunk) => {
 		printed += chunk;
-		const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(printed);
-		if (m) found(m[1]);
+		const m = /(http:\/\/127\.0\.0\.1:(\d+)\/)\?token=([\w-]+)/.exec(printed);
+		if (m) found([m[1], m[3]]);
 	});
 	server.once("exit", (code) => failed(new Error(`lookback serve exited (${code}): ${printed}`)));
 });
@@ -66,7 +67,7 @@ const since = (before, after) => ({ requests: after.requests - before.requests, 
 
 // The server makes the read-optimised snapshot on the first request for the index.
 const t0 = performance.now();
-const head = await fetch(`${url}index.db`, { method: "HEAD" });
+const head = await fetch(`${url}index.db`, { method: "HEAD", headers: { authorization: `Bearer ${token}` } });
 const snapshot = { ms: performance.now() - t0, bytes: Number(head.headers.get("content-length")) };
 
 /** Moments the page reached, in its own clock (ms since navigation started), recorded as they happen. */
@@ -92,7 +93,9 @@ const browser = await launchChromium();
 const marks = (page) => page.evaluate(() => window.__bench);
 
 async function newPage() {
-	const page = await (await browser.newContext()).newPage();
+	const context = await browser.newContext();
+	await context.addCookies([{ name: `lookback-token-${new URL(url).port}`, value: token, url, httpOnly: true, sameSite: "Strict" }]);
+	const page = await context.newPage();
 	await page.addInitScript(watchPage);
 	return page;
 }

@@ -5,6 +5,7 @@
 // from source, but the indexer runs in a Node of its own, which cannot run TypeScript. Where esbuild is missing (an
 // install without devDependencies) it says so; the hosts then work from the sources, more slowly.
 
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 export const common = {
@@ -34,6 +35,14 @@ export const ENTRY_BUNDLE = {
 export async function buildHostFiles() {
 	const { build } = await import("esbuild");
 	await build({ ...common, entryPoints: ["src/indexer.ts"], outfile: "dist/indexer.js" });
+	// secretlint's rule preset, bundled: lookback's sources load it from here where it is not installed (it is a
+	// devDependency, so that an install pulls in no package whose engines want Node 22; src/core/redact/secretlint.ts).
+	await build({
+		...common,
+		entryPoints: [createRequire(import.meta.url).resolve("@secretlint/secretlint-rule-preset-recommend")],
+		outfile: "dist/secretlint-preset.js",
+		sourcemap: false,
+	});
 	// The worker threads that read a remote team's shards (src/node/team/remote-worker.ts).
 	await build({ ...common, entryPoints: ["src/remote-worker.ts"], outfile: "dist/remote-worker.js" });
 	// CommonJS, so that Pi's jiti-loaded code can `require` it (src/extension/tool-loader.ts); `import.meta.url` of the

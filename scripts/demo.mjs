@@ -1,10 +1,12 @@
 // README's first command: index the bundled sample sessions and run a few searches with the real CLI.
 import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 
 // Only the bundled samples: not the Pi or omp history of whoever runs the demo.
 const common = ["--sessions-dir", "test/fixtures/sessions", "--only-sessions-dir", "--index", ".demo/index.db"];
 rmSync(".demo", { recursive: true, force: true });
+// An index path given is made only in a folder that exists.
+mkdirSync(".demo");
 
 function lookback(...args) {
 	console.log(`\n$ lookback ${args.join(" ")}`);

@@ -43,3 +43,18 @@ export async function serve(routes: Record<string, string>, bodies: Record<strin
 	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
+
+/**
+ * A page of `lookback serve` as its user opens it: with the token it printed (`?token=`, which the server trades
+ * for a cookie and a redirect to the same page without it). `url` may be relative to the server's.
+ */
+export function withToken(serving: { url: string; token: string }, url: string = serving.url): string {
+	const at = new URL(url, serving.url);
+	at.searchParams.set("token", serving.token);
+	return at.href;
+}
+
+/** The header a script sends to `lookback serve` for its data (the index, a session file). */
+export function tokenHeader(serving: { token: string }): Record<string, string> {
+	return { authorization: `Bearer ${serving.token}` };
+}

@@ -1,7 +1,7 @@
 /** What the team tests share: the real CLI run as a process, machines' session folders, a shard's file put back together. */
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { inflateRawSync } from "node:zlib";
@@ -47,6 +47,8 @@ export interface Machine {
 export function machine(name: string): Machine {
 	const root = tempDir(`machine-${name}`);
 	const sessions = join(root, "sessions");
+	// A given index's folder must exist: lookback makes none for an --index it is given.
+	mkdirSync(join(root, "lookback"));
 	return { sessions, args: ["--sessions-dir", sessions, "--only-sessions-dir", "--index", join(root, "lookback", "index.db")] };
 }
 

@@ -27,13 +27,38 @@ interface RestoredElsewhere {
 	inPlace: string;
 }
 
+/**
+ * An id of letters, digits, `_`, `.` and `-` that starts with a letter or digit (never an option), 3 to 128 long:
+ * the UUIDs and file stems Pi, omp, Claude Code, Codex and Gemini CLI write, sub-agents' `agent-…` ids included.
+ */
+export const PLAIN_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{2,127}$/;
+
+/** A UUID, as most agents name their sessions (Qwen Code, Copilot CLI, Continue, OpenClaw, Factory Droid). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * An id read from a file, if it may name a file or folder: one path segment, never `..`, `/` or NUL (PLAIN_ID).
+ * Ids come from files anyone can write (an OpenCode session whose `id` is `../../etc`): only such an id forms a path.
+ */
+export function idAsName(id: unknown): string | undefined {
+	return typeof id === "string" && PLAIN_ID.test(id) ? id : undefined;
+}
+
 export interface AgentFacts<K extends string = string> {
 	/** Its name in `--agent`, `agent:`, the tool's and MCP's enums and the index's `agent` column; also its folder's. */
 	kind: K;
 	/** The name people know it by (help, tool descriptions, exports, README's table). */
 	label: string;
-	/** The command that resumes one of its sessions. */
-	resume(sessionId: string): string;
+	/**
+	 * The shape of the session ids it writes. An id read from a file that has not this shape makes no command
+	 * (`resumeCommand` in core/read/project.ts); ids come from files anyone can write (`deadbeef; touch PWNED #`).
+	 */
+	idShape: RegExp;
+	/**
+	 * The command that resumes one of its sessions, given the id as one shell word: checked against `idShape` and
+	 * quoted by `shellWord` (`resumeCommand`, the one place a resume command is built; never call this with a raw id).
+	 */
+	resume(idWord: string): string;
 	/** It finds a session only from its project's folder: the resume command starts with `cd <project>` when known. */
 	resumeInProject?: true;
 	/**

@@ -1,6 +1,5 @@
 /** `lookback export SESSION`: the session as Markdown, HTML or JSON on stdout or into a file, secrets redacted unless `--no-redact`. */
 
-import { renameSync, writeFileSync } from "node:fs";
 import {
 	EXPORT_FORMATS,
 	type ExportFormat,
@@ -9,7 +8,10 @@ import {
 	LookbackError,
 	type LookbackIndex,
 	type ReadRange,
+	terminalSafe,
+	terminalSafeJson,
 } from "../core/index.js";
+import { writePrivateFile } from "../node/private-files.js";
 import { option, type ParsedArgs } from "./args.js";
 
 export interface ExportRun {
@@ -44,13 +46,12 @@ export async function runExport(run: ExportRun): Promise<number> {
 	const file = await exportSession(run.index, run.ref, { format: formatOf(run.args), branch, redact, readRange: run.readRange });
 	const out = option(run.args, "out");
 	if (out === undefined) {
-		run.stdout(file.content);
+		// To stdout, which is a terminal as often as not: a session's escapes shown, never acted on (a file keeps them).
+		run.stdout(file.mimeType.includes("json") ? terminalSafeJson(file.content) : terminalSafe(file.content));
 		return 0;
 	}
-	// Written beside and renamed: an interrupted export never leaves half a file where a whole one was.
-	const temp = `${out}.${process.pid}.tmp`;
-	writeFileSync(temp, file.content);
-	renameSync(temp, out);
+	// Written beside (private, under a random name) and renamed: an interrupted export never leaves half a file where a whole one was.
+	writePrivateFile(out, file.content);
 	const found = Object.values(file.document.redactions).reduce((n, c) => n + c, 0);
 	const messages = file.document.branches.reduce((n, b) => n + b.messages.length, 0);
 	run.stderr(

@@ -3,7 +3,17 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEFAULTS, inSessionReply, isSessionPath, LookbackError, type SyncReport } from "../core/index.js";
+import {
+	DEFAULTS,
+	inSessionReply,
+	isSessionPath,
+	LookbackError,
+	type SyncReport,
+	terminalSafe,
+	terminalSafeDeep,
+	terminalSafeJson,
+	terminalSafeStyled,
+} from "../core/index.js";
 import { readConfig } from "../node/config.js";
 import { bytesLeft, IndexerSlot } from "../node/indexer-slot.js";
 import { type NodeIndex, openNodeIndex } from "../node/open.js";
@@ -28,6 +38,7 @@ import {
 } from "./format.js";
 import { HELP } from "./help.js";
 import { forget, formatForget, formatRestore } from "./history.js";
+import { runServe } from "./serve-command.js";
 import { formatUsageAnswer, timeZoneOption, type UsageAnswer, usageQuery } from "./usage-command.js";
 import { formatMove, whereLooked } from "./where-looked.js";
 
@@ -102,24 +113,29 @@ async function syncFirst(ctx: Context, options: { progress?: boolean; always?: b
 			},
 		});
 		slot.complete(true);
-		if (!ctx.json) ctx.io.stderr(formatWarnings(report, ctx.style));
+		if (!ctx.json) ctx.io.stderr(terminalSafeStyled(formatWarnings(terminalSafeDeep(report), ctx.style)));
 		return report;
 	} finally {
 		slot.release();
 	}
 }
 
-/** The reply as JSON, or as text for a person (formatted only then: a table of numbers costs a few ms). */
-function emit(ctx: Context, command: string, payload: object, human: () => string, sync?: SyncReport): void {
+/**
+ * The reply as JSON, or as text for a person (formatted only then: a table of numbers costs a few ms). The text is
+ * formatted from a copy of the reply whose strings are terminal-safe (a session's escapes shown, never acted on),
+ * and what comes out is fenced once more, lookback's own colours kept; JSON has DEL and C1 escaped too.
+ */
+function emit<T extends object>(ctx: Context, command: string, payload: T, human: (safe: T) => string, sync?: SyncReport): void {
 	const indexing = ctx.indexing ? { indexing: ctx.indexing } : {};
-	if (ctx.json) ctx.io.stdout(`${JSON.stringify({ command, ...(sync ? { sync } : {}), ...indexing, ...payload }, null, 2)}\n`);
-	else ctx.io.stdout(human());
+	if (ctx.json)
+		ctx.io.stdout(terminalSafeJson(`${JSON.stringify({ command, ...(sync ? { sync } : {}), ...indexing, ...payload }, null, 2)}\n`));
+	else ctx.io.stdout(terminalSafeStyled(human(terminalSafeDeep(payload))));
 }
 
 /** A reply that is a refusal (a query that cannot run): its JSON as any reply's, or one line on stderr; exit 2. */
 function refuse(ctx: Context, command: string, reply: { error?: string }, sync?: SyncReport): number {
 	if (ctx.json) emit(ctx, command, reply, () => "", sync);
-	else ctx.io.stderr(`lookback: ${reply.error}\n`);
+	else ctx.io.stderr(`lookback: ${terminalSafe(reply.error ?? "")}\n`);
 	return 2;
 }
 
@@ -133,8 +149,8 @@ async function runCommand(ctx: Context): Promise<number> {
 			emit(
 				ctx,
 				"index",
-				{ index: opened.indexPath },
-				() => formatSyncSummary(sync!) + (none ? whereLooked(opened.roots, ctx.io.env) : ""),
+				{ index: opened.indexPath, sync: sync! },
+				(safe) => formatSyncSummary(safe.sync) + (none ? whereLooked(opened.roots, ctx.io.env) : ""),
 				sync,
 			);
 			return 0;
@@ -156,7 +172,7 @@ async function runCommand(ctx: Context): Promise<number> {
 					{ readRange: opened.files.readRange },
 				);
 				if (found.error) return refuse(ctx, "search", found, sync);
-				emit(ctx, "search", found, () => formatInSession(found, ctx.style), sync);
+				emit(ctx, "search", found, (safe) => formatInSession(safe, ctx.style), sync);
 				return 0;
 			}
 			const request = {
@@ -174,7 +190,7 @@ async function runCommand(ctx: Context): Promise<number> {
 			const sync = await syncFirst(ctx);
 			const response = index.search(request);
 			if (response.error) return refuse(ctx, "search", response, sync);
-			emit(ctx, "search", response, () => formatSearch(response, ctx.style), sync);
+			emit(ctx, "search", response, (safe) => formatSearch(safe, ctx.style), sync);
 			return 0;
 		}
 		case "read": {
@@ -189,7 +205,7 @@ async function runCommand(ctx: Context): Promise<number> {
 				branchTip: option(args, "branch-tip"),
 				...(full ? { wholeText: opened.files.readRange } : {}),
 			});
-			emit(ctx, "read", view, () => formatRead(view, ctx.style, full), sync);
+			emit(ctx, "read", view, (safe) => formatRead(safe, ctx.style, full), sync);
 			return 0;
 		}
 		case "browse": {
@@ -203,7 +219,7 @@ async function runCommand(ctx: Context): Promise<number> {
 			};
 			const sync = await syncFirst(ctx);
 			const sessions = index.browse(options);
-			emit(ctx, "browse", { sessions }, () => formatBrowse(sessions, ctx.style), sync);
+			emit(ctx, "browse", { sessions }, (safe) => formatBrowse(safe.sessions, ctx.style), sync);
 			return 0;
 		}
 		case "export": {
@@ -212,56 +228,15 @@ async function runCommand(ctx: Context): Promise<number> {
 			const target = isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : ref;
 			return runExport({ args, index, ref: target, readRange: opened.files.readRange, stdout: ctx.io.stdout, stderr: ctx.io.stderr });
 		}
-		case "serve": {
-			const remote = option(args, "remote");
-			// A long-lived host: its syncs and the read snapshots it hands out are made by its indexer process, so that
-			// its event loop only answers requests. It serves at once; what the indexer adds shows on the page.
-			let said = false;
-			// Loaded only here, as the HTTP server below: the indexer process it starts is no other command's cost.
-			const { HostIndex } = await import("../node/host-index.js");
-			const host = new HostIndex(indexOptions(args, ctx.io), {
-				onSynced: () => {
-					if (said) ctx.io.stderr("lookback: indexing done; reload the page to search everything\n");
-					said = false;
-				},
-			});
-			const state = await host.settle();
-			if (state.indexing) {
-				said = true;
-				ctx.io.stderr(
-					`lookback: indexing in the background: ${state.indexing.done}/${state.indexing.total} files so far; the page searches what is indexed\n`,
-				);
-			}
-			const roots = opened.source.roots();
-			// Loaded only here: the HTTP server is no other command's cost (node:http alone took 8 ms of each start).
-			const { serveViewer } = await import("../node/serve.js");
-			const serving = await serveViewer({
-				indexPath: opened.indexPath,
-				webDir: webDir(),
-				port: intOption(args, "port", 1, 65535),
-				makeSnapshot: (from, to) => host.indexer.snapshot(from, to),
-				sessionFile: (path) => sessionFileIn(path, roots),
-				archived: opened.archive,
-				...(remote ? { team: (await import("../node/team/team-route.js")).teamRoute(remote, ctx.io.env) } : {}),
-			});
-			// Listening, it loads what it could import later, before it says where it is: it runs for days, and an
-			// upgrade removes the hashed chunks of the build it came from (scripts/build.mjs).
-			await host.preload();
-			const page = remote ? `${serving.url}?team=team` : serving.url;
-			ctx.io.stdout(`lookback: the viewer is at ${page} (127.0.0.1 only, read-only; Ctrl+C to stop)\n`);
-			// Ctrl+C (or SIGINT from whoever started it) stops it.
-			await new Promise<void>((resolve) => process.on("SIGINT", () => resolve()));
-			await serving.close();
-			host.close();
-			return 0;
-		}
+		case "serve":
+			return runServe(ctx.args, ctx.io, ctx.opened, webDir());
 		case "restore": {
 			const ref = args.positionals[0];
 			const { restoreIndexed } = await import("../node/restore.js");
 			const reply = restoreIndexed(opened, isSessionPath(ref) ? sessionPathInRoots(ref, opened.source.roots()) : ref);
 			// The index has it live again (and says so) at once.
 			const sync = await opened.index.sync(opened.source);
-			emit(ctx, "restore", reply, () => formatRestore(reply, ctx.style), sync);
+			emit(ctx, "restore", reply, (safe) => formatRestore(safe, ctx.style), sync);
 			return 0;
 		}
 		case "forget": {
@@ -275,7 +250,7 @@ async function runCommand(ctx: Context): Promise<number> {
 				agent: agentOption(args),
 				yes: args.flags.has("yes"),
 			});
-			emit(ctx, "forget", reply, () => formatForget(reply, ctx.style), sync);
+			emit(ctx, "forget", reply, (safe) => formatForget(safe, ctx.style), sync);
 			return 0;
 		}
 		case "usage": {
@@ -283,7 +258,13 @@ async function runCommand(ctx: Context): Promise<number> {
 			const sync = await syncFirst(ctx);
 			const answer: UsageAnswer =
 				query.by === "block" ? { blocks: index.usageBlocks(query.request) } : { report: index.usage({ ...query.request, by: query.by }) };
-			emit(ctx, "usage", answer.blocks ?? answer.report, () => formatUsageAnswer(answer, query, ctx.style, ctx.io.columns), sync);
+			emit(
+				ctx,
+				"usage",
+				answer.blocks ?? answer.report,
+				() => formatUsageAnswer(terminalSafeDeep(answer), query, ctx.style, ctx.io.columns),
+				sync,
+			);
 			return 0;
 		}
 		case "statusline": {
@@ -302,22 +283,13 @@ async function runCommand(ctx: Context): Promise<number> {
 		case "stats": {
 			const stats = index.stats();
 			const archive = opened.archive.stats();
-			emit(ctx, "stats", { index: opened.indexPath, engine: index.engine, ...stats, archive }, () =>
-				formatStats(stats, opened.indexPath, index.engine, archive),
+			emit(ctx, "stats", { index: opened.indexPath, engine: index.engine, ...stats, archive }, (safe) =>
+				formatStats(safe, safe.index, safe.engine, safe.archive),
 			);
 			return 0;
 		}
 	}
 	return 2;
-}
-
-/** A session file inside the session folders, by its real path, or undefined. */
-function sessionFileIn(path: string, roots: string[]): string | undefined {
-	try {
-		return sessionPathInRoots(path, roots);
-	} catch {
-		return undefined;
-	}
 }
 
 /** Run the CLI; returns the exit code (0 ok, 1 failed, 2 bad argument or query). */
@@ -344,7 +316,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 		}
 		checkCommand(args);
 	} catch (error) {
-		io.stderr(`lookback: ${(error as Error).message.replace(/^lookback: /, "")}\n`);
+		io.stderr(`lookback: ${terminalSafe((error as Error).message.replace(/^lookback: /, ""))}\n`);
 		return 2;
 	}
 	let opened: NodeIndex | undefined;
@@ -361,8 +333,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 		return await runCommand({ args, io, style, json: args.flags.has("json"), opened });
 	} catch (error) {
 		const code = error instanceof LookbackError ? error.code : undefined;
-		io.stderr(`lookback: ${(error as Error).message.replace(/^lookback: /, "")}\n`);
-		return code === "bad-argument" || code === "path-outside-roots" || code === "bad-query" ? 2 : 1;
+		io.stderr(`lookback: ${terminalSafe((error as Error).message.replace(/^lookback: /, ""))}\n`);
+		return code === "bad-argument" || code === "path-outside-roots" || code === "bad-query" || code === "index-refused" ? 2 : 1;
 	} finally {
 		opened?.index.close();
 	}

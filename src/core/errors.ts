@@ -6,6 +6,7 @@ export type LookbackErrorCode =
 	| "engine-missing-feature"
 	| "index-corrupt"
 	| "index-unusable"
+	| "index-refused"
 	| "read-only"
 	| "index-too-large"
 	| "index-busy"

@@ -161,6 +161,7 @@ export {
 } from "./search/index.js";
 // Storage: the engine, where the index lives, what it holds
 export {
+	APPLICATION_ID,
 	checkEngine,
 	type Database,
 	type EmscriptenFS,
@@ -186,7 +187,18 @@ export {
 	type SqlJsStatic,
 } from "./store/index.js";
 export { fingerprint, type SyncOptions, type SyncProgress, type SyncReport } from "./sync/index.js";
-export { compactCount, flatten, formatUsd, isSessionPath, parseTimeFilter, shortTime } from "./text/index.js";
+export {
+	compactCount,
+	flatten,
+	formatUsd,
+	isSessionPath,
+	parseTimeFilter,
+	shortTime,
+	terminalSafe,
+	terminalSafeDeep,
+	terminalSafeJson,
+	terminalSafeStyled,
+} from "./text/index.js";
 // What the sessions used and cost
 export {
 	type ActiveBlock,

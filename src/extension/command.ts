@@ -5,12 +5,13 @@
  */
 
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { agentFacts, discover, errorMessage, loadRedaction, type ToolHit } from "../core/index.js";
+import { agentFacts, discover, errorMessage, loadRedaction, type ToolHit, terminalSafe } from "../core/index.js";
 import type { NodeIndex } from "../node/open.js";
 import { restoreIndexed } from "../node/restore.js";
 import { excerptText } from "./excerpt.js";
 import { runAction } from "./handoff.js";
 import { liveContextFilter } from "./live-context.js";
+import { notify } from "./notify.js";
 import { LookbackOverlay, type OverlayAction, type OverlayActionKind } from "./overlay.js";
 import { overlayPreview, overlayResults, sessionRow } from "./overlay-results.js";
 import { hostIndex } from "./shared-index.js";
@@ -68,7 +69,7 @@ export async function runLookbackCommand(pi: ExtensionAPI, args: string, ctx: Ex
 		try {
 			await runAction(opened, { kind: TYPED_ACTIONS[typed[1]], row: sessionRow(opened.index, typed[2].trim()) }, ctx);
 		} catch (e) {
-			ctx.ui.notify(`lookback: ${errorMessage(e)}`, "error");
+			notify(ctx, `lookback: ${errorMessage(e)}`, "error");
 		}
 		return;
 	}
@@ -89,26 +90,28 @@ async function answerInText(pi: ExtensionAPI, query: string, ctx: ExtensionComma
 	if (query.length === 0) {
 		const s = opened.index.stats();
 		const status = `lookback: ${s.sessions} sessions, ${s.indexedEntries} messages indexed, index ${(s.indexBytes / 1e6).toFixed(1)} MB at ${opened.indexPath}${state.indexing ? `; indexing ${state.indexing.done}/${state.indexing.total}` : ""}`;
-		ctx.ui.notify(status, "info");
+		notify(ctx, status, "info");
 		return;
 	}
 	const reply = discover(opened.index, { query }, { sizeOf: opened.files.sizeOf, full: true });
 	if (!ctx.hasUI || reply.results.length === 0) {
-		ctx.ui.notify(summaryLines({ ...reply, ...state }).join("\n") || `no session matches "${query}"`, "info");
+		notify(ctx, summaryLines({ ...reply, ...state }).join("\n") || `no session matches "${query}"`, "info");
 		return;
 	}
-	const labels = reply.results.map(
-		(h, i) => `${i + 1}. ${h.name ?? h.sessionId.slice(0, 13)} · ${h.project} · ${(h.time ?? "").slice(0, 10)} — ${h.snippet.slice(0, 80)}`,
+	const labels = reply.results.map((h, i) =>
+		terminalSafe(
+			`${i + 1}. ${h.name ?? h.sessionId.slice(0, 13)} · ${h.project} · ${(h.time ?? "").slice(0, 10)} — ${h.snippet.slice(0, 80)}`,
+		),
 	);
-	const picked = await ctx.ui.select(`lookback: ${query}`, labels);
+	const picked = await ctx.ui.select(terminalSafe(`lookback: ${query}`), labels);
 	const hit = picked === undefined ? undefined : reply.results[labels.indexOf(picked)];
 	if (!hit) return;
-	const action = await ctx.ui.select(hit.name ?? hit.sessionId, [
+	const action = await ctx.ui.select(terminalSafe(hit.name ?? hit.sessionId), [
 		"Insert a summary of this hit into the conversation",
 		"Resume this session",
 	]);
 	if (action?.startsWith("Resume") && !agentFacts(hit.agent).opensInPi)
-		ctx.ui.notify(`lookback: a ${hit.agent} session opens in ${hit.agent}: ${hit.resumeHint}`, "info");
+		notify(ctx, `lookback: a ${hit.agent} session opens in ${hit.agent}: ${hit.resumeHint}`, "info");
 	else if (action?.startsWith("Resume")) {
 		// A session whose file is gone is written back from lookback's archive first.
 		if (hit.source === "gone") {

@@ -6,11 +6,12 @@
  */
 
 import { copyToClipboard, type ExtensionCommandContext, type ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { agentFacts, errorMessage, loadRedaction, readWhole, redactText } from "../core/index.js";
+import { agentFacts, errorMessage, loadRedaction, readWhole, redactText, terminalSafe } from "../core/index.js";
 import type { NodeIndex } from "../node/open.js";
 import { restoreIndexed } from "../node/restore.js";
 import { excerptText } from "./excerpt.js";
 import { exportFiles } from "./export-files.js";
+import { notify } from "./notify.js";
 import type { OverlayAction } from "./overlay.js";
 import { type OverlayRow, overlayPreview } from "./overlay-results.js";
 import { hostIndex } from "./shared-index.js";
@@ -43,7 +44,7 @@ async function summary(opened: NodeIndex, row: OverlayRow, ctx: ExtensionContext
 		return undefined;
 	};
 	if (!canSummarize(ctx)) return offerExcerpt("This host gives extensions no model to call");
-	ctx.ui.setStatus("lookback", `summarizing "${row.title}" with ${ctx.model?.id ?? "the current model"}…`);
+	ctx.ui.setStatus("lookback", terminalSafe(`summarizing "${row.title}" with ${ctx.model?.id ?? "the current model"}…`));
 	try {
 		const messages = readWhole(opened.index, row.path, { sizeOf: opened.files.sizeOf }).messages;
 		const result = await summarizeSession(ctx, row.title, messages);
@@ -59,7 +60,7 @@ async function summary(opened: NodeIndex, row: OverlayRow, ctx: ExtensionContext
 /** Where the context has no session switch: the command that does it, in the editor, one Enter away. */
 function viaCommand(ctx: ExtensionContext, command: string, what: string): void {
 	ctx.ui.setEditorText(command);
-	ctx.ui.notify(`lookback: press Enter to ${what} (a key binding cannot switch sessions itself)`, "info");
+	notify(ctx, `lookback: press Enter to ${what} (a key binding cannot switch sessions itself)`, "info");
 }
 
 /**
@@ -112,7 +113,7 @@ export async function runAction(
 /** Write a gone session's file back from the archive and say so; false (after saying why) when it cannot be. */
 async function restoreRow(opened: NodeIndex, row: OverlayRow, ctx: ExtensionContext, reindex: () => Promise<unknown>): Promise<boolean> {
 	if (!row.goneAt) {
-		ctx.ui.notify(`lookback: "${row.title}" is not gone: its file is at ${row.path}`, "info");
+		notify(ctx, `lookback: "${row.title}" is not gone: its file is at ${row.path}`, "info");
 		return false;
 	}
 	try {
@@ -122,13 +123,14 @@ async function restoreRow(opened: NodeIndex, row: OverlayRow, ctx: ExtensionCont
 		// An OpenCode (Kilo Code) session is written to a file for `opencode import` (`kilo import`), never into its database.
 		const load = reply.load;
 		const where = load ? `${written[0]?.path ?? row.path} for \`${load.agent.command} import\`` : row.path;
-		ctx.ui.notify(
+		notify(
+			ctx,
 			`lookback: restored "${row.title}" (${written.length} file${written.length === 1 ? "" : "s"}) to ${where}; ${reply.resumeHint.replace(/^lookback restore \S+ && /, "")} resumes it`,
 			"info",
 		);
 		return true;
 	} catch (e) {
-		ctx.ui.notify(`lookback: ${errorMessage(e)}`, "error");
+		notify(ctx, `lookback: ${errorMessage(e)}`, "error");
 		return false;
 	}
 }
@@ -142,8 +144,8 @@ async function copyResume(ctx: ExtensionContext, row: OverlayRow, why?: string):
 	const hint = redactText(row.resumeHint);
 	try {
 		await copyToClipboard(hint);
-		ctx.ui.notify(`lookback: ${because}copied "${hint}"`, "info");
+		notify(ctx, `lookback: ${because}copied "${hint}"`, "info");
 	} catch {
-		ctx.ui.notify(`lookback: ${because}no clipboard here; the resume command is: ${hint}`, "warning");
+		notify(ctx, `lookback: ${because}no clipboard here; the resume command is: ${hint}`, "warning");
 	}
 }

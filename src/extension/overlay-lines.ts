@@ -4,7 +4,7 @@
  */
 
 import { truncateToWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui";
-import { DEFAULTS, flatten, shortTime, type ToolMessage } from "../core/index.js";
+import { DEFAULTS, flatten, shortTime, type ToolMessage, terminalSafe } from "../core/index.js";
 import type { OverlayRow } from "./overlay-results.js";
 
 export interface OverlayTheme {
@@ -12,12 +12,12 @@ export interface OverlayTheme {
 	bold(text: string): string;
 }
 
-/** Terminal escapes and control characters in session text would move the cursor or change colours. */
+/**
+ * Terminal escapes and control characters in session text would move the cursor or change colours: shown as
+ * visible characters (terminal.ts; an escape cut short by a preview hides nothing after it), tabs as spaces.
+ */
 export function plain(text: string): string {
-	return text
-		.replace(/\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)?|\x1b./g, "")
-		.replace(/\t/g, "  ")
-		.replace(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/g, "");
+	return terminalSafe(text).replace(/\t/g, "  ");
 }
 
 export function fit(line: string, width: number): string {
@@ -41,6 +41,7 @@ export function rowLines(row: OverlayRow, selected: boolean, theme: OverlayTheme
 		row.goneAt ? `gone ${shortTime(row.goneAt)} (Alt+R restores)` : "",
 	]
 		.filter(Boolean)
+		.map((fact) => plain(flatten(fact)))
 		.join(" · ");
 	const title = plain(flatten(row.title));
 	const head = selected ? theme.fg("accent", theme.bold(`› ${title}`)) : `  ${title}`;
@@ -59,7 +60,7 @@ export function previewLines(
 	for (const m of messages) {
 		const isHit = m.entryId === focus;
 		if (isHit) focusLine = lines.length;
-		const facts = [m.role, m.tool, shortTime(m.time), m.branchState !== "active" ? m.branchState : ""].filter(Boolean).join(" · ");
+		const facts = plain([m.role, m.tool, shortTime(m.time), m.branchState !== "active" ? m.branchState : ""].filter(Boolean).join(" · "));
 		lines.push(fit(isHit ? theme.fg("accent", theme.bold(`▶ ${facts}`)) : theme.fg("muted", `  ${facts}`), width));
 		const body = plain(m.text)
 			.replace(/\n{3,}/g, "\n\n")

@@ -79,7 +79,7 @@ export const sessionSearchParams = Type.Object({
 	redact: Type.Optional(
 		Type.Boolean({
 			description:
-				"Replace API keys, tokens, private keys and passwords in the reply by [REDACTED:kind] markers (default false, or the person's LOOKBACK_REDACT setting). Pass true when what you read will be shared: pasted into an issue, a PR, a message or a file others see.",
+				"Replace API keys, tokens, private keys and passwords in the reply by [REDACTED:kind] markers, counted in redactions (default true; false only when the person asked to see a secret as it is; LOOKBACK_REDACT=0 in the environment makes false the default).",
 		}),
 	),
 	action: Type.Optional(

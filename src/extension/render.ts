@@ -6,6 +6,7 @@
  */
 
 import type { Text as TextComponent } from "@mariozechner/pi-tui";
+import { terminalSafe } from "../core/text/terminal.js";
 import { type CallArgs, callSubject, modeOf } from "./modes.js";
 
 /** The host's `Text` component's constructor. */
@@ -23,7 +24,8 @@ interface Theme {
 
 export function renderCall(Text: TextClass, args: CallArgs, theme: Theme): TextComponent {
 	const mode = modeOf(args) === "discovery" ? "search" : modeOf(args);
-	const what = callSubject(args);
+	// The model's arguments, which a session's text may have steered: shown, never acted on by the terminal.
+	const what = terminalSafe(callSubject(args));
 	return new Text(`${theme.fg("toolTitle", theme.bold("session_search "))}${theme.fg("accent", mode)} ${theme.fg("muted", what)}`, 0, 0);
 }
 
@@ -36,7 +38,7 @@ class CollapsedView {
 	) {}
 
 	render(width: number): string[] {
-		const visual = new this.Text(this.lines.join("\n"), 0, 0).render(width);
+		const visual = new this.Text(terminalSafe(this.lines.join("\n")), 0, 0).render(width);
 		const { shown, hidden } = collapsed(visual);
 		return hidden > 0 ? [this.theme.fg("muted", `… ${hidden} earlier lines (Ctrl+O to expand)`), ...shown] : shown;
 	}
@@ -51,6 +53,6 @@ export function renderResult(
 	theme: Theme,
 ): { render(width: number): string[]; invalidate(): void } {
 	if (options.isPartial) return new Text(theme.fg("muted", "searching past sessions…"), 0, 0);
-	if (options.expanded) return new Text(result.content.map((c) => c.text ?? "").join("\n"), 0, 0);
+	if (options.expanded) return new Text(terminalSafe(result.content.map((c) => c.text ?? "").join("\n")), 0, 0);
 	return new CollapsedView(Text, result.details?.lines ?? [], theme);
 }

@@ -52,7 +52,7 @@ function clearProgress(): void {
 	shared.shown = false;
 }
 
-/** The index file this Pi process uses, as the CLI's (index-path.ts). */
+/** The index file this Pi process uses, as the CLI's (index-path.ts): `LOOKBACK_INDEX` is opened only as a lookback index. */
 function piIndexPath(): string {
 	return indexPathOf({});
 }

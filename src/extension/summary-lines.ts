@@ -1,6 +1,7 @@
 /** A `session_search` reply as a few human lines: what the collapsed view and the `/lookback` command show. */
 
 import { type BranchState, DEFAULTS, flatten, formatUsd, type Reply, type SessionCost, shortTime, thousands } from "../core/index.js";
+import { terminalSafe } from "../core/text/terminal.js";
 import type { ToolReply } from "./tool-reply.js";
 
 /** One found session as the collapsed view shows it. */
@@ -90,5 +91,6 @@ export function summaryLines(reply: ToolReply, truncated = false): string[] {
 		for (const m of reply.messages) lines.push(`[${m.role} ${m.entryId}] ${flatten(m.text, LINE_CHARS)}`);
 	}
 	if (truncated) lines.push(`(reply cut to ${thousands(DEFAULTS.replyMaxChars)} characters)`);
-	return lines;
+	// Drawn in Pi's TUI: a session's escapes shown, never acted on.
+	return lines.map(terminalSafe);
 }

@@ -9,7 +9,6 @@
 // schema.ts with a one-line reason for the model, where McpServer wants zod shapes and answers a bad
 // argument with a dump of validation issues.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 // The core's few modules the handshake needs, not its barrel: the rest (search, replies, the engine) loads with
@@ -20,6 +19,7 @@ import { loadRedaction, redactedReply } from "../core/redact/redact.js";
 import { boundedJson } from "../core/replies/budget.js";
 import { HostIndex } from "../node/host-index.js";
 import type { NodeIndexOptions } from "../node/open.js";
+import { LineTransport } from "./line-transport.js";
 import { checkArguments } from "./schema.js";
 import type { ToolContext } from "./tool-runs.js";
 import { TOOL_SPECS } from "./tool-specs.js";
@@ -30,7 +30,7 @@ export interface McpServerOptions {
 	/** The working directory whose recently changed sessions are taken to be the caller's. */
 	cwd: string;
 	log: (line: string) => void;
-	/** Redact every reply unless a call says `redact: false` (the person's LOOKBACK_REDACT setting). */
+	/** Redact every reply unless a call says `redact: false` (default true; the person's `LOOKBACK_REDACT=0` turns it off). */
 	redact?: boolean;
 	/** Answer from a team's bucket (`--remote`, `LOOKBACK_REMOTE`) rather than this machine's index. */
 	remote?: string;
@@ -107,7 +107,7 @@ export async function serveMcp(options: McpServerOptions): Promise<void> {
 			const reply = await (await toolRuns()).TOOL_RUNS[spec.name](ctx, checked);
 			// Redacted before the reply is cut to its budget; index_status has no session text.
 			const redact =
-				"redact" in spec.inputSchema.properties && (typeof checked.redact === "boolean" ? checked.redact : options.redact === true);
+				"redact" in spec.inputSchema.properties && (typeof checked.redact === "boolean" ? checked.redact : options.redact !== false);
 			if (redact) await loadRedaction();
 			const { text, value } = boundedJson(redact ? redactedReply(reply) : reply);
 			return { content: [{ type: "text", text }], structuredContent: value as Record<string, unknown> };
@@ -138,7 +138,7 @@ export async function serveMcp(options: McpServerOptions): Promise<void> {
 		server.onclose = done;
 	});
 	server.onerror = (error) => options.log(`lookback mcp: ${errorMessage(error)}`);
-	await server.connect(new StdioServerTransport());
+	await server.connect(new LineTransport());
 	options.log(`lookback mcp ${options.version}: serving on stdio (working directory ${options.cwd})`);
 	await closed;
 	index.close();

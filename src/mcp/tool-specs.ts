@@ -48,7 +48,7 @@ const FILTERS: Record<string, PropertySchema> = {
 const REDACT: PropertySchema = {
 	type: "boolean",
 	description:
-		"Replace API keys, tokens, private keys and passwords in the reply by [REDACTED:kind] markers, counted in redactions (default false, or true when the server runs with LOOKBACK_REDACT=1). Pass true when what you read will be shared: pasted into an issue, a pull request, a message or a file others see.",
+		"Replace API keys, tokens, private keys and passwords in the reply by [REDACTED:kind] markers, counted in redactions (default true; false only when the person asked to see a secret as it is; LOOKBACK_REDACT=0 in the environment makes false the default).",
 };
 
 const limit = (what: string, byDefault: number, max: number): PropertySchema => ({

@@ -3,12 +3,13 @@
  * its path and generation, and read back by byte range, a member inflated at a time.
  */
 
-import { closeSync, ftruncateSync, openSync, readSync, write } from "node:fs";
+import { closeSync, constants, ftruncateSync, openSync, readSync, write } from "node:fs";
 import { open } from "node:fs/promises";
 import { promisify } from "node:util";
 import { gunzipSync, gzip } from "node:zlib";
 import { DEFAULTS, fingerprint } from "../core/index.js";
 import type { ArchiveRecord } from "./archive-manifest.js";
+import { PRIVATE_FILE } from "./private-files.js";
 
 const gzipAsync = promisify(gzip);
 const writeAsync = promisify(write);
@@ -46,7 +47,11 @@ export async function writeCopy(
 	size: number,
 	read: Read,
 ): Promise<Written> {
-	const fd = openSync(file, from.dataSize > 0 ? "r+" : "w");
+	const fd = openSync(
+		file,
+		from.dataSize > 0 ? constants.O_RDWR : constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC,
+		PRIVATE_FILE,
+	);
 	let position = from.dataSize;
 	let source = from.size;
 	let head = from.head;

@@ -6,6 +6,7 @@
 
 import { closeSync, fsyncSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
 import type { Forgotten } from "../core/index.js";
+import { PRIVATE_FILE } from "./private-files.js";
 
 interface Tombstone {
 	path: string;
@@ -45,7 +46,7 @@ export class ForgottenList {
 		if (sessions.length === 0) return;
 		const at = Date.now();
 		const text = sessions.map((s) => JSON.stringify({ path: s.path, ...(s.sessionId ? { sessionId: s.sessionId } : {}), at })).join("\n");
-		const fd = openSync(this.path, "a");
+		const fd = openSync(this.path, "a", PRIVATE_FILE);
 		try {
 			// A line a killed writer left unfinished ends here, so ours starts on a line of its own.
 			writeSync(fd, `\n${text}\n`);

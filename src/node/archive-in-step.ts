@@ -6,8 +6,9 @@
  * folder. Losing that file costs one read of the manifest; it is never trusted past a change of either file.
  */
 
-import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { writePrivateFile } from "./private-files.js";
 
 function fileStamp(path: string): string {
 	const st = statSync(path, { throwIfNoEntry: false, bigint: true });
@@ -54,10 +55,8 @@ export class ArchiveInStep {
 	note(mark: string, walked: string): void {
 		const text = JSON.stringify({ mark, walked });
 		if (this.noted() === text) return;
-		const temp = `${this.file}.${process.pid}.tmp`;
 		try {
-			writeFileSync(temp, text);
-			renameSync(temp, this.file);
+			writePrivateFile(this.file, text);
 		} catch {
 			// only a shortcut: without it the next sync reads the archive
 		}

@@ -6,8 +6,9 @@
  */
 
 import { closeSync, fstatSync, fsyncSync, openSync, readSync, renameSync, statSync, truncateSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import type { ArchivedFile } from "../core/index.js";
+import { createExclusive, PRIVATE_FILE, tempBeside } from "./private-files.js";
 
 /** One file's copy: what the archive holds of it and where. */
 export interface ArchiveRecord extends ArchivedFile {
@@ -24,6 +25,8 @@ export interface ArchiveRecord extends ArchivedFile {
 	tail: string;
 	/** When this line was written (epoch ms). */
 	at: number;
+	/** The file's permission bits when it was kept (a file restored gets them back; private when not recorded). */
+	mode?: number;
 }
 
 type Line = ArchiveRecord | { path: string; drop: true };
@@ -130,7 +133,7 @@ export class Manifest {
 	append(lines: Line[]): void {
 		if (lines.length === 0) return;
 		const text = Buffer.from(`${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
-		const fd = openSync(this.path, "a");
+		const fd = openSync(this.path, "a", PRIVATE_FILE);
 		try {
 			writeSync(fd, text);
 			fsyncSync(fd);
@@ -153,8 +156,8 @@ export class Manifest {
 
 	/** Write every path's last line to a new file, renamed over the manifest (writer only). */
 	compact(): void {
-		const temp = join(dirname(this.path), `.manifest.${process.pid}.tmp`);
-		const fd = openSync(temp, "w");
+		const temp = tempBeside(this.path);
+		const fd = createExclusive(temp);
 		try {
 			const lines = [...this.records.values()].map((r) => JSON.stringify(r));
 			writeSync(fd, lines.length > 0 ? `${lines.join("\n")}\n` : "");

@@ -14,7 +14,7 @@
  * only after the line naming its successor is synced. A writer killed at any point loses at most its batch.
  */
 
-import { mkdirSync, readdirSync, statSync, unlinkSync } from "node:fs";
+import { readdirSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
 	type ArchiveState,
@@ -33,6 +33,7 @@ import { ForgottenList } from "./archive-forgotten.js";
 import { ArchiveInStep } from "./archive-in-step.js";
 import { type ArchiveRecord, Manifest } from "./archive-manifest.js";
 import { IndexLocks } from "./index-locks.js";
+import { makePrivate, makePrivateDir, PRIVATE_DIR } from "./private-files.js";
 import { sleepSync } from "./process-identity.js";
 
 /** What `lookback stats` says of the archive. */
@@ -117,7 +118,7 @@ export class FileArchive implements SessionArchive {
 	 * for a command, or yielding between tries for a sync (a long-lived host's event loop goes on).
 	 */
 	lock(): boolean {
-		mkdirSync(join(this.dir, "data"), { recursive: true });
+		this.makeFolders();
 		const deadline = Date.now() + this.waitMs;
 		for (let pause = 2; !this.locks.reserved(); pause = Math.min(pause * 2, 50)) {
 			if (Date.now() >= deadline) return false;
@@ -128,7 +129,7 @@ export class FileArchive implements SessionArchive {
 	}
 
 	private async lockAsync(): Promise<boolean> {
-		mkdirSync(join(this.dir, "data"), { recursive: true });
+		this.makeFolders();
 		const deadline = Date.now() + this.waitMs;
 		for (let pause = 2; !this.locks.reserved(); pause = Math.min(pause * 2, 50)) {
 			if (Date.now() >= deadline) return false;
@@ -136,6 +137,12 @@ export class FileArchive implements SessionArchive {
 		}
 		this.locked();
 		return true;
+	}
+
+	/** The archive's folders, private (one an older lookback made readable by others is made private too). */
+	private makeFolders(): void {
+		makePrivateDir(join(this.dir, "data"));
+		makePrivate(this.dir, PRIVATE_DIR);
 	}
 
 	/** With the lock: a line a killed writer left unfinished is cut off, and the manifest read to its end. */
@@ -286,6 +293,7 @@ export class FileArchive implements SessionArchive {
 	private async keepNow(batch: Batch, file: SessionFileInfo, bytes: KeptBytes, facts: KeptFacts): Promise<KeepResult> {
 		const old = this.manifest.records.get(file.path);
 		const mtimeMs = Math.floor(file.mtimeMs);
+		const mode = file.rendered ? undefined : modeOf(file.path);
 		const codec = isCompressed(file.path) ? "raw" : "gz";
 		if (old && keptCurrent(old, file)) return { how: "unchanged", bytesRead: 0, bytesWritten: 0 };
 		const { size, read } = bytes;
@@ -298,17 +306,17 @@ export class FileArchive implements SessionArchive {
 			bytesRead += head.length + tail.length;
 			if (fingerprint(head) === old.head && fingerprint(tail) === old.tail) {
 				if (size === old.size) {
-					this.put(batch, { ...old, ...facts, mtimeMs, at: Date.now() });
+					this.put(batch, { ...old, ...facts, mtimeMs, at: Date.now(), ...(mode !== undefined ? { mode } : {}) });
 					return { how: "unchanged", bytesRead, bytesWritten: 0 };
 				}
 				const added = await writeCopy(this.dataPath(old.data), old, size, read);
 				batch.files.add(this.dataPath(old.data));
-				this.put(batch, { ...old, ...facts, ...added.fields, mtimeMs, at: Date.now() });
+				this.put(batch, { ...old, ...facts, ...added.fields, mtimeMs, at: Date.now(), ...(mode !== undefined ? { mode } : {}) });
 				return { how: "appended", bytesRead: bytesRead + added.bytesRead, bytesWritten: added.bytesWritten };
 			}
 		}
 		const data = copyName(file.path, old, codec);
-		mkdirSync(join(this.dir, "data", dirname(data)), { recursive: true });
+		makePrivateDir(join(this.dir, "data", dirname(data)));
 		batch.dirs.add(join(this.dir, "data", dirname(data)));
 		const written = await writeCopy(this.dataPath(data), { codec, dataSize: 0, members: [], size: 0, head: "" }, size, read);
 		batch.files.add(this.dataPath(data));
@@ -327,6 +335,7 @@ export class FileArchive implements SessionArchive {
 			codec,
 			...written.fields,
 			at: Date.now(),
+			...(mode !== undefined ? { mode } : {}),
 		});
 		if (old) batch.replaced.push(old.data);
 		return { how: "stored", bytesRead: bytesRead + written.bytesRead, bytesWritten: written.bytesWritten };
@@ -341,6 +350,12 @@ export class FileArchive implements SessionArchive {
 			for (const name of readdirSync(join(root, bucket))) if (!named.has(`${bucket}/${name}`)) unlinkQuietly(join(root, bucket, name));
 		}
 	}
+}
+
+/** A session file's permission bits, for restore to give back. */
+function modeOf(path: string): number | undefined {
+	const st = statSync(path, { throwIfNoEntry: false });
+	return st ? st.mode & 0o777 : undefined;
 }
 
 function unlinkQuietly(path: string): void {

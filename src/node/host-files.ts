@@ -3,6 +3,7 @@
 import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { EngineFiles } from "../core/index.js";
+import { PRIVATE_FILE } from "./private-files.js";
 
 export function hostFiles(dir: string): EngineFiles {
 	const path = (name: string) => (name === "" ? dir : join(dir, name));
@@ -16,7 +17,7 @@ export function hostFiles(dir: string): EngineFiles {
 			let flags = mode.write ? constants.O_RDWR : constants.O_RDONLY;
 			if (mode.create) flags |= constants.O_CREAT;
 			if (mode.truncate) flags |= constants.O_TRUNC;
-			return openSync(path(name), flags, 0o644);
+			return openSync(path(name), flags, PRIVATE_FILE);
 		},
 		close: (handle) => closeSync(handle),
 		read: (handle, into, offset, length, position) => readSync(handle, into, offset, length, position),
@@ -38,7 +39,7 @@ export function hostFiles(dir: string): EngineFiles {
 				if (!fstatSync(handle).isDirectory()) throw error;
 			}
 		},
-		create: (name) => closeSync(openSync(path(name), constants.O_CREAT | constants.O_WRONLY, 0o644)),
+		create: (name) => closeSync(openSync(path(name), constants.O_CREAT | constants.O_WRONLY, PRIVATE_FILE)),
 		unlink: (name) => unlinkSync(path(name)),
 	};
 }

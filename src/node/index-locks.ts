@@ -19,6 +19,7 @@
 
 import { linkSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { PRIVATE_DIR, PRIVATE_FILE } from "./private-files.js";
 import { type ProcessIdentity, processLives, SELF } from "./process-identity.js";
 
 export type LockSlot = "shared" | "reserved" | "pending";
@@ -69,7 +70,7 @@ export class IndexLocks {
 	}
 
 	private ensureDir(): void {
-		mkdirSync(this.sharedDir, { recursive: true });
+		mkdirSync(this.sharedDir, { recursive: true, mode: PRIVATE_DIR });
 	}
 
 	private owner(name: string): Owner | undefined {
@@ -110,7 +111,7 @@ export class IndexLocks {
 	private createOwned(name: string): boolean {
 		this.ensureDir();
 		const temp = join(this.dir, `.tmp.${SELF.pid}.${this.nonce}`);
-		writeFileSync(temp, this.line);
+		writeFileSync(temp, this.line, { flag: "wx", mode: PRIVATE_FILE });
 		try {
 			linkSync(temp, join(this.dir, name));
 			return true;
@@ -171,7 +172,7 @@ export class IndexLocks {
 		if (this.held.shared) return true;
 		if (!this.pendingFree()) return this.busy();
 		this.ensureDir();
-		writeFileSync(this.sharedFile, "");
+		writeFileSync(this.sharedFile, "", { mode: PRIVATE_FILE });
 		// Both sides write before they read, so a reader and a committing writer never both go ahead.
 		if (!this.pendingFree()) {
 			removeQuietly(this.sharedFile);

@@ -65,3 +65,9 @@ export function lookbackFolder(options: { agentDir?: string; env?: Env } = {}): 
 	const place = indexPlace({ agentDir: options.agentDir, env: { ...(options.env ?? process.env), LOOKBACK_INDEX: undefined } });
 	return dirname(place.path);
 }
+
+/** The index a person named: `--index` (the option given), else `LOOKBACK_INDEX`; undefined for the default one. */
+export function givenIndexPath(options: { indexPath?: string; env?: Env }): string | undefined {
+	const env = options.env ?? process.env;
+	return options.indexPath ?? (env.LOOKBACK_INDEX ? resolve(expandHome(env.LOOKBACK_INDEX)) : undefined);
+}

@@ -6,11 +6,12 @@
  * A holder that dies leaves its files to be removed by whoever finds them, as with every lock file.
  */
 
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DEFAULTS } from "../core/defaults.js";
 import type { SyncProgress } from "../core/index.js";
 import { IndexLocks } from "./index-locks.js";
+import { PRIVATE_FILE, writePrivateFile } from "./private-files.js";
 
 /** Where a sync stands, as its holder last said (at most `PUBLISH_MS` old while it runs). */
 export interface IndexingProgress {
@@ -70,10 +71,11 @@ export class IndexerSlot {
 		if (!force && now - this.lastPublished < PUBLISH_MS) return;
 		this.lastPublished = now;
 		const { done, total, bytesRead, workBytes } = progress;
-		const temp = `${this.progressFile}.${process.pid}.tmp`;
 		try {
-			writeFileSync(temp, JSON.stringify({ owner: this.locks.ownerLine, done, total, bytesRead, workBytes, pid: process.pid }));
-			renameSync(temp, this.progressFile);
+			writePrivateFile(
+				this.progressFile,
+				JSON.stringify({ owner: this.locks.ownerLine, done, total, bytesRead, workBytes, pid: process.pid }),
+			);
 		} catch {
 			// progress is for show: a folder that cannot be written costs the followers their figures, nothing else
 		}
@@ -83,7 +85,7 @@ export class IndexerSlot {
 	complete(done: boolean): void {
 		const file = join(this.locks.dir, COMPLETE_FILE);
 		try {
-			if (done) writeFileSync(file, "");
+			if (done) writeFileSync(file, "", { mode: PRIVATE_FILE });
 			else rmSync(file, { force: true });
 		} catch {
 			// for a host's choice at its exit only: a folder that cannot be written makes it start an indexer

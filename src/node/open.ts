@@ -13,12 +13,14 @@ import { chooseEngine, type EngineChoice, engineChoice } from "./engine-choice.j
 import { fileSource, type SessionRoot } from "./file-source.js";
 import { fileStorage } from "./file-storage.js";
 import type { Env } from "./home.js";
+import { givenIndexPath } from "./index-path.js";
 import { sessionFilesOf } from "./session-files.js";
 
 export interface NodeIndexOptions {
 	/**
 	 * Index file (default `LOOKBACK_INDEX`, else `LOOKBACK_HOME`'s, else `<agentDir>/lookback/index.db` when an agent
-	 * dir is given, else the data folder's: index-path.ts).
+	 * dir is given, else the data folder's: index-path.ts). One given (`--index`,
+	 * `LOOKBACK_INDEX`) is only ever opened as a lookback index or made new in a folder that exists (file-storage.ts).
 	 */
 	indexPath?: string;
 	/** Whether lookback's data may be copied from the place of before 0.2 when a rename cannot move it (a command, not a host). */
@@ -118,10 +120,11 @@ export async function openNodeIndex(options: NodeIndexOptions = {}): Promise<Nod
 	const env = options.env ?? process.env;
 	const agentDir = options.agentDir ?? piAgentDir(env);
 	const { path: indexPath, move } = settledIndexPath(options, { allowCopy: options.copyToMove === true });
+	const given = givenIndexPath({ ...options, env }) !== undefined;
 	const roots = piSessionRoots({ ...options, agentDir, env });
 	const leaveOut = leftOutAgents(options.leaveOut, env);
 	const sql = await chooseEngine(options.engine ?? engineChoice(undefined, env));
-	const index = await LookbackIndex.open({ sql, storage: fileStorage(indexPath) });
+	const index = await LookbackIndex.open({ sql, storage: fileStorage(indexPath, { given }) });
 	const archive = archiveOf(indexPath, options.archive, env);
 	return {
 		index,

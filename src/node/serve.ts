@@ -1,11 +1,18 @@
 /**
  * `lookback serve`: the viewer page, its scripts, the engine's wasm and the index file, on 127.0.0.1 only.
- * A fixed table of routes (no path ever reaches the filesystem but a session file inside the agents' folders,
- * read by range for an export, or a gone one's copy in lookback's archive), GET and HEAD only, a Host check against DNS rebinding, and nothing is ever
- * written beside the index. The page reads a read-optimised copy of the
- * index (read-snapshot.ts) by HTTP ranges, so a query transfers a small part of a large file.
+ * A fixed table of routes (no path ever reaches the filesystem but a session file the index holds, inside the
+ * agents' folders, read by range for an export, or a gone one's copy in lookback's archive), GET and HEAD only, a
+ * Host check against DNS rebinding, and nothing is ever written beside the index. The page reads a read-optimised
+ * copy of the index (read-snapshot.ts) by HTTP ranges, so a query transfers a small part of a large file.
+ *
+ * Every route that carries session data (the index, a session file) needs the secret the server made at its start
+ * and printed for its user, as Jupyter does: the URL it prints carries it (`?token=`), which the server trades for a
+ * cookie of this port (HttpOnly, SameSite=Strict) and a redirect to the same page without it; a script sends it as
+ * `Authorization: Bearer <token>`. Another local user, or a process that can reach 127.0.0.1 but not the terminal,
+ * gets 403. The page's own files hold no session data and load without it.
  */
 
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createReadStream, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -34,12 +41,19 @@ export interface ServeOptions {
 	 * `/session-file` answers for a gone session's path from here when no file is there any more.
 	 */
 	archived?: { sizeOf(path: string): number | undefined; readSync(path: string, start: number, end: number): Uint8Array | undefined };
-	/** `serve --remote`: a team's bucket passed through under `/team/` (src/node/team/team-route.ts). */
+	/** The secret the data routes need (default: 32 random bytes, new at every start). */
+	token?: string;
+	/** `serve --remote`: a team's bucket passed through under `/team/` (src/node/team/team-route.ts), with the token. */
 	team?: (req: IncomingMessage, res: ServerResponse, key: string) => Promise<void>;
 }
 
 export interface Serving {
+	/** Where it listens (`http://127.0.0.1:<port>/`): the page's files; its data needs the token. */
 	url: string;
+	/** The secret the index and session files need. */
+	token: string;
+	/** The URL for its user to open: `url` with the token, traded for a cookie at the first request. */
+	openUrl: string;
 	server: Server;
 	close(): Promise<void>;
 }
@@ -73,7 +87,28 @@ function byteRange(header: string | undefined, size: number): { start: number; e
 	return start > end || start >= size ? "bad" : { start, end };
 }
 
+/** The value of one cookie of a request's Cookie header. */
+function cookieOf(header: string | undefined, name: string): string | undefined {
+	for (const part of (header ?? "").split(";")) {
+		const at = part.indexOf("=");
+		if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+	}
+	return undefined;
+}
+
 export async function serveViewer(options: ServeOptions): Promise<Serving> {
+	const token = options.token ?? randomBytes(32).toString("base64url");
+	const secret = Buffer.from(token);
+	const matches = (given: string | undefined) => {
+		if (given === undefined) return false;
+		const bytes = Buffer.from(given);
+		return bytes.length === secret.length && timingSafeEqual(bytes, secret);
+	};
+	let cookieName = "lookback-token";
+	const authorized = (req: IncomingMessage) => {
+		const bearer = /^Bearer (\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
+		return matches(bearer) || matches(cookieOf(req.headers.cookie, cookieName));
+	};
 	const snapshot = readSnapshots(options.indexPath, options.makeSnapshot);
 	const page = (name: string) => join(options.webDir, name);
 	const routes: Record<string, string> = {
@@ -101,7 +136,24 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 		if (!allowedHosts.has(req.headers.host ?? "")) return reply(403, "foreign Host header");
 		const url = new URL(req.url ?? "/", "http://127.0.0.1");
 		const path = url.pathname;
-		if (options.team && path.startsWith("/team/")) return options.team(req, res, path.slice("/team/".length));
+		const given = url.searchParams.get("token");
+		if (given !== null) {
+			if (!matches(given)) return reply(403, "wrong token: open the URL lookback serve printed");
+			// The token is traded for a cookie of this server, and the page opened again without it in its address.
+			url.searchParams.delete("token");
+			res.writeHead(303, {
+				location: `${path}${url.search}`,
+				"set-cookie": `${cookieName}=${token}; Path=/; HttpOnly; SameSite=Strict`,
+				"cache-control": "no-store",
+			});
+			return res.end();
+		}
+		const refused = () => reply(403, "lookback serve hands out sessions only with the token it printed: open the URL it printed");
+		// A team's shards are session data too.
+		if (options.team && path.startsWith("/team/")) {
+			if (!authorized(req)) return refused();
+			return options.team(req, res, path.slice("/team/".length));
+		}
 		const asked = url.searchParams.get("path");
 		const file =
 			path === "/session-file"
@@ -111,6 +163,7 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 				: Object.hasOwn(routes, path)
 					? routes[path]
 					: undefined;
+		if ((path === "/index.db" || path === "/session-file") && !authorized(req)) return refused();
 		if (!file) return reply(404, "not found");
 		const isIndex = path === "/index.db";
 		let size: number;
@@ -182,8 +235,12 @@ export async function serveViewer(options: ServeOptions): Promise<Serving> {
 	await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
 	const port = (server.address() as AddressInfo).port;
 	allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+	// Cookies are not kept apart by port: each server's is named by its own.
+	cookieName = `lookback-token-${port}`;
 	return {
 		url: `http://127.0.0.1:${port}/`,
+		token,
+		openUrl: `http://127.0.0.1:${port}/?token=${token}`,
 		server,
 		close: () =>
 			new Promise<void>((done) =>

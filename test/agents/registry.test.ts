@@ -28,6 +28,14 @@ function readmeRows(): { agent: string; row: string }[] {
 }
 
 describe("the agents' registry", () => {
+	it("gives every agent an id shape that takes no shell word, no option and no path (ids come from files)", () => {
+		for (const agent of AGENTS) {
+			expect(agent.idShape.source, agent.kind).toMatch(/^\^.*\$$/);
+			for (const id of ["x; touch PWNED #", "a$(id)", "`id`", "-rf", "../../etc", "a/b", "a b", "a'b", "a\nb", ""])
+				expect(agent.idShape.test(id), `${agent.kind}: ${id}`).toBe(false);
+		}
+	});
+
 	it("lists every agent folder, and each folder holds its facts, its reader and its Node part", () => {
 		const folders = readdirSync(AGENTS_DIR, { withFileTypes: true })
 			.filter((e) => e.isDirectory())

@@ -9,7 +9,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { cpSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, sep } from "node:path";
 import { describe, expect, it } from "vitest";
-import { launchChromium } from "../browser.js";
+import { launchChromium, tokenHeader, withToken } from "../browser.js";
 import { SAMPLE, tempDir } from "../helpers.js";
 import { agentDir, CLI, call, json, startServer, untilReady } from "../mcp/mcp-client.js";
 import { writeSession } from "../mcp/session-file.js";
@@ -161,33 +161,38 @@ describe("a long-lived command whose dist/ an upgrade replaced", () => {
 		serve.stderr?.on("data", (c: Buffer) => (stderr += c.toString()));
 		const browser = await launchChromium();
 		try {
-			const url = await listening(serve);
+			const printed = await listening(serve);
+			const url = printed.url;
+			const auth = { headers: tokenHeader(printed) };
 			expect(removeChunks(join(pkg, "dist")).length).toBeGreaterThan(8);
 
 			for (const path of ["", "index.html", "app.js", "app.css", "worker.js", "sw.js", "sql-wasm.wasm"])
 				expect((await fetch(new URL(path, url))).status, `/${path}`).toBe(200);
-			const whole = await fetch(new URL("index.db", url));
+			expect((await fetch(new URL("index.db", url))).status).toBe(403);
+			const whole = await fetch(new URL("index.db", url), auth);
 			expect(whole.status).toBe(200);
 			const etag = whole.headers.get("etag");
 			const bytes = Buffer.from(await whole.arrayBuffer());
 			expect(bytes.subarray(0, 16).toString()).toBe("SQLite format 3\0");
-			const part = await fetch(new URL("index.db", url), { headers: { range: "bytes=100-4195", "if-range": etag ?? "" } });
+			const part = await fetch(new URL("index.db", url), {
+				headers: { range: "bytes=100-4195", "if-range": etag ?? "", ...auth.headers },
+			});
 			expect(part.status).toBe(206);
 			const file = (path: string) => new URL(`session-file?path=${encodeURIComponent(path)}`, url);
-			const live = await fetch(file(long), { headers: { range: "bytes=0-99" } });
+			const live = await fetch(file(long), { headers: { range: "bytes=0-99", ...auth.headers } });
 			expect(live.status).toBe(206);
 			expect(Buffer.from(await live.arrayBuffer()).equals(readFileSync(long).subarray(0, 100))).toBe(true);
-			expect((await fetch(file(gonePath), { headers: { range: "bytes=0-99" } })).status).toBe(206);
+			expect((await fetch(file(gonePath), { headers: { range: "bytes=0-99", ...auth.headers } })).status).toBe(206);
 
 			// Another process indexes a new session: the next request of the index has the snapshot made again.
 			writeSession(sessions, "made-again", "/home/dev/again", ["where is HAZELNUT-AFTER-UPGRADE", "here"]);
 			indexWithAnother(dir);
-			const again = await fetch(new URL("index.db", url), { method: "HEAD" });
+			const again = await fetch(new URL("index.db", url), { method: "HEAD", ...auth });
 			expect(again.status).toBe(200);
 			expect(again.headers.get("etag")).not.toBe(etag);
 
 			const page = await browser.newPage({ viewport: { width: 1200, height: 760 }, acceptDownloads: true });
-			await page.goto(`${url}?q=HAZELNUT-AFTER-UPGRADE`);
+			await page.goto(withToken(printed, "?q=HAZELNUT-AFTER-UPGRADE"));
 			await page.waitForSelector("#list[data-kind=results] .row");
 			await page.locator("#list .row .title").first().click();
 			await page.waitForSelector("#reader .message");
@@ -210,11 +215,11 @@ describe("a long-lived command whose dist/ an upgrade replaced", () => {
 			await indexerStopped(pkg, serve.pid!);
 			writeSession(sessions, "made-here", "/home/dev/here", ["where is CHESTNUT-IN-HOST", "here"]);
 			indexWithAnother(dir);
-			const here = await fetch(new URL("index.db", url), { method: "HEAD" });
+			const here = await fetch(new URL("index.db", url), { method: "HEAD", ...auth });
 			expect(here.status).toBe(200);
 			expect(here.headers.get("etag")).not.toBe(again.headers.get("etag"));
 			const later = await browser.newPage({ viewport: { width: 1200, height: 760 } });
-			await later.goto(`${url}?q=CHESTNUT-IN-HOST`);
+			await later.goto(withToken(printed, "?q=CHESTNUT-IN-HOST"));
 			await later.waitForSelector("#list[data-kind=results] .row");
 			expect(await later.locator("#list .row .title").first().textContent()).toContain("CHESTNUT-IN-HOST");
 			await later.close();
@@ -227,13 +232,14 @@ describe("a long-lived command whose dist/ an upgrade replaced", () => {
 });
 
 /** The viewer's address, once `lookback serve` says where it is. */
-function listening(serve: ChildProcess): Promise<string> {
+/** Where the server it started listens, and the token in the URL it printed. */
+function listening(serve: ChildProcess): Promise<{ url: string; token: string }> {
 	return new Promise((resolve, reject) => {
 		let out = "";
 		serve.stdout?.on("data", (c: Buffer) => {
 			out += c.toString();
-			const m = /http:\/\/\S+\//.exec(out);
-			if (m) resolve(m[0]);
+			const m = /(http:\/\/\S+\/)\?token=([\w-]+)/.exec(out);
+			if (m) resolve({ url: m[1], token: m[2] });
 		});
 		serve.on("exit", (code) => reject(new Error(`lookback serve exited (${code}) before it listened`)));
 	});

@@ -8,9 +8,10 @@
  * it is installed (scripts/ensure-node22.mjs).
  */
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NODE22, REPO } from "../agents.js";
 import { FIXTURES, tempDir } from "../helpers.js";
 
@@ -42,10 +43,14 @@ function lookback(node: string, args: string[], nodeArgs: string[] = [], shared 
 	});
 }
 
+// The index's folder lasts the whole file (a tempDir goes after each test; a named index's folder is never made again).
+let shared: string;
 beforeAll(async () => {
-	common = ["--sessions-dir", FIXTURES, "--only-sessions-dir", "--index", join(tempDir("exit"), "index.db")];
+	shared = mkdtempSync(join(tmpdir(), "exit-"));
+	common = ["--sessions-dir", FIXTURES, "--only-sessions-dir", "--index", join(shared, "index.db")];
 	expect((await lookback(process.execPath, ["index"])).code).toBe(0);
 });
+afterAll(() => rmSync(shared, { recursive: true, force: true }));
 
 /** `lookback mcp` asked for its tools and for searches, then its stdin closed at once: whether it exited in time. */
 function mcpSession(node: string): Promise<{ hung: boolean }> {

@@ -39,8 +39,10 @@ describe("redaction", () => {
 		expect(redactText("cd app && SMTP_PASSWORD=s3cr3t-pw ./send-mail --to ops")).toBe(
 			"cd app && SMTP_PASSWORD=[REDACTED:env-password] ./send-mail --to ops",
 		);
-		// At the start of a line it may be a .env line, whose value runs to the line's end: all of it goes.
-		expect(redactText("SMTP_PASSWORD=s3cr3t pw")).toBe("SMTP_PASSWORD=[REDACTED:env-password]");
+		// At the start of a line too, an unquoted value ends at a space, as a shell reads it: the command stays.
+		expect(redactText("PGPASSWORD=s3cr3t-pw pg_dump -h db shop > shop.sql")).toBe(
+			"PGPASSWORD=[REDACTED:env-password] pg_dump -h db shop > shop.sql",
+		);
 		const args = JSON.stringify({ command: 'echo API_TOKEN="tok en with spaces" && curl -d \'{"password": "hunter2-but-longer"}\'' });
 		const out = redactText(args);
 		expect(out).not.toContain("tok en with spaces");
@@ -78,6 +80,9 @@ describe("redaction", () => {
 			"    format_token = self.cost_future.sync_backoff(search_proxy, RESTORE_BUCKET)",
 			"api_key = config.openai.apiKey",
 			"handler.min_link(dispatch_token=min_link)",
+			// Ports, users and ids on a command line.
+			"docker run -u 1000:1000 -p 8080:80 -v $PWD:/app node:22 npm test",
+			"mysql -u root -P 3306 -p shop < dump.sql",
 			// An environment dump: the working directories are not passwords, a switch is not a secret.
 			"PWD=/home/dev/projects/webshop\nOLDPWD=/home/dev\nSSL_BYPASS=true",
 		].join("\n");

@@ -54,19 +54,20 @@ afterEach(() => {
 });
 
 describe("session_search redaction", () => {
-	it("replies without the secrets with redact: true, with them without, and by default under LOOKBACK_REDACT=1", async () => {
+	it("replies without the secrets by default and with redact: true, with them on redact: false or under LOOKBACK_REDACT=0", async () => {
 		const { local, id } = await agent();
 		for (const params of [{ query: "quokka", detail: "full" }, { sessionId: id }, { sessionId: id, query: "quokka" }, {}] as const) {
-			const plain = await runSessionSearch(local, params);
+			const plain = await runSessionSearch(local, { ...params, redact: false });
 			if ("sessionId" in params || "query" in params) expect(leaked(plain.text).length, JSON.stringify(params)).toBeGreaterThan(0);
-			const redacted = await runSessionSearch(local, { ...params, redact: true });
-			expect(leaked(redacted.text), JSON.stringify(params)).toEqual([]);
-			expect(leaked(redacted.details.lines.join("\n"))).toEqual([]);
-			expect(JSON.parse(redacted.text).redactions).toEqual(expect.any(Object));
+			for (const redacted of [await runSessionSearch(local, params), await runSessionSearch(local, { ...params, redact: true })]) {
+				expect(leaked(redacted.text), JSON.stringify(params)).toEqual([]);
+				expect(leaked(redacted.details.lines.join("\n"))).toEqual([]);
+				expect(JSON.parse(redacted.text).redactions).toEqual(expect.any(Object));
+			}
 		}
-		process.env.LOOKBACK_REDACT = "1";
-		expect(leaked((await runSessionSearch(local, { sessionId: id })).text)).toEqual([]);
-		expect(leaked((await runSessionSearch(local, { sessionId: id, redact: false })).text).length).toBeGreaterThan(0);
+		process.env.LOOKBACK_REDACT = "0";
+		expect(leaked((await runSessionSearch(local, { sessionId: id })).text).length).toBeGreaterThan(0);
+		expect(leaked((await runSessionSearch(local, { sessionId: id, redact: true })).text)).toEqual([]);
 	});
 });
 

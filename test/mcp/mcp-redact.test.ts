@@ -1,7 +1,7 @@
 /**
  * `lookback mcp` with redaction: a session holding planted secrets of every kind, searched, read and listed
- * through the real server: `redact: true` replies carry none of them (and count what was replaced), plain
- * replies carry them, and a server started with LOOKBACK_REDACT=1 redacts unless a call says `redact: false`.
+ * through the real server: by default (and with `redact: true`) replies carry none of them and count what was
+ * replaced; `redact: false`, or a server started with LOOKBACK_REDACT=0, hands them over as they are.
  */
 
 import { join } from "node:path";
@@ -42,7 +42,7 @@ async function readyServer(dir: string, env?: Record<string, string>): Promise<S
 const leaked = (text: string) => PLANTED.filter((p) => text.includes(p.secret)).map((p) => p.kind);
 
 describe("lookback mcp redaction", () => {
-	it("replies without the secrets when a call asks, and with them when it does not", async () => {
+	it("replies without the secrets by default and when a call asks, and with them only on redact: false", async () => {
 		const { dir, id } = withSecrets();
 		const s = await readyServer(dir);
 		const calls: [string, Record<string, unknown>][] = [
@@ -52,14 +52,15 @@ describe("lookback mcp redaction", () => {
 			["list_sessions", { project: "vault-demo" }],
 		];
 		for (const [tool, args] of calls) {
-			const plain = await call(s, tool, args);
+			const plain = await call(s, tool, { ...args, redact: false });
 			expect(plain.isError).toBe(false);
-			expect(leaked(plain.text).length, `${tool} without redact shows the secrets`).toBeGreaterThan(0);
-			const redacted = await call(s, tool, { ...args, redact: true });
-			expect(leaked(redacted.text), `${tool} with redact`).toEqual([]);
-			expect(leaked(JSON.stringify(redacted.value))).toEqual([]);
-			expect(json(redacted).redactions).toEqual(expect.any(Object));
-			expect(redacted.text).toContain("[REDACTED:");
+			expect(leaked(plain.text).length, `${tool} with redact: false shows the secrets`).toBeGreaterThan(0);
+			for (const redacted of [await call(s, tool, args), await call(s, tool, { ...args, redact: true })]) {
+				expect(leaked(redacted.text), `${tool} by default or with redact`).toEqual([]);
+				expect(leaked(JSON.stringify(redacted.value))).toEqual([]);
+				expect(json(redacted).redactions).toEqual(expect.any(Object));
+				expect(redacted.text).toContain("[REDACTED:");
+			}
 		}
 		// The ids a next call passes back are left as they are.
 		const found = json(await call(s, "search_sessions", { query: "wombat", redact: true })).results as {
@@ -70,12 +71,12 @@ describe("lookback mcp redaction", () => {
 		expect(json(await call(s, "read_session", { sessionId: found[0].path, redact: true })).mode).toBe("read");
 	});
 
-	it("redacts every reply of a server started with LOOKBACK_REDACT=1, unless a call says redact: false", async () => {
+	it("hands every reply over as it is on a server started with LOOKBACK_REDACT=0, unless a call says redact: true", async () => {
 		const { dir, id } = withSecrets();
-		const s = await readyServer(dir, { LOOKBACK_REDACT: "1" });
-		expect(leaked((await call(s, "read_session", { sessionId: id })).text)).toEqual([]);
-		expect(leaked((await call(s, "search_sessions", { query: "wombat" })).text)).toEqual([]);
-		expect(leaked((await call(s, "read_session", { sessionId: id, redact: false })).text).length).toBeGreaterThan(0);
+		const s = await readyServer(dir, { LOOKBACK_REDACT: "0" });
+		expect(leaked((await call(s, "read_session", { sessionId: id })).text).length).toBeGreaterThan(0);
+		expect(leaked((await call(s, "search_sessions", { query: "wombat" })).text).length).toBeGreaterThan(0);
+		expect(leaked((await call(s, "read_session", { sessionId: id, redact: true })).text)).toEqual([]);
 		const { tools } = await s.client.listTools();
 		for (const name of ["search_sessions", "read_session", "list_sessions"])
 			expect(tools.find((t) => t.name === name)?.inputSchema.properties).toMatchObject({ redact: { type: "boolean" } });

@@ -14,7 +14,7 @@ import { openNodeIndex } from "../../src/node/open.js";
 import { type Serving, serveViewer } from "../../src/node/serve.js";
 import { FIXTURE_PROJECT } from "../agents/opencode-fixture.js";
 import { FIXTURE_CHILD, FIXTURE_SESSION, fixtureDataDir } from "../agents/opencode-rows.js";
-import { launchChromium } from "../browser.js";
+import { launchChromium, withToken } from "../browser.js";
 import { AGENT_SESSIONS as AGENTS } from "./agent-sessions.js";
 import { drawn, followSubagentAndBack } from "./reader-steps.js";
 
@@ -53,7 +53,7 @@ afterAll(async () => {
 
 async function openPage(query: string): Promise<Page> {
 	const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
-	await page.goto(new URL(query, serving.url).href);
+	await page.goto(withToken(serving, query));
 	await page.waitForSelector("body[data-ready=true]");
 	return page;
 }

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compactCount, formatUsd } from "../../src/core/index.js";
 import { openNodeIndex } from "../../src/node/open.js";
 import { type Serving, serveViewer } from "../../src/node/serve.js";
-import { launchChromium } from "../browser.js";
+import { launchChromium, withToken } from "../browser.js";
 import { FIXTURES, SAMPLE } from "../helpers.js";
 
 const WEB = join(import.meta.dirname, "..", "..", "dist", "web");
@@ -58,7 +58,7 @@ afterAll(async () => {
 
 async function dashboard(width: number, query = "view=usage"): Promise<Page> {
 	const page = await browser.newPage({ viewport: { width, height: width > 1000 ? 1250 : 900 } });
-	await page.goto(`${serving.url}?${query}`);
+	await page.goto(withToken(serving, `?${query}`));
 	await page.waitForSelector("body[data-dashboard=ready]");
 	return page;
 }
@@ -105,7 +105,7 @@ describe("the usage dashboard", () => {
 		const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
 		/** The reader's usage of a session: its cost per model as shown, and the note under the table. */
 		const usageOf = async (session: string) => {
-			await page.goto(`${serving.url}?session=${session}`);
+			await page.goto(withToken(serving, `?session=${session}`));
 			await page.waitForSelector("#reader .session-usage");
 			await page.click("#reader .session-usage summary");
 			const rows = await page
@@ -288,7 +288,7 @@ describe("the usage dashboard", () => {
 		const page = await browser.newPage({ viewport: { width: 1400, height: 1250 } });
 		/** The chart's heading and its table's rows with a figure: period and cost. */
 		const chart = async (query: string) => {
-			await page.goto(`${years.url}?view=usage${query}`);
+			await page.goto(withToken(years, `?view=usage${query}`));
 			await page.waitForSelector("body[data-dashboard=ready]");
 			await page.click(".chart-table summary");
 			await page.waitForSelector(".chart-table tbody tr");
@@ -346,7 +346,7 @@ describe("the usage dashboard", () => {
 		expect(await page.evaluate(() => document.body.dataset.mode)).toBe("paged");
 		expect(await page.textContent(".total.cost .figure")).toBe(`${formatUsd(expected.costUsd)}*`);
 		// The session list names each session's cost beside it.
-		await page.goto(`${serving.url}?load=paged`);
+		await page.goto(withToken(serving, "?load=paged"));
 		await page.waitForSelector("#list[data-kind=recent] .row");
 		const row = page.locator("#list .row", { hasText: "Order queue: dead-letter handling" });
 		expect(await row.locator(".facts").textContent()).toMatch(/· \$0\.07$/);

@@ -14,7 +14,7 @@ import { readFileRange } from "../../src/node/file-range.js";
 import { openNodeIndex } from "../../src/node/open.js";
 import { sessionPathInRoots } from "../../src/node/paths.js";
 import { type Serving, serveViewer } from "../../src/node/serve.js";
-import { launchChromium, serve } from "../browser.js";
+import { launchChromium, serve, tokenHeader, withToken } from "../browser.js";
 import { assistantMessage, encodedCwd, newSession, toolResult, userMessage } from "../pi-sessions.js";
 import { PLANTED } from "../secrets.js";
 
@@ -91,7 +91,7 @@ async function download(
 	allBranches = false,
 ): Promise<{ text: string; name: string; page: Page }> {
 	const page = await browser.newPage({ acceptDownloads: true });
-	await page.goto(new URL(`?session=${session}`, serving.url).href);
+	await page.goto(withToken(serving, `?session=${session}`));
 	await page.waitForSelector("#reader .message");
 	if (allBranches) await page.check("#reader .export input[type=checkbox]");
 	const [file] = await Promise.all([page.waitForEvent("download"), page.click(`#reader .export button[data-format=${format}]`)]);
@@ -112,6 +112,16 @@ describe("the viewer's download", () => {
 			await page.close();
 		});
 
+	it("shows the person their own text as it is: the reader holds the secrets its download leaves out", async () => {
+		const page = await browser.newPage();
+		await page.goto(withToken(serving, `?session=${ids.secrets}`));
+		await page.waitForSelector("#reader .message");
+		const shown = (await page.textContent("#reader")) ?? "";
+		for (const p of PLANTED.filter((p) => !p.text.includes("\n"))) expect(shown, p.kind).toContain(p.secret);
+		expect(shown).not.toContain("[REDACTED:");
+		await page.close();
+	});
+
 	it("holds a long message whole: the worker reads it from the session file lookback serve hands out by range", async () => {
 		const { text, page } = await download(ids.long, "json");
 		expect(text).toContain(MIDDLE);
@@ -121,7 +131,9 @@ describe("the viewer's download", () => {
 
 	it("refuses any file but a session inside the agents' folders", async () => {
 		for (const path of ["/etc/passwd", join(dir, "index.db"), join(dir, "pi-agent", "sessions", "..", "..", "index.db")]) {
-			const res = await fetch(new URL(`session-file?path=${encodeURIComponent(path)}`, serving.url), { headers: { range: "bytes=0-10" } });
+			const res = await fetch(new URL(`session-file?path=${encodeURIComponent(path)}`, serving.url), {
+				headers: { range: "bytes=0-10", ...tokenHeader(serving) },
+			});
 			expect(res.status, path).toBe(404);
 		}
 	});

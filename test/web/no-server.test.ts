@@ -16,7 +16,7 @@ import type { SessionSummary } from "../../src/core/index.js";
 import { openNodeIndex } from "../../src/node/open.js";
 import { serveViewer } from "../../src/node/serve.js";
 import { S1, spilledProject } from "../agents/claude-lines.js";
-import { launchChromium, serve } from "../browser.js";
+import { launchChromium, serve, withToken } from "../browser.js";
 import { FIXTURES } from "../helpers.js";
 import { assistantMessage, newSession, sessionWith, userMessage } from "../pi-sessions.js";
 import { AGENT_SESSIONS } from "./agent-sessions.js";
@@ -432,7 +432,7 @@ describe("no-server mode", () => {
 		const serving = await serveViewer({ indexPath: join(dir, "no-index-yet.db"), webDir: WEB });
 		try {
 			expect((await fetch(`${serving.url}sw.js`)).status).toBe(200);
-			const page = await open(serving.url);
+			const page = await open(withToken(serving));
 			await pickFolder(page, sessions);
 			await findTitle(page, "okapiCredential", "How do we rotate the okapiCredential token?");
 			await page.context().close();

@@ -9,7 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openNodeIndex } from "../../src/node/open.js";
 import { type Serving, serveViewer } from "../../src/node/serve.js";
-import { launchChromium } from "../browser.js";
+import { launchChromium, withToken } from "../browser.js";
 import { FIXTURES, SAMPLE } from "../helpers.js";
 import { ompStore, PARENT } from "../omp/omp-store.js";
 import { assistantMessage, newSession, userMessage } from "../pi-sessions.js";
@@ -58,7 +58,7 @@ afterAll(async () => {
 
 async function openPage(url = serving.url): Promise<Page> {
 	const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
-	await page.goto(url);
+	await page.goto(withToken(serving, url));
 	await page.waitForSelector("body[data-ready=true]");
 	return page;
 }
@@ -209,7 +209,7 @@ describe("the reader", () => {
 
 	it("draws the previews of branches as text: nothing in them runs", async () => {
 		const { page, foreign } = await watchedPage(browser, serving.url);
-		await page.goto(new URL(`?session=${hostileId}`, serving.url).href);
+		await page.goto(withToken(serving, `?session=${hostileId}`));
 		await page.waitForSelector("#reader .branches");
 		await page.click("#reader .branches summary");
 		expect(await page.textContent("#reader .branches li")).toContain("<script>window.__pwned = 'script'</script>");

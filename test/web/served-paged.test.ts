@@ -12,7 +12,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countServedBytes } from "../../bench/served-bytes.mjs";
 import { type Serving, serveViewer } from "../../src/node/serve.js";
-import { launchChromium } from "../browser.js";
+import { launchChromium, tokenHeader, withToken } from "../browser.js";
 import { generatedIndex } from "./generated-index.js";
 
 const WEB = join(import.meta.dirname, "..", "..", "dist", "web");
@@ -39,7 +39,7 @@ beforeAll(async () => {
 	indexPath = generated.path;
 	serving = await serveViewer({ indexPath, webDir: WEB });
 	// The first request makes the read-optimised snapshot; its size is the file the page reads.
-	const head = await fetch(`${serving.url}index.db`, { method: "HEAD" });
+	const head = await fetch(`${serving.url}index.db`, { method: "HEAD", headers: tokenHeader(serving) });
 	servedBytes = Number(head.headers.get("content-length"));
 	served = countServedBytes("/index.db");
 	browser = await launchChromium();
@@ -87,7 +87,7 @@ describe("served mode by ranges", () => {
 	it("opens the index, fetches ahead within its budget, and answers a first query in few requests, as the command line ranks it", async () => {
 		const sent = served.counts;
 		const page = await browser.newPage();
-		await page.goto(`${serving.url}?load=paged`);
+		await page.goto(withToken(serving, "?load=paged"));
 		await page.waitForSelector("body[data-ready=true]");
 		expect(await page.textContent("#status")).toContain("read by ranges");
 		await page.waitForSelector("#list[data-kind=recent] .row");
@@ -130,7 +130,7 @@ describe("served mode by ranges", () => {
 		// the file (without it: 64% of the file in one query).
 		const sent = served.counts;
 		const page = await browser.newPage();
-		await page.goto(`${serving.url}?load=paged&since=2026-10-30`);
+		await page.goto(withToken(serving, "?load=paged&since=2026-10-30"));
 		await page.waitForSelector("#list[data-kind=recent] .row");
 		await quiet();
 		const before = { ...sent };

@@ -12,7 +12,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Serving, serveViewer } from "../../src/node/serve.js";
 import { teamRoute } from "../../src/node/team/team-route.js";
-import { launchChromium, serve } from "../browser.js";
+import { launchChromium, serve, tokenHeader, withToken } from "../browser.js";
 import { tempDir } from "../helpers.js";
 import { json, lookback, machine, session } from "../team-helpers.js";
 import { freePort, type Running, startNginx } from "../team-servers.js";
@@ -71,9 +71,12 @@ describe("the viewer over a team", () => {
 		});
 		const page = await browser.newPage();
 		try {
-			await checkTeamPage(page, `${serving.url}?team=team`);
-			const refused = await fetch(`${serving.url}team/shards/laptop/../../secret`);
+			await checkTeamPage(page, withToken(serving, "?team=team"));
+			const refused = await fetch(`${serving.url}team/shards/laptop/../../secret`, { headers: tokenHeader(serving) });
 			expect(refused.status).toBe(404);
+			// The team's shards are session data: only with the token, as the index.
+			expect((await fetch(`${serving.url}team/lookback-team.json`)).status).toBe(403);
+			expect((await fetch(`${serving.url}team/lookback-team.json`, { headers: tokenHeader(serving) })).status).toBe(200);
 		} finally {
 			await page.close();
 			await serving.close();

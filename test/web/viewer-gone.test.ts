@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openNodeIndex } from "../../src/node/open.js";
 import { sessionPathInRoots } from "../../src/node/paths.js";
 import { type Serving, serveViewer } from "../../src/node/serve.js";
-import { launchChromium } from "../browser.js";
+import { launchChromium, tokenHeader, withToken } from "../browser.js";
 import { FIXTURES, SAMPLE } from "../helpers.js";
 import { assistantMessage, newSession, toolResult, userMessage } from "../pi-sessions.js";
 import { PLANTED } from "../secrets.js";
@@ -66,7 +66,7 @@ afterAll(async () => {
 
 async function openPage(query = ""): Promise<Page> {
 	const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
-	await page.goto(`${serving.url}${query}`);
+	await page.goto(withToken(serving, query || serving.url));
 	await page.waitForSelector("body[data-ready=true]");
 	return page;
 }
@@ -101,12 +101,12 @@ describe("a gone session in the viewer", () => {
 	it("downloads a gone session with its long message whole, read by range from the archive's copy, redacted", async () => {
 		// The route serves the copy's bytes as the file's own: a range of them, byte for byte.
 		const url = new URL(`session-file?path=${encodeURIComponent(long.path)}`, serving.url);
-		const part = await fetch(url, { headers: { range: "bytes=100-4099" } });
+		const part = await fetch(url, { headers: { range: "bytes=100-4099", ...tokenHeader(serving) } });
 		expect(part.status).toBe(206);
 		expect(part.headers.get("content-range")).toBe(`bytes 100-4099/${long.bytes.length}`);
 		expect(Buffer.from(await part.arrayBuffer()).equals(long.bytes.subarray(100, 4100))).toBe(true);
 		const page = await browser.newPage({ acceptDownloads: true });
-		await page.goto(new URL(`?session=${long.id}`, serving.url).href);
+		await page.goto(withToken(serving, `?session=${long.id}`));
 		await page.waitForSelector("#reader .message");
 		const [file] = await Promise.all([page.waitForEvent("download"), page.click("#reader .export button[data-format=json]")]);
 		const saved = join(dir, `download-${file.suggestedFilename()}`);

@@ -9,7 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openNodeIndex } from "../../src/node/open.js";
 import { type Serving, serveViewer } from "../../src/node/serve.js";
-import { launchChromium } from "../browser.js";
+import { launchChromium, tokenHeader, withToken } from "../browser.js";
 import { FIXTURES, SAMPLE } from "../helpers.js";
 import { assistantMessage, newSession, toolResult, userMessage } from "../pi-sessions.js";
 import { watchedPage } from "./watched-page.js";
@@ -68,7 +68,7 @@ function raw(
 				port,
 				path,
 				method: options.method ?? "GET",
-				headers: { host: options.host ?? `127.0.0.1:${port}`, ...options.headers },
+				headers: { host: options.host ?? `127.0.0.1:${port}`, ...tokenHeader(serving), ...options.headers },
 			},
 			(res) => {
 				const chunks: Buffer[] = [];
@@ -88,7 +88,7 @@ async function shot(page: Page, name: string): Promise<void> {
 
 async function openPage(url = serving.url): Promise<Page> {
 	const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
-	await page.goto(url);
+	await page.goto(withToken(serving, url));
 	await page.waitForSelector("body[data-ready=true]");
 	return page;
 }
@@ -181,7 +181,7 @@ describe("the viewer", () => {
 		const names = ["project", "agent", "role", "branch", "gone", "since", "until"];
 		for (const width of [420, 1400]) {
 			const page = await browser.newPage({ viewport: { width, height: 760 } });
-			await page.goto(`${serving.url}?q=RabbitMQ+quorum`);
+			await page.goto(withToken(serving, "?q=RabbitMQ+quorum"));
 			await page.waitForSelector("#list[data-kind=results] .row");
 			const controls = await page.evaluate(() => {
 				const row = document.querySelector(".filters") as HTMLElement;
@@ -241,7 +241,7 @@ describe("the viewer", () => {
 		const { page, foreign } = await watchedPage(browser, serving.url);
 		const errors: string[] = [];
 		page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-		await page.goto(serving.url);
+		await page.goto(withToken(serving));
 		await page.waitForSelector("body[data-ready=true]");
 		await page.fill("#query", "hostilemarker");
 		await page.waitForSelector("#list[data-kind=results] .row");
@@ -269,7 +269,7 @@ describe("the viewer", () => {
 			cpSync(join(FIXTURES, "README.md"), foreign);
 			const other = await serveViewer({ indexPath: foreign, webDir: WEB });
 			const page = await browser.newPage();
-			await page.goto(other.url);
+			await page.goto(withToken(other));
 			await page.waitForSelector("body[data-ready=error]");
 			expect(await page.textContent("#failure")).toMatch(/Cannot open the index: .*(not a lookback index|unreadable)/);
 			await page.close();
@@ -277,7 +277,7 @@ describe("the viewer", () => {
 
 			const live = await serveViewer({ indexPath, webDir: WEB });
 			const gone = await browser.newPage();
-			await gone.goto(live.url);
+			await gone.goto(withToken(live));
 			await gone.waitForSelector("body[data-ready=true]");
 			live.server.closeAllConnections();
 			await live.close();
@@ -295,6 +295,21 @@ describe("the viewer", () => {
 describe("lookback serve", () => {
 	it("listens on 127.0.0.1 only", () => {
 		expect((serving.server.address() as AddressInfo).address).toBe("127.0.0.1");
+	});
+
+	it("gives a browser without the token nothing of a session, and the page says to open the printed URL", async () => {
+		const stranger = await browser.newPage();
+		const asked: string[] = [];
+		stranger.on("response", (r) => asked.push(`${new URL(r.url()).pathname} ${r.status()}`));
+		await stranger.goto(serving.url);
+		await stranger.waitForSelector("body[data-ready=error]");
+		expect(await stranger.textContent("#failure")).toContain("open the URL it printed");
+		expect(asked.filter((a) => a.startsWith("/index.db"))).toEqual(["/index.db 403"]);
+		// The token in the address is traded for a cookie: the same browser then reads, and the address keeps no token.
+		await stranger.goto(withToken(serving, "?q=RabbitMQ"));
+		await stranger.waitForSelector("#list[data-kind=results] .row");
+		expect(stranger.url()).not.toContain("token");
+		await stranger.close();
 	});
 
 	it("refuses foreign Host headers, other methods, and any path outside its few files", async () => {

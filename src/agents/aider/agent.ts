@@ -9,6 +9,8 @@ import type { AgentFacts } from "../agent.js";
 export const aider: AgentFacts<"aider"> = {
 	kind: "aider",
 	label: "Aider",
+	// `aider-<the run's start, digits only>` (format.ts).
+	idShape: /^aider-\d{8,20}$/,
 	// Aider keeps one history per project, read back into a new run from the project's folder.
 	resume: () => "aider --restore-chat-history",
 	resumeInProject: true,

@@ -1,10 +1,11 @@
 /** Claude Code. */
 
-import type { AgentFacts } from "../agent.js";
+import { type AgentFacts, PLAIN_ID } from "../agent.js";
 
 export const claude: AgentFacts<"claude"> = {
 	kind: "claude",
 	label: "Claude Code",
+	idShape: PLAIN_ID,
 	resume: (id) => `claude -r ${id}`,
 	resumeInProject: true,
 	editTools: ["edit", "write", "multiedit", "notebookedit"],

@@ -5,6 +5,8 @@ import type { AgentFacts } from "../agent.js";
 export const cline: AgentFacts<"cline"> = {
 	kind: "cline",
 	label: "Cline",
+	// `<ms-epoch>_<5 chars>` (a sub-agent's `<id>__agent_…` is resumed by its spawner's).
+	idShape: /^\d{10,16}_[0-9A-Za-z]{3,16}$/,
 	// `--id <session id>` resumes a session in its interactive UI (not with `--json`).
 	resume: (id) => `cline --id ${id}`,
 	resumeInProject: true,

@@ -1,10 +1,11 @@
 /** Gemini CLI. */
 
-import type { AgentFacts } from "../agent.js";
+import { type AgentFacts, PLAIN_ID } from "../agent.js";
 
 export const gemini: AgentFacts<"gemini"> = {
 	kind: "gemini",
 	label: "Gemini CLI",
+	idShape: PLAIN_ID,
 	resume: (id) => `gemini --resume ${id}`,
 	resumeInProject: true,
 	editTools: ["replace", "write_file"],

@@ -5,6 +5,8 @@ import type { AgentFacts } from "../agent.js";
 export const kilo: AgentFacts<"kilo"> = {
 	kind: "kilo",
 	label: "Kilo Code",
+	// As OpenCode's: `ses_` and letters and digits.
+	idShape: /^ses_[A-Za-z0-9]{4,64}$/,
 	resume: (id) => `kilo -s ${id}`,
 	// As OpenCode's, a session belongs to the project it ran in.
 	resumeInProject: true,

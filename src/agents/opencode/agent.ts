@@ -5,6 +5,8 @@ import type { AgentFacts } from "../agent.js";
 export const opencode: AgentFacts<"opencode"> = {
 	kind: "opencode",
 	label: "OpenCode",
+	// `ses_` and letters and digits, as its database and JSON tree name its sessions.
+	idShape: /^ses_[A-Za-z0-9]{4,64}$/,
 	// 1.18's `-s` outside the session's project waits for ever.
 	resume: (id) => `opencode -s ${id}`,
 	resumeInProject: true,

@@ -1,10 +1,11 @@
 /** Pi: the agent whose session tree every other agent's records are read into. */
 
-import type { AgentFacts } from "../agent.js";
+import { type AgentFacts, PLAIN_ID } from "../agent.js";
 
 export const pi: AgentFacts<"pi"> = {
 	kind: "pi",
 	label: "Pi",
+	idShape: PLAIN_ID,
 	resume: (id) => `pi --session ${id}`,
 	opensInPi: true,
 	editTools: ["edit", "write"],

@@ -1,10 +1,12 @@
 /** Qwen Code. */
 
-import type { AgentFacts } from "../agent.js";
+import { type AgentFacts, UUID } from "../agent.js";
 
 export const qwen: AgentFacts<"qwen"> = {
 	kind: "qwen",
 	label: "Qwen Code",
+	// A UUID: `chats/<id>.jsonl` (a sub-agent's session is resumed by its spawner's).
+	idShape: UUID,
 	// `--resume <id>` finds a session only among the current project's (its chats are kept per project folder).
 	resume: (id) => `qwen --resume ${id}`,
 	resumeInProject: true,

@@ -9,20 +9,44 @@ export function projectName(cwd: string | null | undefined): string {
 	return parts[parts.length - 1] ?? cwd;
 }
 
-/** A path as one shell word. */
-export function shellWord(path: string): string {
-	return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
+/**
+ * Any value as one shell word: left bare when it holds only characters no shell treats specially, else in single
+ * quotes (a quote inside closed, escaped and opened again). The one quoting every hint uses: ids, cwds and paths come
+ * from session files, which anyone can write (`deadbeef; touch PWNED #` as a session id).
+ */
+export function shellWord(value: string): string {
+	return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
+}
+
+/** Whether a session id has the shape its agent writes (`AgentFacts.idShape`): only such an id enters a command. */
+export function isAgentSessionId(sessionId: string, agent: AgentKind): boolean {
+	return agentFacts(agent).idShape.test(sessionId);
 }
 
 /**
- * The command that resumes a session in the agent that wrote it (`AgentFacts.resume`). An agent that finds a session
+ * The command that resumes a session in the agent that wrote it, or undefined when the id has not its agent's
+ * shape (no command is made of it). Every agent's resume command is built here: `AgentFacts.resume` gets the id
+ * checked and quoted as one shell word, never the id as the file had it.
+ */
+export function resumeCommand(sessionId: string, agent: AgentKind): string | undefined {
+	return isAgentSessionId(sessionId, agent) ? agentFacts(agent).resume(shellWord(sessionId)) : undefined;
+}
+
+/**
+ * The command that resumes a session, or "" when its id has not its agent's shape. An agent that finds a session
  * only from its project's folder (`resumeInProject`: Claude Code, Gemini CLI, OpenCode) has it start there when the
  * folder is known.
  */
 export function resumeHint(sessionId: string, agent: AgentKind = "pi", cwd?: string | null): string {
-	const facts = agentFacts(agent);
-	const command = facts.resume(sessionId);
-	return cwd && facts.resumeInProject ? inFolder(cwd, [command]) : command;
+	const command = resumeCommand(sessionId, agent);
+	if (!command) return "";
+	return cwd && agentFacts(agent).resumeInProject ? inFolder(cwd, [command]) : command;
+}
+
+/** A gone session's command: `lookback restore` first (its own id, quoted), then the hint that resumes it, if any. */
+export function restoreHint(sessionId: string, then?: string): string {
+	const restore = `lookback restore ${shellWord(sessionId)}`;
+	return then ? `${restore} && ${then}` : restore;
 }
 
 /** Commands run one after the other from `cwd`. */

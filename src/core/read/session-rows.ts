@@ -5,7 +5,7 @@ import { sessionIdFromFileName } from "../parse/session-format.js";
 import type { SessionKind } from "../parse/source.js";
 import { isoOf } from "../text/time.js";
 import type { SessionCost } from "../usage/session-usage.js";
-import { projectName, resumeHint } from "./project.js";
+import { projectName, restoreHint, resumeHint } from "./project.js";
 
 /** Columns of `sessions` read for display. */
 export const SESSION_COLUMNS =
@@ -84,7 +84,7 @@ function spawnerId(row: SessionRow): string | undefined {
  * and resume it.
  */
 function goneHint(resumed: string, agent: AgentKind, hint: string): string {
-	return agentFacts(agent).restoredElsewhere ? `lookback restore ${resumed}` : `lookback restore ${resumed} && ${hint}`;
+	return agentFacts(agent).restoredElsewhere ? restoreHint(resumed) : restoreHint(resumed, hint);
 }
 
 export function sessionSummary(row: SessionRow): SessionSummary {

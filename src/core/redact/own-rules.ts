@@ -27,7 +27,14 @@ const SECRET_NAME =
 const NOT_SECRET_NAME = /^(?:OLD)?PWD$|(?:by|com|over)pass$/i;
 
 /** A value that only stands for one: empty, a variable, a `<placeholder>`, a type name, a marker already. */
-const PLACEHOLDER = /^\s*$|^\$\{?[A-Za-z_]|^<|^\[REDACTED:|^(?:string|number|boolean|undefined|null|none|true|false|changeme|x+|\*+|\.+)$/i;
+const PLACEHOLDER =
+	/^\s*$|^\$[{(]?[A-Za-z_]|^<|^\[REDACTED:|^(?:string|number|boolean|undefined|null|none|true|false|changeme|x+|\*+|\.+)$|^(?:your|my|insert|enter|replace)[_-]|_here$|\.\.\.|…|x{4,}$/i;
+
+/**
+ * Documented example credentials, left alone on purpose (README says so): AWS's example key pair from its own
+ * documentation. secretlint's AWS rule allows the same.
+ */
+const EXAMPLES = /EXAMPLE/;
 
 /** Group `group` of a match as a finding of `kind`. */
 function groupAt(m: RegExpExecArray, group: number, kind: string): OwnFinding | undefined {
@@ -48,7 +55,8 @@ function assigned(
 	kinds: { password: string; other: string },
 	quoted = true,
 ): OwnFinding | undefined {
-	if (value === undefined || !SECRET_NAME.test(name) || NOT_SECRET_NAME.test(name) || PLACEHOLDER.test(value)) return undefined;
+	if (value === undefined || !SECRET_NAME.test(name) || NOT_SECRET_NAME.test(name) || PLACEHOLDER.test(value) || EXAMPLES.test(value))
+		return undefined;
 	if (!quoted && CODE.test(value)) return undefined;
 	const start = m.index + m[0].lastIndexOf(value);
 	return { start, end: start + value.length, kind: /pass|pwd/i.test(name) ? kinds.password : kinds.other };
@@ -61,16 +69,17 @@ const OWN_RULES: readonly OwnRule[] = [
 		secret: (m) => groupAt(m, 1, "url-password"),
 	},
 	{
-		// A .env line: NAME=value, perhaps `export`ed, quoted, or followed by a ` # comment`. Quotes may come
-		// escaped (\"…\"): the line may sit inside a JSON string (a tool call's arguments).
-		pattern:
-			/^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*=[ \t]*(?:(\\?["'])([^"'\n\\]*)\2|([^\s'"\\][^\n'"\\]*?))[ \t]*(?:[ \t]#.*)?$/gm,
+		// A .env line: NAME=value, perhaps `export`ed or quoted. Quotes may come escaped (\"…\"): the line may sit
+		// inside a JSON string (a tool call's arguments). Unquoted, the value ends at a space, as a shell reads it:
+		// `PGPASSWORD=… pg_dump …` keeps its command.
+		pattern: /^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*=[ \t]*(?:(\\?["'])([^"'\n\\]*)\2|([^\s'"\\]+))/gm,
 		secret: (m) => assigned(m, m[1], m[3] ?? m[4], { password: "env-password", other: "env-secret" }, m[4] === undefined),
 	},
 	{
-		// The same inside a shell line: `SMTP_PASSWORD=… ./send`, `env API_TOKEN=… npm start`, to the next space
+		// The same inside a shell line: `SMTP_PASSWORD=… ./send`, `env API_TOKEN=… npm start`, a command in a tool
+		// call's JSON (`{"command":"DD_API_KEY=… ./install.sh"}`), `--from-literal=password=…`, to the next space
 		// (not a keyword argument, `f(token=value)`, nor a value of fewer than 6 characters there).
-		pattern: /(?<=^|[\s;&|])([A-Za-z_][A-Za-z0-9_.-]*)=(?:(\\?["'])([^"'\n\\]*)\2|([^\s'"\\]{6,}))/gm,
+		pattern: /(?<=^|[\s;&|=("'`])([A-Za-z_][A-Za-z0-9_.-]*)=(?:(\\?["'])([^"'\n\\]*)\2|([^\s'"\\]{6,}))/gm,
 		secret: (m) => assigned(m, m[1], m[3] ?? m[4], { password: "env-password", other: "env-secret" }, m[4] === undefined),
 	},
 	{
@@ -79,9 +88,10 @@ const OWN_RULES: readonly OwnRule[] = [
 		secret: (m) => assigned(m, m[1], m[3], { password: "password", other: "secret" }),
 	},
 	{
-		// To its END line; a block cut short (a snippet, `head` of a key file) as far as its base64 goes.
+		// To its END line; a block cut short (a snippet, `head` of a key file) as far as its base64 goes, its lines
+		// perhaps folded into spaces (a search snippet).
 		pattern:
-			/-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]{0,20000}?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?:[A-Za-z0-9+/=\r\n\t:,-]|\\n)*)/g,
+			/-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]{0,20000}?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?:(?:[ \t\r\n:,-]|\\n)*[A-Za-z0-9+/=]{8,})*)/g,
 		secret: (m) => groupAt(m, 0, "private-key"),
 	},
 	{ pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, secret: (m) => groupAt(m, 0, "google-api-key") },

@@ -8,6 +8,7 @@
 import { DEFAULTS } from "../defaults.js";
 import { ownFindings } from "./own-rules.js";
 import { loadSecretlint, type RuleFinding, ruleHandlers, secretlintFindings } from "./secretlint.js";
+import { tokenFindings } from "./token-rules.js";
 
 /** A secret in a text: [start, end) and its kind, as the marker names it. */
 export interface SecretFinding {
@@ -79,7 +80,7 @@ export function findSecrets(text: string): SecretFinding[] {
 	if (text.length < 8) return [];
 	const found: SecretFinding[] = [
 		...secretlintFindings(text).map((f) => ({ ...wholeToken(text, passwordOnly(text, located(text, f))), kind: kindOf(f.messageId) })),
-		...ownFindings(text).map((f) => ({ ...wholeToken(text, f), kind: f.kind })),
+		...[...ownFindings(text), ...tokenFindings(text)].map((f) => ({ ...wholeToken(text, f), kind: f.kind })),
 	].filter((f) => f.end > f.start);
 	found.sort((a, b) => a.start - b.start || b.end - a.end);
 	const merged: SecretFinding[] = [];
@@ -146,11 +147,12 @@ export function redactValue<T>(value: T, tally?: RedactionTally): T {
 }
 
 /**
- * Whether the agents' tools (session_search, the MCP server) redact their replies when a call does not say:
- * `LOOKBACK_REDACT=1` (or true, yes, on) in their environment, a person's choice for every call.
+ * Whether the agents' tools (session_search, the MCP server) redact their replies when a call does not say: yes —
+ * what they answer goes to whichever model provider the calling agent uses — unless `LOOKBACK_REDACT=0` (or false,
+ * no, off) in their environment, a person's choice for every call. A call's own `redact: false` turns it off for it.
  */
 export function redactsByDefault(env: Record<string, string | undefined>): boolean {
-	return /^(1|true|yes|on)$/i.test(env.LOOKBACK_REDACT?.trim() ?? "");
+	return !/^(0|false|no|off)$/i.test(env.LOOKBACK_REDACT?.trim() ?? "");
 }
 
 /** A reply redacted, saying so: `redactions` counts what was replaced, by kind. */

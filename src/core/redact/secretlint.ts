@@ -51,9 +51,22 @@ function context(): SecretLintRuleContext {
 let handlers: ReturnType<SecretLintRuleCreator["create"]>[] | undefined;
 let loading: Promise<void> | undefined;
 
+/**
+ * The preset: from node_modules where it is installed (a clone; it is a devDependency), else the copy the build
+ * bundled into dist/ (an installed lookback, which installs no package whose engines want Node 22, as the preset's
+ * 12.1 and later do: scripts/build-host.mjs). Every bundle (dist/, the page) inlines the first; only the sources
+ * loaded outside them (Pi's overlay in an installed package, through Pi's jiti) reach the second.
+ */
+function importPreset(): Promise<{ rules: unknown[] }> {
+	return import("@secretlint/secretlint-rule-preset-recommend").catch(() => {
+		const bundled = new URL(["..", "..", "..", "dist", "secretlint-preset.js"].join("/"), import.meta.url).href;
+		return import(/* @vite-ignore */ bundled) as Promise<{ rules: unknown[] }>;
+	});
+}
+
 /** Load the rules (once; every later call resolves at once). */
 export function loadSecretlint(): Promise<void> {
-	loading ??= import("@secretlint/secretlint-rule-preset-recommend").then(({ rules }) => {
+	loading ??= importPreset().then(({ rules }) => {
 		handlers = (rules as SecretLintRuleCreator[])
 			.filter((rule) => !SKIPPED.has(rule.meta.id) && rule.meta.supportedContentTypes.some((t) => t === "text" || t === "all"))
 			.map((rule) => rule.create(context(), OPTIONS[rule.meta.id] ?? {}));

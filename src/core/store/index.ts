@@ -12,7 +12,7 @@ export {
 	mountEngineFiles,
 	openAt,
 } from "./engine-files.js";
-export { applyPragmas, createSchema, isEmptyDatabase, SCHEMA_VERSION, schemaProblem } from "./schema.js";
+export { APPLICATION_ID, applyPragmas, createSchema, isEmptyDatabase, SCHEMA_VERSION, schemaProblem } from "./schema.js";
 export { type IndexOverview, type IndexStats, indexOverview, indexStats } from "./stats.js";
 export { type IndexStorage, type InPlaceStorage, isInPlace, memoryStorage, type SnapshotStorage } from "./storage.js";
 export { indexBusyError, type Transactions, transactions } from "./transactions.js";

@@ -112,8 +112,11 @@ export const FTS_COLUMNS = [...ROLES, "shared"] as const;
 /** The columns of `entries_fts` that hold a session's own words (an FTS5 column filter). */
 export const OWN_COLUMNS = `{${ROLES.join(" ")}}`;
 
-/** Application id written into the SQLite header, so a foreign database is told apart ("LkBk"). */
-const APPLICATION_ID = 0x4c6b426b;
+/**
+ * Application id written into the SQLite header ("LkBk", bytes 68–71), so a foreign database is told apart, before
+ * it is opened too (src/node/file-storage.ts).
+ */
+export const APPLICATION_ID = 0x4c6b426b;
 
 const TABLES = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;

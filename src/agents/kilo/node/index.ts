@@ -27,6 +27,6 @@ export const kiloNode: NodeAgent = {
 		sessionIn: sessionInDatabase,
 		readDocument: readOpencodeDocument,
 	},
-	restore: exportsRestore({ label: kilo.label, command: "kilo", resume: kilo.resume }),
+	restore: exportsRestore({ kind: kilo.kind, label: kilo.label, command: "kilo" }),
 	env: ["XDG_DATA_HOME", "KILO_DB"],
 };

@@ -6,13 +6,28 @@
  * its session file.
  */
 
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import type { WalkedFolders } from "../../../core/index.js";
 import type { Found, WalkSink } from "../../../node/walk-dirs.js";
+import { idAsName } from "../../agent.js";
 import { boundedPart, type OpencodeDocument, type OpencodeMessage } from "./render.js";
 
-function jsonObject(path: string): Record<string, unknown> | undefined {
+/**
+ * Whether a path's real path lies inside the tree's (`storage`): a folder or file of the tree swapped for a link out
+ * of it is not read, nor is one an id would reach (ids are checked too: `idAsName`).
+ */
+function inTree(storage: string, path: string): boolean {
+	try {
+		const rel = relative(realpathSync(storage), realpathSync(path));
+		return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+	} catch {
+		return false;
+	}
+}
+
+function jsonObject(path: string, storage: string): Record<string, unknown> | undefined {
+	if (!inTree(storage, path)) return undefined;
 	try {
 		const value = JSON.parse(readFileSync(path, "utf8")) as unknown;
 		return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
@@ -21,9 +36,10 @@ function jsonObject(path: string): Record<string, unknown> | undefined {
 	}
 }
 
-/** The `.json` files of a folder, sorted (OpenCode's ids sort by time); none when the folder is not there. */
-function jsonFiles(dir: string, folders?: WalkedFolders): string[] {
+/** The `.json` files of a folder inside the tree, sorted (OpenCode's ids sort by time); none when the folder is not there. */
+function jsonFiles(dir: string, storage: string, folders?: WalkedFolders): string[] {
 	try {
+		if (!inTree(storage, dir)) throw new Error("outside the tree");
 		const names = readdirSync(dir)
 			.filter((n) => n.endsWith(".json"))
 			.sort();
@@ -58,20 +74,21 @@ export async function walkLegacyTree(storage: string, base: Omit<Found, "path">,
 	for (const project of projects) {
 		const dir = join(sessions, project);
 		await sink.attempt(dir, async () => {
-			for (const name of jsonFiles(dir, sink.folders)) {
+			for (const name of jsonFiles(dir, storage, sink.folders)) {
 				const path = join(dir, name);
-				const info = jsonObject(path);
-				const id = typeof info?.id === "string" ? info.id : basename(name, ".json");
-				if (known.has(id)) continue;
-				const messages = join(storage, "message", id);
+				const info = jsonObject(path, storage);
+				// Its id names its message folder: one from the file that is no plain name (`../../etc`) is not used.
+				const id = idAsName(info?.id) ?? idAsName(basename(name, ".json"));
+				if (id && known.has(id)) continue;
+				const messages = id ? join(storage, "message", id) : undefined;
 				const updated = Number((info?.time as { updated?: unknown } | undefined)?.updated) || 0;
-				const parent = typeof info?.parentID === "string" ? info.parentID : undefined;
+				const parent = idAsName(info?.parentID);
 				sink.found.push({
 					...base,
 					path,
 					rendered: true,
-					size: jsonFiles(messages, sink.folders).length,
-					mtimeMs: Math.max(mtimeOf(path), mtimeOf(messages), updated),
+					size: messages ? jsonFiles(messages, storage, sink.folders).length : 0,
+					mtimeMs: Math.max(mtimeOf(path), messages ? mtimeOf(messages) : 0, updated),
 					...(typeof info?.directory === "string" ? { cwd: info.directory } : {}),
 					...(parent ? { kind: "subagent" as const, spawnedBy: join(dir, `${parent}.json`) } : {}),
 				});
@@ -82,20 +99,20 @@ export async function walkLegacyTree(storage: string, base: Omit<Found, "path">,
 
 /** One session of a JSON tree as OpenCode exports it, from its session file. */
 export function legacyDocument(sessionFile: string): OpencodeDocument | undefined {
-	const info = jsonObject(sessionFile);
-	if (!info) return undefined;
 	const storage = dirname(dirname(dirname(sessionFile)));
-	const id = typeof info.id === "string" ? info.id : basename(sessionFile, ".json");
+	const info = jsonObject(sessionFile, storage);
+	if (!info) return undefined;
+	const id = idAsName(info.id) ?? idAsName(basename(sessionFile, ".json"));
 	const messages: OpencodeMessage[] = [];
-	const folder = join(storage, "message", id);
-	for (const name of jsonFiles(folder)) {
-		const message = jsonObject(join(folder, name));
-		const messageId = typeof message?.id === "string" ? message.id : basename(name, ".json");
-		const parts = join(storage, "part", messageId);
+	const folder = id ? join(storage, "message", id) : undefined;
+	for (const name of folder ? jsonFiles(folder, storage) : []) {
+		const message = jsonObject(join(folder as string, name), storage);
+		const messageId = idAsName(message?.id) ?? idAsName(basename(name, ".json"));
+		const parts = messageId ? join(storage, "part", messageId) : undefined;
 		messages.push({
 			info: message ?? null,
-			parts: jsonFiles(parts).map((p) => {
-				const part = jsonObject(join(parts, p));
+			parts: (parts ? jsonFiles(parts, storage) : []).map((p) => {
+				const part = jsonObject(join(parts as string, p), storage);
 				return part ? boundedPart(part) : null;
 			}),
 		});

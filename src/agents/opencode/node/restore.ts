@@ -16,6 +16,7 @@ import type { ArchiveRecord } from "../../../node/archive-manifest.js";
 import { syncDir } from "../../../node/archive-manifest.js";
 import type { FileArchive } from "../../../node/archive-store.js";
 import type { RestoredFile, RestoreReply } from "../../../node/restore.js";
+import { idAsName } from "../../agent.js";
 import type { NodeAgent } from "../../node-agent.js";
 import { opencode } from "../agent.js";
 import { type ExportImporter, importHint } from "../import-hint.js";
@@ -48,7 +49,7 @@ function importable(archive: FileArchive, record: ArchiveRecord, sessionId: stri
 /** Write `text` to a file that is not there yet, and make it durable. */
 function writeNew(path: string, text: string): number {
 	const bytes = new TextEncoder().encode(text);
-	const fd = openSync(path, "wx");
+	const fd = openSync(path, "wx", 0o600);
 	try {
 		for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
 		fsyncSync(fd);
@@ -84,7 +85,8 @@ function restoreExports(
 		lost.files += losses.files;
 		lost.cutTexts += losses.cutTexts;
 		dir ??= mkdtempSync(join(tmpdir(), `lookback-${agent.command}-`));
-		const path = join(dir, `${s.sessionId || String(doc.info.id)}.json`);
+		// Named by its id only where that is a plain name (ids come from files: `../x` would write outside).
+		const path = join(dir, `${idAsName(s.sessionId) ?? idAsName(doc.info.id) ?? `session-${i + 1}`}.json`);
 		files.push({ path, bytes: writeNew(path, JSON.stringify(doc)), outcome: "written" });
 		written.push(path);
 	});
@@ -106,4 +108,4 @@ export function exportsRestore(agent: ExportImporter): NonNullable<NodeAgent["re
 }
 
 /** OpenCode's restore: files for `opencode import`. */
-export const restoreOpencode = exportsRestore({ label: opencode.label, command: "opencode", resume: opencode.resume });
+export const restoreOpencode = exportsRestore({ kind: opencode.kind, label: opencode.label, command: "opencode" });
