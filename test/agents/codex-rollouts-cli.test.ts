@@ -96,7 +96,7 @@ describe.skipIf(!codexInstalled())("Codex CLI's apply_patch and forks, written b
 		const report = await lookbackJson(["usage", "--by", "session", "--agent", "codex"], h.env);
 		const calls = Object.fromEntries(report.rows.map((r: { key: string; toolCalls: number }) => [r.key, r.toolCalls]));
 		expect(calls).toEqual({ [threadId]: 2, [forkId]: 0 });
-		const opened = await openNodeIndex({ agentDir: join(h.env.HOME, ".pi", "agent"), env: h.env });
+		const opened = await openNodeIndex({ env: h.env });
 		try {
 			const usage = opened.index.read(threadId, { usage: true }).usage;
 			expect(usage?.files).toEqual([{ path: "notes/quokka.md", edits: 2 }]);

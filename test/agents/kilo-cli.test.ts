@@ -162,7 +162,8 @@ describe.skipIf(!kiloBin())("Kilo Code's database, written by the real CLI", () 
 	it("once the database is gone, reads the archive's copy and restores it as files the real `kilo import` loads", async () => {
 		// A copy of Kilo's data folder that lookback alone reads; removed as a person would remove Kilo.
 		const copy = join(lookbackHome, "copy");
-		cpSync(join(home, "data"), copy, { recursive: true });
+		// Kilo's folder only: lookback's own data folder lies in the same XDG_DATA_HOME.
+		cpSync(join(home, "data"), copy, { recursive: true, filter: (from) => from !== join(home, "data", "lookback") });
 		expect((await lookback(["index"], copy)).json.sync.added).toBeGreaterThanOrEqual(2);
 		rmSync(join(copy, "kilo"), { recursive: true });
 		expect((await lookback(["index"], copy)).json.sync.gone).toBeGreaterThanOrEqual(2);

@@ -8,7 +8,7 @@ import { appendFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "n
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/main.js";
-import { browseReply, type Database, LookbackIndex, memoryStorage, PRICE_SOURCE, storeAction } from "../../src/core/index.js";
+import { browseReply, type Database, LookbackIndex, memoryStorage, PRICE_SOURCE, pricesLabel, storeAction } from "../../src/core/index.js";
 import { syncIndex } from "../../src/core/sync/index.js";
 import { summaryLines } from "../../src/extension/summary-lines.js";
 import { loadEngine } from "../../src/node/engine.js";
@@ -361,7 +361,7 @@ describe("lookback usage", () => {
 			/1\s+1\s+1,000\s+100\s+0\s+0\s+1,100\s+0\s+\$0\.0045\*$/,
 		);
 		expect(lines.find((l) => l.startsWith("total"))).toMatch(/\$0\.0045\*$/);
-		expect(human.out()).toContain(`* includes $0.0045 estimated at list prices (${PRICE_SOURCE})`);
+		expect(human.out()).toContain(`* includes $0.0045 estimated at list prices (${pricesLabel(PRICE_SOURCE)})`);
 		const json = io();
 		expect(await run(["usage", "--by", "day", "--utc", "--json", ...base], json.io)).toBe(0);
 		const parsed = JSON.parse(json.out());

@@ -53,7 +53,8 @@ export type FilterTarget = (
 /** The filter as SQL over `sessions` (and `entries`) aliased as the target says. @throws LookbackError("bad-argument") for a time it cannot read. */
 export function filterSql(filter: SessionFilter, target: FilterTarget): FilterSql {
 	const s = target.sessions ? `${target.sessions}.` : "";
-	const where = [`${s}session_id IS NOT NULL`];
+	// Always on, so one clause with the first: a caller counts the filters a person set by the clauses after it.
+	const where = [`${s}session_id IS NOT NULL${target.summarisers ? "" : ` AND ${s}kind != 'summariser'`}`];
 	const params: (string | number)[] = [];
 	const since = timeBound(filter.since, "start", filter.now);
 	const until = timeBound(filter.until, "end", filter.now);
@@ -67,7 +68,6 @@ export function filterSql(filter: SessionFilter, target: FilterTarget): FilterSq
 	if (since !== undefined) params.push(since);
 	if (until !== undefined) params.push(until);
 	if ((filter.scope ?? target.defaultScope) === "top") where.push(`${s}kind != 'subagent'`);
-	if (!target.summarisers) where.push(`${s}kind != 'summariser'`);
 	if (filter.agent) {
 		where.push(`${s}agent = ?`);
 		params.push(filter.agent);
