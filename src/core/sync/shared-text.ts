@@ -110,7 +110,8 @@ export class SharedText {
 		for (const b of new Set(blocks.map((b) => b.hash))) {
 			const before = this.familiesHolding(b);
 			this.note.run([b, session, family]);
-			if (this.db.getRowsModified() === 0) continue;
+			// SQL's changes(), which every engine has (the built-in ones' adapters have no getRowsModified).
+			if (queryOne<{ n: number }>(this.db, "SELECT changes() AS n")?.n === 0) continue;
 			this.counted.delete(b);
 			if (before < DEFAULTS.sharedBlockFamilies && this.familiesHolding(b) >= DEFAULTS.sharedBlockFamilies) crossed.push(b);
 		}
