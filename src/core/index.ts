@@ -186,6 +186,7 @@ export {
 	type SnapshotStorage,
 	type SqlJsStatic,
 } from "./store/index.js";
+export { type ReadOnlyFile, readOnlyFolder, readPages } from "./store/read-only-file.js";
 export { fingerprint, type SyncOptions, type SyncProgress, type SyncReport } from "./sync/index.js";
 export {
 	compactCount,

@@ -7,7 +7,7 @@
  * requests at once — before the index opens, or in the background — so a first query waits on few synchronous ones.
  */
 
-import type { EngineFiles } from "../../src/core/index.js";
+import { type EngineFiles, readOnlyFolder, readPages } from "../../src/core/index.js";
 
 export interface RangeFileOptions {
 	/** Bytes per request unit; a multiple of the database page size. */
@@ -208,44 +208,11 @@ export class RangeFile {
 	}
 
 	read(into: Uint8Array, offset: number, length: number, position: number): number {
-		if (position >= this.size) return 0;
-		const total = Math.min(length, this.size - position);
-		let done = 0;
-		while (done < total) {
-			const at = position + done;
-			const i = Math.floor(at / this.chunk);
-			const chunk = this.get(i);
-			const from = at - i * this.chunk;
-			const n = Math.min(total - done, chunk.length - from);
-			into.set(chunk.subarray(from, from + n), offset + done);
-			done += n;
-		}
-		return done;
+		return readPages(into, offset, length, position, this.size, this.chunk, (i) => this.get(i));
 	}
 }
 
-/** A folder holding one read-only file `name`: writes are refused (SQLite then opens it read-only), a journal never exists. */
+/** A folder holding one read-only file `name` (core's read-only-file.ts). */
 export function rangeFiles(name: string, file: RangeFile): EngineFiles {
-	const refuse = () => {
-		throw fsError("EACCES", "the served index is read-only");
-	};
-	return {
-		stat(n) {
-			if (n === "") return { size: 0, ino: 1, mtimeMs: 0, isDirectory: true };
-			return n === name ? { size: file.size, ino: 2, mtimeMs: 0, isDirectory: false } : undefined;
-		},
-		open(n, mode) {
-			if (mode.write) refuse();
-			if (n !== "" && n !== name) throw fsError("ENOENT", n);
-			return 1;
-		},
-		close: () => undefined,
-		read: (_handle, into, offset, length, position) => file.read(into, offset, length, position),
-		write: refuse,
-		size: () => file.size,
-		truncate: refuse,
-		sync: () => undefined,
-		create: refuse,
-		unlink: refuse,
-	};
+	return readOnlyFolder(name, file, "the served index is read-only");
 }

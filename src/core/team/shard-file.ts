@@ -7,6 +7,7 @@
  */
 
 import type { EngineFiles } from "../store/engine-files.js";
+import { readOnlyFolder, readPages } from "../store/read-only-file.js";
 import { PageMap, type ShardManifest } from "./shard-format.js";
 
 /** Byte ranges of packs fetched in one go: [pack key, start, end) each; resolves to their bytes, or throws. */
@@ -81,47 +82,11 @@ export class ShardFile {
 	}
 
 	read(into: Uint8Array, offset: number, length: number, position: number): number {
-		if (position >= this.size) return 0;
-		const total = Math.min(length, this.size - position);
-		const pageBytes = this.manifest.pageBytes;
-		let done = 0;
-		while (done < total) {
-			const at = position + done;
-			const page = Math.floor(at / pageBytes);
-			const bytes = this.page(page);
-			const from = at - page * pageBytes;
-			const n = Math.min(total - done, bytes.length - from);
-			into.set(bytes.subarray(from, from + n), offset + done);
-			done += n;
-		}
-		return done;
+		return readPages(into, offset, length, position, this.size, this.manifest.pageBytes, (page) => this.page(page));
 	}
 }
 
-/** A folder holding the one read-only file `name`: writes are refused (SQLite opens it read-only), a journal never exists. */
+/** A folder holding the one read-only file `name` (read-only-file.ts). */
 export function shardFiles(name: string, file: ShardFile): EngineFiles {
-	const refuse = () => {
-		throw fsError("EACCES", "a remote shard is read-only");
-	};
-	return {
-		stat: (n) =>
-			n === ""
-				? { size: 0, ino: 1, mtimeMs: 0, isDirectory: true }
-				: n === name
-					? { size: file.size, ino: 2, mtimeMs: 0, isDirectory: false }
-					: undefined,
-		open(n, mode) {
-			if (mode.write) refuse();
-			if (n !== "" && n !== name) throw fsError("ENOENT", n);
-			return 1;
-		},
-		close: () => undefined,
-		read: (_handle, into, offset, length, position) => file.read(into, offset, length, position),
-		write: refuse,
-		size: () => file.size,
-		truncate: refuse,
-		sync: () => undefined,
-		create: refuse,
-		unlink: refuse,
-	};
+	return readOnlyFolder(name, file, "a remote shard is read-only");
 }
